@@ -1,0 +1,194 @@
+"""From a ParsedDoc's DoclingDocument to Evidence Units (before splitting).
+
+The steps read as a sequence: find tables in reading order, join tables continued over a page break,
+decide each table's structure, attach its caption and context, flatten its rows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from docling_core.types.doc import DocItem, DoclingDocument, TableData, TableItem, TextItem
+
+from .captions import Caption, direct_caption, infer_caption
+from .context import (
+    DEFAULT_BBOX_THRESHOLD,
+    DEFAULT_SIM_THRESHOLD,
+    MAX_CONTEXT_PARAGRAPHS,
+    PageExtents,
+    collect_context,
+    similarity_terms,
+)
+from .geometry import item_box, item_boxes, normalise
+from .parsing.parsed import ParsedDoc
+from .tables import (
+    TableLayout,
+    analyse_table,
+    append_rows,
+    flatten_rows,
+    header_lines,
+    plain_table_data,
+    render_html,
+    table_abstract,
+)
+from .units import EvidenceUnit, PageBox
+
+#: Reading-order positions searched on each side of a table for a caption to infer.
+CAPTION_SEARCH_WINDOW = 3
+#: Rows of the table used to judge a paragraph's similarity to it.
+SIMILARITY_ROWS = 30
+
+
+@dataclass
+class BuildSettings:
+    """The tunables of EU building, with their defaults in one place."""
+
+    bbox_threshold: float = DEFAULT_BBOX_THRESHOLD
+    sim_threshold: float = DEFAULT_SIM_THRESHOLD
+    max_context_paragraphs: int = MAX_CONTEXT_PARAGRAPHS
+
+
+@dataclass
+class TableGroup:
+    """One logical table: one TableItem, or several when it runs on over page breaks."""
+
+    parts: list[TableItem]
+    first: int  # reading-order position of the first part
+    last: int  # reading-order position of the last part
+    layout: TableLayout
+    data: TableData  # all parts joined
+    part_body_rows: list[int]  # body rows each part contributes, in order
+
+
+def reading_order(doc: DoclingDocument) -> list[DocItem]:
+    """The body's items in reading order (furniture such as page headers excluded)."""
+    return [item for item, _level in doc.iterate_items(with_groups=False) if isinstance(item, DocItem)]
+
+
+def continues(prev: TableGroup, prev_header: list[str], table: TableItem, layout: TableLayout,
+              between: list[DocItem], doc: DoclingDocument) -> bool:
+    """True when ``table`` carries on ``prev`` after a page break: next page, same columns, no caption,
+    nothing between them, and either no header row or the same header repeated."""
+    if between or table.captions:
+        return False
+    last_box, box = item_box(prev.parts[-1], doc), item_box(table, doc)
+    if last_box is None or box is None or box.page != last_box.page + 1:
+        return False
+    if layout.num_cols != prev.layout.num_cols:
+        return False
+    head = header_lines(layout)
+    return not head or head == prev_header
+
+
+def group_tables(items: list[DocItem], doc: DoclingDocument) -> list[TableGroup]:
+    """Tables in reading order, with page-break continuations joined into one group."""
+    groups: list[TableGroup] = []
+    headers: list[list[str]] = []
+    for index, item in enumerate(items):
+        if not isinstance(item, TableItem) or item.data is None or item.data.num_rows == 0:
+            continue
+        data = plain_table_data(item.data, doc)
+        layout = analyse_table(data)
+        if groups:
+            prev = groups[-1]
+            between = items[prev.last + 1 : index]
+            if continues(prev, headers[-1], item, layout, between, doc):
+                data = append_rows(prev.data, data, skip_rows=layout.header_rows)
+                prev.parts.append(item)
+                prev.last = index
+                prev.data = data
+                prev.layout = analyse_table(data)
+                prev.part_body_rows.append(layout.num_rows - layout.header_rows)
+                continue
+        groups.append(
+            TableGroup(parts=[item], first=index, last=index, layout=layout, data=data,
+                       part_body_rows=[layout.num_rows - layout.header_rows])
+        )
+        headers.append(header_lines(layout))
+    return groups
+
+
+def row_pages(group: TableGroup, doc: DoclingDocument) -> list[int]:
+    """The page of each body row of the joined table."""
+    pages: list[int] = []
+    for part, count in zip(group.parts, group.part_body_rows):
+        box = item_box(part, doc)
+        pages.extend([box.page if box else 1] * max(count, 0))
+    body = group.layout.num_rows - group.layout.header_rows
+    if len(pages) != body:  # header detection of the joined table differs from the first part's
+        pages = (pages + [pages[-1] if pages else 1] * body)[:body]
+    return pages
+
+
+def build_units(parsed: ParsedDoc, doc_id: str, settings: BuildSettings | None = None) -> list[EvidenceUnit]:
+    """Evidence Units for every table of ``parsed`` in reading order (not yet split)."""
+    settings = settings or BuildSettings()
+    doc = parsed.document
+    items = reading_order(doc)
+    extents = PageExtents.of(items)
+    groups = group_tables(items, doc)
+    taken: set[str] = set()
+    per_page: dict[int, int] = {}
+    units: list[EvidenceUnit] = []
+    for group in groups:
+        first_table = group.parts[0]
+        caption = direct_caption(doc, first_table)
+        if caption is None:
+            window = items[max(group.first - CAPTION_SEARCH_WINDOW, 0) : group.last + CAPTION_SEARCH_WINDOW + 1]
+            neighbours = [it for it in window if isinstance(it, TextItem)]
+            caption = infer_caption(first_table, neighbours, taken) or Caption(None, "none")
+        if caption.ref:
+            taken.add(caption.ref)
+        skip = {ref.cref for part in group.parts for ref in (*part.captions, *part.footnotes)}
+        if caption.ref:
+            skip.add(caption.ref)
+        rows = flatten_rows(group.layout)
+        heads = header_lines(group.layout)
+        terms = similarity_terms(" ".join([caption.text or "", *heads, *rows[:SIMILARITY_ROWS]]))
+        context = collect_context(
+            items, group.first, group.last, terms, extents, skip,
+            bbox_threshold=settings.bbox_threshold,
+            sim_threshold=settings.sim_threshold,
+            max_paragraphs=settings.max_context_paragraphs,
+        )
+        footnotes = [" ".join(ref.resolve(doc).text.split()) for part in group.parts for ref in part.footnotes
+                     if isinstance(ref.resolve(doc), TextItem)]
+        boxes = [box for part in group.parts for box in item_boxes(part, doc)]
+        first_box = boxes[0] if boxes else None
+        page_no = first_box.page if first_box else 1
+        per_page[page_no] = per_page.get(page_no, 0) + 1
+        before_pages = [_page_of(p, doc, page_no) for p in context.before]
+        after_pages = [_page_of(p, doc, page_no) for p in context.after]
+        pages_of_rows = row_pages(group, doc)
+        units.append(
+            EvidenceUnit(
+                eu_id=f"{doc_id}-p{page_no}-{per_page[page_no]}",
+                doc_id=doc_id,
+                page_no=page_no,
+                page_span={page_no, *(b.page for b in boxes), *before_pages, *after_pages},
+                caption_text=caption.text,
+                caption_confidence=caption.confidence,  # type: ignore[arg-type]
+                table_html=render_html(group.data),
+                context_before=[" ".join(p.text.split()) for p in context.before],
+                context_after=[" ".join(p.text.split()) for p in context.after],
+                context_before_pages=before_pages,
+                context_after_pages=after_pages,
+                flattened_rows=rows,
+                row_pages=pages_of_rows,
+                table_abstract=table_abstract(caption.text, group.layout, len(rows)),
+                bbox=normalise(first_box, doc) if first_box else (0.0, 0.0, 0.0, 0.0),
+                header_rows=heads,
+                header_row_count=group.layout.header_rows,
+                footnotes=footnotes,
+                page_boxes=[PageBox(page=b.page, bbox=b.bbox) for b in boxes],
+                source_refs=[part.self_ref for part in group.parts],
+                context_refs=[p.self_ref for p in (*context.before, *context.after)],
+                table_data=group.data.model_dump(mode="json"),
+            )
+        )
+    return units
+
+
+def _page_of(item: DocItem, doc: DoclingDocument, default: int) -> int:
+    box = item_box(item, doc)
+    return box.page if box else default

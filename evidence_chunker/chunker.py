@@ -1,0 +1,78 @@
+"""EvidenceChunker: the PDF → Evidence Unit pipeline's entry point."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .build import BuildSettings, build_units
+from .context import DEFAULT_BBOX_THRESHOLD, DEFAULT_SIM_THRESHOLD, MAX_CONTEXT_PARAGRAPHS
+from .parsing import PdfParser, ParsedDoc, resolve_parser
+from .split import SplitStats, split_oversized_units
+from .tokens import DEFAULT_TOKEN_LIMIT
+from .units import EvidenceUnit
+
+
+class EvidenceChunker:
+    """Parse PDFs and turn their tables into Evidence Units.
+
+    ``parser`` is a PdfParser, or "auto" / "docling" / "lite"; None means "auto" (Docling's models
+    when they are present or can be fetched, else the lite parser, with a warning that says why).
+    ``artifacts_path`` is Docling's local model folder (ignored when a parser object is given).
+    ``bbox_threshold`` is the reach of context collection in points; ``sim_threshold`` the minimum
+    cosine similarity for a paragraph to be adopted as context.
+    """
+
+    def __init__(
+        self,
+        parser: PdfParser | str | None = None,
+        artifacts_path: str | None = None,
+        bbox_threshold: float = DEFAULT_BBOX_THRESHOLD,
+        sim_threshold: float = DEFAULT_SIM_THRESHOLD,
+        token_limit: int = DEFAULT_TOKEN_LIMIT,
+        max_context_paragraphs: int = MAX_CONTEXT_PARAGRAPHS,
+    ):
+        if bbox_threshold < 0:
+            raise ValueError(f"bbox_threshold must be >= 0 points, got {bbox_threshold}")
+        if not -1.0 <= sim_threshold <= 1.0:
+            raise ValueError(f"sim_threshold is a cosine similarity in [-1, 1], got {sim_threshold}")
+        if token_limit < 1:
+            raise ValueError(f"token_limit must be positive, got {token_limit}")
+        self._parser_choice = parser
+        self.artifacts_path = artifacts_path
+        self._parser: PdfParser | None = parser if not (parser is None or isinstance(parser, str)) else None
+        self.settings = BuildSettings(
+            bbox_threshold=bbox_threshold,
+            sim_threshold=sim_threshold,
+            max_context_paragraphs=max_context_paragraphs,
+        )
+        self.token_limit = token_limit
+        self.last_split_stats = SplitStats()
+
+    @property
+    def bbox_threshold(self) -> float:
+        return self.settings.bbox_threshold
+
+    @property
+    def sim_threshold(self) -> float:
+        return self.settings.sim_threshold
+
+    @property
+    def parser(self) -> PdfParser:
+        """The parser in use, chosen on first use (so "auto" probes for models only when needed)."""
+        if self._parser is None:
+            self._parser = resolve_parser(self._parser_choice, artifacts_path=self.artifacts_path)
+        return self._parser
+
+    def parse(self, pdf_path: str | Path) -> ParsedDoc:
+        """Parse one PDF with the chosen parser."""
+        return self.parser.parse(pdf_path)
+
+    def chunk(self, pdf_path: str | Path, doc_id: str | None = None) -> list[EvidenceUnit]:
+        """Evidence Units of every table in the PDF, units over the token limit split by rows."""
+        return self.chunk_parsed(self.parse(pdf_path), doc_id=doc_id)
+
+    def chunk_parsed(self, parsed: ParsedDoc, doc_id: str | None = None) -> list[EvidenceUnit]:
+        """Evidence Units of an already parsed document (any parser, or a saved Docling JSON)."""
+        units = build_units(parsed, doc_id or parsed.default_doc_id, self.settings)
+        self.last_split_stats = SplitStats()
+        return split_oversized_units(units, self.last_split_stats, limit=self.token_limit)

@@ -1,0 +1,81 @@
+"""Exceptions raised by evidence_chunker.
+
+Every error that concerns a file carries its path and says what was wrong and what to do.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class EvidenceChunkerError(Exception):
+    """Base class of every error this package raises on purpose."""
+
+
+class PdfError(EvidenceChunkerError, ValueError):
+    """A PDF could not be parsed; ``path`` names the file and ``problem`` says why."""
+
+    problem = "cannot be parsed"
+
+    def __init__(self, path: str | Path, detail: str | None = None):
+        self.path = Path(path)
+        self.detail = detail
+        message = f"{self.path}: {self.problem}"
+        if detail:
+            message += f" ({detail})"
+        super().__init__(message)
+
+
+class PdfNotFoundError(PdfError, FileNotFoundError):
+    problem = "file not found"
+
+
+class NotAPdfError(PdfError):
+    problem = "not a PDF file (it does not start with %PDF-)"
+
+
+class CorruptPdfError(PdfError):
+    problem = "the PDF is damaged and cannot be opened"
+
+
+class EncryptedPdfError(PdfError):
+    problem = "the PDF is encrypted; decrypt it first (for example `qpdf --decrypt in.pdf out.pdf`)"
+
+
+class EmptyPdfError(PdfError):
+    problem = "the PDF has no pages"
+
+
+class ImageOnlyPdfError(PdfError):
+    problem = (
+        "the PDF has no text layer (scanned or image-only); the lite parser cannot read it: "
+        "use parser='docling' with OCR models"
+    )
+
+
+class PdfTooLargeError(PdfError):
+    problem = "the PDF is larger than the configured limit"
+
+
+class DoclingJsonError(EvidenceChunkerError, ValueError):
+    """A saved DoclingDocument JSON is malformed or not a DoclingDocument."""
+
+    def __init__(self, path: str | Path, detail: str):
+        self.path = Path(path)
+        self.detail = detail
+        super().__init__(f"{self.path}: not a usable DoclingDocument JSON ({detail})")
+
+
+class ModelsUnavailableError(EvidenceChunkerError, RuntimeError):
+    """Docling's layout/TableFormer weights are missing and could not be fetched."""
+
+
+class ExtraNotInstalledError(EvidenceChunkerError, ImportError):
+    """An optional feature was used without its extra installed."""
+
+    def __init__(self, feature: str, extra: str, missing: str):
+        self.extra = extra
+        super().__init__(
+            f"{feature} needs the '{extra}' extra ({missing} is not installed): "
+            f'pip install "semantic-json-transport[{extra}]"'
+        )

@@ -1,0 +1,170 @@
+"""DoclingParser: Docling's standard PDF pipeline (layout model + TableFormer) into a ParsedDoc."""
+
+from __future__ import annotations
+
+import os
+import socket
+from pathlib import Path
+
+from ..errors import ExtraNotInstalledError, ModelsUnavailableError
+from .parsed import ParsedDoc
+from .pdf_file import DEFAULT_MAX_PAGES, DEFAULT_MAX_PDF_BYTES, inspect_pdf
+
+#: Where Docling's weights are fetched from when they are not on disk.
+MODEL_HOST = ("huggingface.co", 443)
+#: Seconds to wait when probing whether the model host can be reached.
+PROBE_TIMEOUT = 2.0
+#: Hugging Face repositories that hold the layout and TableFormer weights.
+MODEL_REPOS = ("docling-project--docling-layout", "docling-project--docling-models", "ds4sd--docling-models")
+HOW_TO_GET_MODELS = (
+    "run `docling-tools models download` on a machine with network access and pass its output folder as "
+    "artifacts_path= (CLI: --artifacts-path), or use the model-free lite parser (parser='lite')"
+)
+
+
+def docling_installed() -> bool:
+    try:
+        import docling.document_converter  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _hub_cache_dirs() -> list[Path]:
+    dirs = []
+    try:
+        from huggingface_hub import constants
+
+        dirs.append(Path(constants.HF_HUB_CACHE))
+    except ImportError:
+        pass
+    try:
+        from docling.datamodel.settings import settings
+
+        dirs.append(Path(settings.cache_dir) / "models")
+    except ImportError:
+        pass
+    return dirs
+
+
+def models_on_disk(artifacts_path: str | Path | None = None) -> bool:
+    """True when the layout and table models are in ``artifacts_path`` or a local model cache."""
+    if artifacts_path is not None:
+        path = Path(artifacts_path)
+        return path.is_dir() and any(path.iterdir())
+    for cache in _hub_cache_dirs():
+        if not cache.is_dir():
+            continue
+        names = " ".join(p.name for p in cache.iterdir())
+        if "docling-layout" in names and ("docling-models" in names or "tableformer" in names.lower()):
+            return True
+    return False
+
+
+def model_host_reachable(timeout: float = PROBE_TIMEOUT) -> bool:
+    """True when the Hugging Face hub answers on its port (and offline mode is not set)."""
+    if os.environ.get("HF_HUB_OFFLINE", "").lower() in ("1", "true", "yes"):
+        return False
+    try:
+        with socket.create_connection(MODEL_HOST, timeout=timeout):
+            return True
+    except OSError:
+        return False
+
+
+def models_status(artifacts_path: str | Path | None = None) -> tuple[bool, str]:
+    """Whether Docling's model pipeline can run here, and why not when it cannot."""
+    if not docling_installed():
+        return False, 'Docling is not installed (pip install "semantic-json-transport[docling]")'
+    if artifacts_path is not None:
+        if models_on_disk(artifacts_path):
+            return True, f"models in {artifacts_path}"
+        return False, f"artifacts_path {artifacts_path} does not exist or is empty"
+    if models_on_disk():
+        return True, "models in the local cache"
+    if model_host_reachable():
+        return True, "models will be downloaded from the Hugging Face hub"
+    return False, "Docling's layout/TableFormer models are not on disk and the Hugging Face hub cannot be reached"
+
+
+class DoclingParser:
+    """Docling's standard PDF pipeline with table structure (TableFormer ``accurate`` by default).
+
+    ``artifacts_path`` is a folder made by ``docling-tools models download`` for air-gapped use.
+    OCR is off by default (born-digital reports); turn it on for scans with ``do_ocr=True``.
+    """
+
+    name = "docling"
+
+    def __init__(
+        self,
+        artifacts_path: str | Path | None = None,
+        do_ocr: bool = False,
+        table_mode: str = "accurate",
+        num_threads: int | None = None,
+        max_bytes: int = DEFAULT_MAX_PDF_BYTES,
+        max_pages: int = DEFAULT_MAX_PAGES,
+    ):
+        if not docling_installed():
+            raise ExtraNotInstalledError("DoclingParser", "docling", "docling")
+        self.artifacts_path = Path(artifacts_path) if artifacts_path is not None else None
+        if self.artifacts_path is not None and not models_on_disk(self.artifacts_path):
+            raise ModelsUnavailableError(
+                f"Docling models not found in artifacts_path={self.artifacts_path}; {HOW_TO_GET_MODELS}"
+            )
+        self.do_ocr = do_ocr
+        self.table_mode = table_mode
+        self.num_threads = num_threads
+        self.max_bytes = max_bytes
+        self.max_pages = max_pages
+        self._converter = None
+
+    def _make_converter(self):
+        from docling.datamodel.base_models import InputFormat
+        from docling.datamodel.pipeline_options import PdfPipelineOptions, TableFormerMode
+        from docling.document_converter import DocumentConverter, PdfFormatOption
+
+        options = PdfPipelineOptions(artifacts_path=self.artifacts_path)
+        options.do_ocr = self.do_ocr
+        options.do_table_structure = True
+        options.table_structure_options.mode = (
+            TableFormerMode.ACCURATE if self.table_mode == "accurate" else TableFormerMode.FAST
+        )
+        if self.num_threads is not None:
+            options.accelerator_options.num_threads = self.num_threads
+        return DocumentConverter(format_options={InputFormat.PDF: PdfFormatOption(pipeline_options=options)})
+
+    def parse(self, path: str | Path) -> ParsedDoc:
+        info = inspect_pdf(path, self.max_bytes, self.max_pages)
+        try:
+            if self._converter is None:
+                self._converter = self._make_converter()
+            result = self._converter.convert(str(info.path), raises_on_error=True)
+        except ModelsUnavailableError:
+            raise
+        except Exception as exc:
+            if _is_model_fetch_failure(exc):
+                raise ModelsUnavailableError(
+                    f"Docling's layout/TableFormer models are missing and could not be fetched ({exc.__class__.__name__}: "
+                    f"{str(exc).splitlines()[0] if str(exc) else ''}); {HOW_TO_GET_MODELS}"
+                ) from exc
+            raise
+        return ParsedDoc(
+            document=result.document,
+            path=info.path,
+            sha256=info.sha256,
+            parser=self.name,
+            page_count=info.page_count,
+        )
+
+
+def _is_model_fetch_failure(exc: BaseException) -> bool:
+    """True for the errors Hugging Face downloads and missing local weights raise."""
+    names = {cls.__name__ for cls in type(exc).__mro__}
+    markers = {"LocalEntryNotFoundError", "HfHubHTTPError", "ConnectionError", "OfflineModeIsEnabled", "RepositoryNotFoundError"}
+    if names & markers:
+        return True
+    text = str(exc).lower()
+    return any(word in text for word in ("huggingface", "hf_hub", "snapshot_download", "model", "artifacts")) and (
+        "not found" in text or "connect" in text or "offline" in text or "download" in text
+    )

@@ -1,0 +1,174 @@
+"""Row-wise splitting of Evidence Units that exceed the token limit.
+
+Every piece repeats the caption and the column-header rows, holds whole body rows, and stays within the
+limit by ``count_eu_tokens``. Context above goes with the first piece, context below and footnotes with
+the last, each only where it fits. When not even one row fits beside the header, the unit passes through
+unchanged as ``llm_summary``: a layer above must summarise it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+from docling_core.types.doc import TableData
+
+from .tables import render_html, slice_table_data
+from .tokens import DEFAULT_TOKEN_LIMIT, count_eu_tokens, count_tokens
+from .units import EvidenceUnit
+
+#: The limit ``split_eu`` applies by default (cl100k tokens of ``EvidenceUnit.text``).
+SPLIT_LIMIT = DEFAULT_TOKEN_LIMIT
+
+SplitKind = Literal["single", "row_split", "llm_summary"]
+
+
+@dataclass
+class SplitResult:
+    """What ``split_eu`` did: ``kind`` and the units that result (one unit unless ``row_split``)."""
+
+    kind: SplitKind
+    units: list[EvidenceUnit]
+    reason: str = ""
+
+
+@dataclass
+class SplitStats:
+    """Counts per outcome over a batch, plus the number of pieces written."""
+
+    single: int = 0
+    row_split: int = 0
+    llm_summary: int = 0
+    pieces: int = 0
+    oversized_ids: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, int]:
+        return {"single": self.single, "row_split": self.row_split, "llm_summary": self.llm_summary, "pieces": self.pieces}
+
+
+def _piece(eu: EvidenceUnit, data: TableData | None, start: int, end: int, first: bool, last: bool,
+           with_before: bool, with_after: bool) -> EvidenceUnit:
+    """Body rows ``start``..``end`` of ``eu`` as an unnumbered piece (ids are set once all pieces exist)."""
+    header_rows = eu.header_row_count
+    html = render_html(slice_table_data(data, header_rows, start, end)) if data is not None else None
+    row_pages = eu.row_pages[start:end]
+    pages = set(row_pages) or {eu.page_no}
+    before = eu.context_before if (first and with_before) else []
+    after = eu.context_after if (last and with_after) else []
+    if before:
+        pages |= set(eu.context_before_pages)
+    if after:
+        pages |= set(eu.context_after_pages)
+    return replace(
+        eu,
+        flattened_rows=eu.flattened_rows[start:end],
+        row_pages=row_pages,
+        table_html=html,
+        context_before=list(before),
+        context_before_pages=list(eu.context_before_pages) if before else [],
+        context_after=list(after),
+        context_after_pages=list(eu.context_after_pages) if after else [],
+        footnotes=list(eu.footnotes) if (last and with_after) else [],
+        page_span=pages,
+        page_boxes=[b for b in eu.page_boxes if b.page in pages] or list(eu.page_boxes[:1]),
+        body_row_range=(start, end),
+        table_data=None,
+    )
+
+
+_ROW = re.compile(r"<tr[ >].*?</tr>", re.DOTALL)
+
+
+class _PieceCost:
+    """Token estimates for a piece from per-row costs: O(1) per candidate instead of a render."""
+
+    def __init__(self, eu: EvidenceUnit):
+        html = eu.table_html or ""
+        rows = _ROW.findall(html)
+        body = len(eu.flattened_rows)
+        if len(rows) == eu.header_row_count + body:
+            row_costs = [count_tokens(r) for r in rows[eu.header_row_count:]]
+            self.table_base = count_tokens("".join(rows[: eu.header_row_count])) + count_tokens(_ROW.sub("", html))
+        else:  # no HTML, or rows the serializer merged: estimate from the flattened lines
+            row_costs = [count_tokens(r) + 1 for r in eu.flattened_rows]
+            self.table_base = count_tokens("\n".join(eu.header_rows)) + count_tokens(html) // 4
+        self.prefix = [0]
+        for cost in row_costs:
+            self.prefix.append(self.prefix[-1] + cost)
+        self.caption = count_tokens(eu.safe_caption or "")
+        self.before = sum(count_tokens(p) for p in eu.context_before)
+        self.after = sum(count_tokens(p) for p in (*eu.context_after, *eu.footnotes))
+        self.joins = 2 * (2 + len(eu.context_before) + len(eu.context_after) + len(eu.footnotes))
+
+    def estimate(self, start: int, end: int, before: bool, after: bool) -> int:
+        return (self.caption + self.table_base + self.prefix[end] - self.prefix[start] + self.joins
+                + (self.before if before else 0) + (self.after if after else 0))
+
+
+def split_eu(eu: EvidenceUnit, limit: int = SPLIT_LIMIT) -> SplitResult:
+    """Split ``eu`` by rows so that every piece is at most ``limit`` tokens (see module docstring)."""
+    if count_eu_tokens(eu) <= limit:
+        return SplitResult("single", [eu])
+    rows = len(eu.flattened_rows)
+    if rows <= 1:
+        return SplitResult("llm_summary", [eu], f"{eu.eu_id}: one row already exceeds {limit} tokens")
+    data = TableData.model_validate(eu.table_data) if eu.table_data else None
+    cost = _PieceCost(eu)
+
+    def build(start: int, end: int, before: bool, after: bool) -> EvidenceUnit | None:
+        """The largest piece from ``start`` up to ``end`` rows that really fits, or None."""
+        while end > start:
+            if cost.estimate(start, end, before, after) <= limit:
+                piece = _piece(eu, data, start, end, start == 0, end == rows, before, after)
+                if count_eu_tokens(piece) <= limit:
+                    return piece
+            end -= 1
+        return None
+
+    # Context stays only where it leaves room for at least one row.
+    with_before = build(0, 1, True, False) is not None
+    with_after = build(rows - 1, rows, False, True) is not None
+    pieces: list[EvidenceUnit] = []
+    start = 0
+    while start < rows:
+        end = start + 1
+        while end < rows and cost.estimate(start, end + 1, with_before, with_after) <= limit:
+            end += 1
+        piece = build(start, end, with_before, with_after)
+        if piece is None:
+            return SplitResult("llm_summary", [eu], f"{eu.eu_id}: row {start + 1} and the header exceed {limit} tokens")
+        start = piece.body_row_range[1]
+        pieces.append(piece)
+
+    total = len(pieces)
+    for index, piece in enumerate(pieces, start=1):
+        piece.eu_id = f"{eu.eu_id}-s{index}"
+        piece.is_split = True
+        piece.split_index = index
+        piece.total_splits = total
+    return SplitResult("row_split", pieces)
+
+
+def split_oversized_units(eu_list: list[EvidenceUnit], stats: SplitStats | dict | None = None,
+                          limit: int = SPLIT_LIMIT) -> list[EvidenceUnit]:
+    """Split every unit over ``limit``; ``stats`` (a SplitStats or dict) is updated with the counts."""
+    counts = SplitStats()
+    out: list[EvidenceUnit] = []
+    for eu in eu_list:
+        result = split_eu(eu, limit)
+        setattr(counts, result.kind, getattr(counts, result.kind) + 1)
+        if result.kind == "llm_summary":
+            counts.oversized_ids.append(eu.eu_id)
+        if result.kind == "row_split":
+            counts.pieces += len(result.units)
+        out.extend(result.units)
+    if isinstance(stats, SplitStats):
+        for name, value in vars(counts).items():
+            current = getattr(stats, name)
+            setattr(stats, name, current + value if not isinstance(value, list) else current + value)
+    elif isinstance(stats, dict):
+        for name, value in counts.as_dict().items():
+            stats[name] = stats.get(name, 0) + value
+        stats.setdefault("oversized_ids", []).extend(counts.oversized_ids)
+    return out

@@ -1,0 +1,381 @@
+"""Reading a docling-core table: header rows, row-header columns, flattened rows, abstract.
+
+Works on ``TableData`` from any parser. Cell text is kept exactly as printed; "numeric" below only
+decides which cells are headers, it never converts a value.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from docling_core.types.doc import TableCell, TableData
+
+#: At most this many leading rows are taken as column headers when the parser did not flag them.
+MAX_INFERRED_HEADER_ROWS = 3
+#: At most this many leading columns are taken as row headers.
+MAX_ROW_HEADER_COLS = 2
+#: A column is a row-header column when at most this share of its body cells is numeric...
+ROW_HEADER_MAX_NUMERIC_SHARE = 0.2
+#: ...and at least this share of the other columns' body cells is numeric.
+DATA_MIN_NUMERIC_SHARE = 0.5
+#: A parser's row-header flags are trusted for a column when this share of its body cells carries them.
+ROW_HEADER_FLAG_SHARE = 0.5
+#: Separators of the flattened-row format "row header | column header: value; ...".
+ROW_HEADER_SEP = " | "
+VALUE_SEP = ": "
+PAIR_SEP = "; "
+LEVEL_SEP = " / "
+SECTION_SEP = " > "
+#: How many column labels the abstract names before "and N more".
+ABSTRACT_MAX_COLUMNS = 8
+
+_NUMERIC = re.compile(
+    r"""^[\s(（\[]*[-−–+]?\s*[$₩€£¥]?\s*[-−–+]?\s*
+        (\d{1,3}(,\d{3})+|\d+)([.,]\d+)?\s*
+        (%|%p|pp|bp|bps|x|배|원|천원|백만원|억원|조원|만원|주|개|명|건|년|월|일|회)?
+        \s*[)）\]]*\s*(\*+|†)?$""",
+    re.VERBOSE,
+)
+_DASH = re.compile(r"^\s*[-−–—]+\s*$")
+_YEAR = re.compile(r"^\s*(FY\s*)?(19|20)\d{2}\s*(년|년도|E|F|A|P)?\s*$", re.IGNORECASE)
+
+
+def is_numeric(text: str) -> bool:
+    """True for amounts, percentages, ratios and dashes that stand for zero, as printed."""
+    return bool(_NUMERIC.match(text) or _DASH.match(text))
+
+
+def is_year(text: str) -> bool:
+    """True for a year label such as "2024", "FY2023" or "2024년" (header material, not data)."""
+    return bool(_YEAR.match(text))
+
+
+def clean_cell_text(text: str) -> str:
+    """Collapse runs of whitespace (line breaks inside a cell) to one space; nothing else changes."""
+    return " ".join(text.split())
+
+
+@dataclass
+class TableLayout:
+    """A table's grid with its structure decided.
+
+    ``grid[r][c]`` is the text covering that position (spans repeated), ``origin[r][c]`` the
+    (row, col) where the covering cell starts, so a span is reported once.
+    """
+
+    grid: list[list[str]]
+    origin: list[list[tuple[int, int]]]
+    header_rows: int
+    row_header_cols: int
+    section_rows: frozenset[int]
+
+    @property
+    def num_rows(self) -> int:
+        return len(self.grid)
+
+    @property
+    def num_cols(self) -> int:
+        return len(self.grid[0]) if self.grid else 0
+
+    @property
+    def body_rows(self) -> range:
+        return range(self.header_rows, self.num_rows)
+
+    def column_label(self, col: int) -> str:
+        """The column's header path over every header row, e.g. "Year ended December 31 / 2024"."""
+        levels: list[str] = []
+        for row in range(self.header_rows):
+            text = self.grid[row][col]
+            if text and (not levels or levels[-1] != text):
+                levels.append(text)
+        return LEVEL_SEP.join(levels)
+
+    def is_span_continuation(self, row: int, col: int) -> bool:
+        """True when (row, col) is covered by a cell that started elsewhere."""
+        return self.origin[row][col] != (row, col)
+
+
+def build_grid(data: TableData) -> tuple[list[list[str]], list[list[tuple[int, int]]], list[list[TableCell | None]]]:
+    """Expand cells over their spans: texts, start positions and the covering cell for each position."""
+    rows, cols = data.num_rows, data.num_cols
+    grid = [["" for _ in range(cols)] for _ in range(rows)]
+    origin = [[(r, c) for c in range(cols)] for r in range(rows)]
+    cells: list[list[TableCell | None]] = [[None for _ in range(cols)] for _ in range(rows)]
+    for cell in data.table_cells:
+        text = clean_cell_text(cell.text)
+        r0, c0 = cell.start_row_offset_idx, cell.start_col_offset_idx
+        for r in range(max(r0, 0), min(cell.end_row_offset_idx, rows)):
+            for c in range(max(c0, 0), min(cell.end_col_offset_idx, cols)):
+                grid[r][c] = text
+                origin[r][c] = (r0, c0)
+                cells[r][c] = cell
+    return grid, origin, cells
+
+
+def detect_header_rows(grid: list[list[str]], cells: list[list[TableCell | None]]) -> int:
+    """Number of leading column-header rows: the parser's flags when it set any, else inferred."""
+    flagged = [any(c is not None and c.column_header for c in row) for row in cells]
+    if any(flagged):
+        count = 0
+        for is_header in flagged:
+            if not is_header:
+                break
+            count += 1
+        return min(count, len(grid) - 1) if len(grid) > 1 else count
+    return infer_header_rows(grid, cells)
+
+
+def infer_header_rows(grid: list[list[str]], cells: list[list[TableCell | None]]) -> int:
+    """Leading rows with no data value (years allowed) above rows that have data, or spanning the columns."""
+    limit = min(MAX_INFERRED_HEADER_ROWS, len(grid) - 1)
+    count = 0
+    for r in range(limit):
+        row = grid[r]
+        values = [t for t in row[1:] if t]
+        if not values:
+            # An empty row or one with only a first-column label: a header only above other headers.
+            break
+        has_data = any(is_numeric(t) and not is_year(t) for t in values)
+        if has_data:
+            break
+        count += 1
+    if count == 0:
+        return 0
+    # Text-only tables: the first row is a header only when the rows below differ from it in kind.
+    body_has_data = any(is_numeric(t) and not is_year(t) for row in grid[count:] for t in row[1:] if t)
+    if not body_has_data:
+        spans = any(c is not None and c.col_span > 1 for c in cells[0])
+        return 1 if spans or _looks_like_label_row(grid[0]) else 0
+    return count
+
+
+def _looks_like_label_row(row: list[str]) -> bool:
+    """Short, distinct labels: how a header row of a text table looks."""
+    filled = [t for t in row if t]
+    return bool(filled) and len(set(filled)) == len(filled) and all(len(t) <= 40 for t in filled)
+
+
+def detect_row_header_cols(
+    grid: list[list[str]], cells: list[list[TableCell | None]], header_rows: int
+) -> int:
+    """Number of leading row-header columns: from the parser's flags, else from the data's shape."""
+    body = grid[header_rows:]
+    body_cells = cells[header_rows:]
+    if not body or not body[0]:
+        return 0
+    num_cols = len(body[0])
+    flag_cols = 0
+    for c in range(min(MAX_ROW_HEADER_COLS, num_cols - 1)):
+        filled = [cells_row[c] for cells_row, row in zip(body_cells, body) if row[c]]
+        if filled and sum(1 for cell in filled if cell is not None and cell.row_header) / len(filled) >= ROW_HEADER_FLAG_SHARE:
+            flag_cols += 1
+        else:
+            break
+    if flag_cols:
+        return flag_cols
+    return infer_row_header_cols(body)
+
+
+def infer_row_header_cols(body: list[list[str]]) -> int:
+    """Leading label columns followed by columns that hold mostly numeric data."""
+    num_cols = len(body[0])
+    if num_cols < 2:
+        return 0
+    shares = [_numeric_share([row[c] for row in body]) for c in range(num_cols)]
+    count = 0
+    for c in range(min(MAX_ROW_HEADER_COLS, num_cols - 1)):
+        rest = [s for s in shares[c + 1 :] if s is not None]
+        if shares[c] is None or shares[c] > ROW_HEADER_MAX_NUMERIC_SHARE:
+            break
+        if not rest or max(rest) < DATA_MIN_NUMERIC_SHARE:
+            break
+        count += 1
+    if count == 0 and all(s is not None and s <= ROW_HEADER_MAX_NUMERIC_SHARE for s in shares):
+        # A text table: its first column keys the rows when every row has a distinct, filled first cell.
+        first = [row[0] for row in body]
+        if all(first) and len(set(first)) == len(first) and len(body) > 1:
+            return 1
+    return count
+
+
+def _numeric_share(texts: list[str]) -> float | None:
+    """Share of the non-empty texts that are numeric; None for an empty column."""
+    filled = [t for t in texts if t]
+    if not filled:
+        return None
+    return sum(1 for t in filled if is_numeric(t)) / len(filled)
+
+
+def detect_section_rows(grid: list[list[str]], header_rows: int, row_header_cols: int) -> frozenset[int]:
+    """Body rows that only carry a label ("Current assets"): they title the rows below them."""
+    if row_header_cols == 0:
+        return frozenset()
+    sections = set()
+    for r in range(header_rows, len(grid)):
+        row = grid[r]
+        if row[0] and not any(row[c] for c in range(row_header_cols, len(row)) if row[c] != row[0]):
+            sections.add(r)
+    return frozenset(sections)
+
+
+def analyse_table(data: TableData) -> TableLayout:
+    """Decide the structure of ``data``: header rows, row-header columns and section rows."""
+    grid, origin, cells = build_grid(data)
+    if not grid or not grid[0]:
+        return TableLayout(grid=grid, origin=origin, header_rows=0, row_header_cols=0, section_rows=frozenset())
+    header_rows = detect_header_rows(grid, cells)
+    row_header_cols = detect_row_header_cols(grid, cells, header_rows)
+    sections = detect_section_rows(grid, header_rows, row_header_cols)
+    return TableLayout(grid=grid, origin=origin, header_rows=header_rows, row_header_cols=row_header_cols, section_rows=sections)
+
+
+def flatten_rows(layout: TableLayout) -> list[str]:
+    """One line per body row: "row header | column header: value; ..."; empty cells are skipped.
+
+    A section row ("Current assets") becomes its own line and prefixes the rows under it
+    ("Current assets > Cash | 2024: 1,234"). Every non-empty body cell appears in exactly one line.
+    """
+    lines: list[str] = []
+    section = ""
+    labels = [layout.column_label(c) for c in range(layout.num_cols)]
+    for r in layout.body_rows:
+        row = layout.grid[r]
+        if r in layout.section_rows:
+            section = row[0]
+            lines.append(section)
+            continue
+        head_parts = []
+        for c in range(layout.row_header_cols):
+            if row[c] and not (c > 0 and layout.origin[r][c] == layout.origin[r][c - 1]):
+                head_parts.append(row[c])
+        head = LEVEL_SEP.join(head_parts)
+        if section and head:
+            head = section + SECTION_SEP + head
+        pairs = []
+        for c in range(layout.row_header_cols, layout.num_cols):
+            value = row[c]
+            if not value or (c > 0 and layout.origin[r][c] == layout.origin[r][c - 1]):
+                continue
+            pairs.append(f"{labels[c]}{VALUE_SEP}{value}" if labels[c] else value)
+        body = PAIR_SEP.join(pairs)
+        if head and body:
+            lines.append(f"{head}{ROW_HEADER_SEP}{body}")
+        elif head or body:
+            lines.append(head or body)
+    return lines
+
+
+def header_lines(layout: TableLayout) -> list[str]:
+    """The column-header rows as text lines (spans once), for pieces that repeat the header."""
+    lines = []
+    for r in range(layout.header_rows):
+        cells = [layout.grid[r][c] for c in range(layout.num_cols) if not layout.is_span_continuation(r, c)]
+        line = ROW_HEADER_SEP.join(t for t in cells if t)
+        if line:
+            lines.append(line)
+    return lines
+
+
+def table_abstract(caption: str | None, layout: TableLayout, row_count: int | None = None) -> str:
+    """A rule-based summary: caption, column labels and the number of rows. No model involved."""
+    rows = layout.num_rows - layout.header_rows if row_count is None else row_count
+    labels = []
+    for c in range(layout.row_header_cols, layout.num_cols):
+        label = layout.column_label(c)
+        if label and label not in labels:
+            labels.append(label)
+    row_labels_head = [layout.grid[r][0] for r in layout.body_rows if layout.row_header_cols and layout.grid[r][0]]
+    subject = caption.strip() if caption else "Table"
+    parts = [f"{subject}: {rows} rows x {layout.num_cols} columns."]
+    if labels:
+        shown = labels[:ABSTRACT_MAX_COLUMNS]
+        more = len(labels) - len(shown)
+        parts.append("Columns: " + ", ".join(shown) + (f" and {more} more." if more else "."))
+    if row_labels_head:
+        shown_rows = row_labels_head[:ABSTRACT_MAX_COLUMNS]
+        more = len(row_labels_head) - len(shown_rows)
+        parts.append("Rows: " + ", ".join(shown_rows) + (f" and {more} more." if more else "."))
+    return " ".join(parts)
+
+
+def slice_table_data(data: TableData, header_rows: int, start: int, end: int) -> TableData:
+    """The header rows plus body rows ``start``..``end`` (0-based, end exclusive) as a new table.
+
+    Cells that straddle the cut are clipped to the kept rows.
+    """
+    keep = list(range(header_rows)) + list(range(header_rows + start, header_rows + end))
+    new_index = {old: new for new, old in enumerate(keep)}
+    cells = []
+    for cell in data.table_cells:
+        rows = [r for r in range(cell.start_row_offset_idx, cell.end_row_offset_idx) if r in new_index]
+        if not rows:
+            continue
+        first, last = new_index[rows[0]], new_index[rows[-1]] + 1
+        cells.append(
+            cell.model_copy(update={"start_row_offset_idx": first, "end_row_offset_idx": last, "row_span": last - first})
+        )
+    return TableData(num_rows=len(keep), num_cols=data.num_cols, table_cells=cells)
+
+
+def append_rows(head: TableData, tail: TableData, skip_rows: int) -> TableData:
+    """``head`` followed by ``tail`` without its first ``skip_rows`` rows (a repeated header)."""
+    offset = head.num_rows - skip_rows
+    cells = list(head.table_cells)
+    for cell in tail.table_cells:
+        if cell.end_row_offset_idx <= skip_rows:
+            continue
+        start = max(cell.start_row_offset_idx, skip_rows)
+        cells.append(
+            cell.model_copy(
+                update={
+                    "start_row_offset_idx": start + offset,
+                    "end_row_offset_idx": cell.end_row_offset_idx + offset,
+                    "row_span": cell.end_row_offset_idx - start,
+                }
+            )
+        )
+    num_cols = max(head.num_cols, tail.num_cols)
+    return TableData(num_rows=head.num_rows + tail.num_rows - skip_rows, num_cols=num_cols, table_cells=cells)
+
+
+def render_html(data: TableData) -> str:
+    """The table as HTML by docling-core's serializer (no caption: EvidenceUnit carries it apart)."""
+    from docling_core.transforms.serializer.html import HTMLDocSerializer
+    from docling_core.types.doc import DocItemLabel, DoclingDocument, TableItem
+
+    global _HTML_SERIALIZER
+    if _HTML_SERIALIZER is None:
+        _HTML_SERIALIZER = HTMLDocSerializer(doc=DoclingDocument(name="table"))
+    item = TableItem(self_ref="#/tables/0", label=DocItemLabel.TABLE, data=data)
+    return _HTML_SERIALIZER.serialize(item=item).text
+
+
+_HTML_SERIALIZER = None
+
+
+def plain_table_data(data: TableData, doc) -> TableData:
+    """``data`` with rich cells (cells that point at other items) replaced by plain text cells.
+
+    The text of a rich cell is its own text, or else its referenced item's text, resolved once here,
+    so that rows, HTML and pieces never need the document again.
+    """
+    from docling_core.types.doc.document import RichTableCell  # noqa: PLC0415
+
+    if not any(isinstance(cell, RichTableCell) for cell in data.table_cells):
+        return data
+    cells = []
+    for cell in data.table_cells:
+        if isinstance(cell, RichTableCell):
+            text = cell.text
+            if not text.strip():
+                try:
+                    target = cell.ref.resolve(doc)
+                    text = getattr(target, "text", "") or ""
+                    if not text and isinstance(getattr(target, "data", None), TableData):
+                        text = " ".join(c.text for c in target.data.table_cells if c.text)
+                except (IndexError, AttributeError, ValueError):
+                    text = ""
+            cell = TableCell(**{k: v for k, v in cell.model_dump().items() if k in TableCell.model_fields and k != "text"}, text=text)
+        cells.append(cell)
+    return TableData(num_rows=data.num_rows, num_cols=data.num_cols, table_cells=cells)

@@ -1,0 +1,74 @@
+"""Token counting with tiktoken's cl100k_base, offline.
+
+The BPE file ships inside the package (``data/``) and tiktoken checks its sha256 when it loads it, so
+counting works on a machine with no network. Nothing is loaded at import time.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .errors import EvidenceChunkerError
+
+if TYPE_CHECKING:  # pragma: no cover
+    import tiktoken
+
+    from .units import EvidenceUnit
+
+ENCODING_NAME = "cl100k_base"
+#: Pieces larger than this many cl100k tokens are split (rows) before indexing.
+DEFAULT_TOKEN_LIMIT = 512
+#: sha256 of OpenAI's cl100k_base.tiktoken, the value tiktoken verifies.
+CL100K_SHA256 = "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7"
+_BUNDLED_CACHE_DIR = Path(__file__).with_name("data")
+_CACHE_ENV = "TIKTOKEN_CACHE_DIR"
+_env_lock = threading.Lock()
+
+
+class TokenizerUnavailableError(EvidenceChunkerError, RuntimeError):
+    """cl100k_base could not be loaded from the bundled file (missing or its hash differs)."""
+
+
+@lru_cache(maxsize=1)
+def get_encoding() -> "tiktoken.Encoding":
+    """The cl100k_base encoding, loaded once from the bundled, hash-checked BPE file."""
+    import tiktoken
+
+    # tiktoken reads its cache folder from the environment at load time; point it at the bundled
+    # file for this one call only, then restore whatever the user had.
+    with _env_lock:
+        previous = os.environ.get(_CACHE_ENV)
+        os.environ[_CACHE_ENV] = str(_BUNDLED_CACHE_DIR)
+        try:
+            return tiktoken.get_encoding(ENCODING_NAME)
+        except Exception as exc:  # a hash mismatch makes tiktoken try the network, which fails offline
+            raise TokenizerUnavailableError(
+                f"cannot load {ENCODING_NAME} from {_BUNDLED_CACHE_DIR} (expected sha256 {CL100K_SHA256}); "
+                f"reinstall semantic-json-transport: {exc}"
+            ) from exc
+        finally:
+            if previous is None:
+                os.environ.pop(_CACHE_ENV, None)
+            else:
+                os.environ[_CACHE_ENV] = previous
+
+
+def count_tokens(text: str) -> int:
+    """Number of cl100k_base tokens in ``text`` (special-token strings count as plain text)."""
+    if not text:
+        return 0
+    return len(get_encoding().encode(text, disallowed_special=()))
+
+
+def count_eu_tokens(eu: "EvidenceUnit") -> int:
+    """Tokens of ``eu.text``, the text an LLM receives for the unit."""
+    return count_tokens(eu.text)
+
+
+def exceeds_token_limit(eu: "EvidenceUnit", limit: int = DEFAULT_TOKEN_LIMIT) -> bool:
+    """True when ``eu.text`` is longer than ``limit`` tokens."""
+    return count_eu_tokens(eu) > limit

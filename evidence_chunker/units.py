@@ -1,0 +1,183 @@
+"""EvidenceUnit: one table (or one row-wise piece of it) with the evidence around it."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any, Literal
+
+CaptionConfidence = Literal["direct", "inferred", "none"]
+#: Captions starting with these words belong to figures, not tables (see ``safe_caption``).
+FIGURE_CAPTION_PREFIXES = ("fig", "figure", "그림", "chart", "도표")
+#: Box origin and unit written on every absolute box.
+COORD_ORIGIN = "BOTTOMLEFT"
+COORD_UNIT = "pt"
+
+
+@dataclass
+class PageBox:
+    """An absolute box on one page: PDF points, BOTTOMLEFT origin, ``(l, t, r, b)`` with t > b."""
+
+    page: int
+    bbox: tuple[float, float, float, float]
+    coord_origin: str = COORD_ORIGIN
+    unit: str = COORD_UNIT
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"page": self.page, "bbox": list(self.bbox), "coord_origin": self.coord_origin, "unit": self.unit}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "PageBox":
+        return cls(
+            page=int(data["page"]),
+            bbox=tuple(float(v) for v in data["bbox"]),  # type: ignore[arg-type]
+            coord_origin=data.get("coord_origin", COORD_ORIGIN),
+            unit=data.get("unit", COORD_UNIT),
+        )
+
+
+@dataclass
+class EvidenceUnit:
+    """A table-centric retrieval unit.
+
+    ``flattened_rows`` holds one "row header | column header: value; ..." line per body row, so a
+    row-wise split is a split of this list; ``header_rows`` are the column-header lines every piece
+    repeats (``header_row_count`` of them in ``table_data``); ``row_pages[i]`` is the page of body row i.
+    ``bbox`` is the table's box on ``page_no`` normalised to 0..1 (BOTTOMLEFT, t > b);
+    ``page_boxes`` are the absolute boxes of every part of the table (a table continued over a page
+    break has one per page). ``table_data`` is docling-core ``TableData`` JSON, kept so pieces can
+    be rendered again.
+    """
+
+    eu_id: str
+    doc_id: str
+    page_no: int
+    page_span: set[int]
+    caption_text: str | None = None
+    caption_confidence: CaptionConfidence = "none"
+    table_html: str | None = None
+    context_before: list[str] = field(default_factory=list)
+    context_after: list[str] = field(default_factory=list)
+    flattened_rows: list[str] = field(default_factory=list)
+    table_abstract: str | None = None
+    bbox: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
+    is_split: bool = False
+    split_index: int | None = None
+    total_splits: int | None = None
+    header_rows: list[str] = field(default_factory=list)
+    header_row_count: int = 0
+    row_pages: list[int] = field(default_factory=list)
+    context_before_pages: list[int] = field(default_factory=list)
+    context_after_pages: list[int] = field(default_factory=list)
+    footnotes: list[str] = field(default_factory=list)
+    page_boxes: list[PageBox] = field(default_factory=list)
+    source_refs: list[str] = field(default_factory=list)
+    context_refs: list[str] = field(default_factory=list)
+    table_data: dict[str, Any] | None = None
+    body_row_range: tuple[int, int] | None = None
+
+    # --- the RetrievalChunk contract -------------------------------------------------------
+    @property
+    def chunk_id(self) -> str:
+        return self.eu_id
+
+    @property
+    def is_atomic(self) -> bool:
+        """Always False: an EU can be taken apart into ``retrieval_units``."""
+        return False
+
+    @property
+    def safe_caption(self) -> str | None:
+        """The caption, or None when it is a figure caption mistaken for a table's."""
+        if not self.caption_text:
+            return None
+        head = self.caption_text.strip().lower()
+        if head.startswith(FIGURE_CAPTION_PREFIXES):
+            return None
+        return self.caption_text
+
+    @property
+    def text(self) -> str:
+        """What an LLM receives: caption, context above, the table as HTML, context below, notes."""
+        parts: list[str] = []
+        if self.safe_caption:
+            parts.append(self.safe_caption)
+        parts.extend(self.context_before)
+        if self.table_html:
+            parts.append(self.table_html)
+        else:
+            parts.extend(self.header_rows)
+            parts.extend(self.flattened_rows)
+        parts.extend(self.context_after)
+        parts.extend(self.footnotes)
+        return "\n\n".join(p for p in parts if p)
+
+    @property
+    def retrieval_text(self) -> str:
+        """What to embed: like ``text`` but with flattened rows instead of HTML."""
+        parts: list[str] = []
+        if self.safe_caption:
+            parts.append(self.safe_caption)
+        if self.table_abstract:
+            parts.append(self.table_abstract)
+        parts.extend(self.context_before)
+        parts.append("\n".join(self.flattened_rows))
+        parts.extend(self.context_after)
+        parts.extend(self.footnotes)
+        return "\n\n".join(p for p in parts if p)
+
+    @property
+    def retrieval_units(self) -> list[str]:
+        """Small units for small-to-big retrieval: abstract, each paragraph, each row, each note."""
+        units: list[str] = []
+        if self.table_abstract:
+            units.append(self.table_abstract)
+        units.extend(self.context_before)
+        units.extend(self.flattened_rows)
+        units.extend(self.context_after)
+        units.extend(self.footnotes)
+        return [u for u in units if u.strip()]
+
+    @property
+    def metadata(self) -> dict[str, Any]:
+        """Flat, JSON-safe metadata for LangChain/LlamaIndex documents and JSONL records."""
+        return {
+            "chunk_id": self.chunk_id,
+            "eu_id": self.eu_id,
+            "doc_id": self.doc_id,
+            "kind": "table",
+            "page_no": self.page_no,
+            "page_span": sorted(self.page_span),
+            "caption_text": self.caption_text,
+            "caption_confidence": self.caption_confidence,
+            "bbox": list(self.bbox),
+            "page_boxes": [box.to_dict() for box in self.page_boxes],
+            "is_split": self.is_split,
+            "split_index": self.split_index,
+            "total_splits": self.total_splits,
+            "row_count": len(self.flattened_rows),
+        }
+
+    # --- serialisation ----------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe dict of every field (sets become sorted lists, tuples lists)."""
+        data = asdict(self)
+        data["page_span"] = sorted(self.page_span)
+        data["bbox"] = list(self.bbox)
+        data["page_boxes"] = [box.to_dict() for box in self.page_boxes]
+        data["body_row_range"] = list(self.body_row_range) if self.body_row_range else None
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "EvidenceUnit":
+        """Inverse of ``to_dict``; unknown keys are refused."""
+        known = {f.name for f in fields(cls)}
+        unknown = set(data) - known
+        if unknown:
+            raise ValueError(f"unknown EvidenceUnit fields: {sorted(unknown)}")
+        values = dict(data)
+        values["page_span"] = set(values.get("page_span") or ())
+        values["bbox"] = tuple(values.get("bbox") or (0.0, 0.0, 0.0, 0.0))
+        values["page_boxes"] = [PageBox.from_dict(b) for b in values.get("page_boxes") or ()]
+        if values.get("body_row_range") is not None:
+            values["body_row_range"] = tuple(values["body_row_range"])
+        return cls(**values)
