@@ -61,8 +61,21 @@ class TableGroup:
 
 
 def reading_order(doc: DoclingDocument) -> list[DocItem]:
-    """The body's items in reading order (furniture such as page headers excluded)."""
-    return [item for item, _level in doc.iterate_items(with_groups=False) if isinstance(item, DocItem)]
+    """The body's items in reading order (furniture such as page headers excluded).
+
+    Tables that a parser nested inside a picture are kept; other items inside pictures (chart labels,
+    legends) are not, so they never pass for explanatory paragraphs.
+    """
+    in_pictures: set[str] = set()
+    for picture in doc.pictures:
+        for item, _level in doc.iterate_items(root=picture, traverse_pictures=True):
+            if item is not picture:
+                in_pictures.add(item.self_ref)
+    return [
+        item
+        for item, _level in doc.iterate_items(with_groups=False, traverse_pictures=True)
+        if isinstance(item, DocItem) and (item.self_ref not in in_pictures or isinstance(item, TableItem))
+    ]
 
 
 def continues(prev: TableGroup, prev_header: list[str], table: TableItem, layout: TableLayout,

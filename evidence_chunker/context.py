@@ -37,11 +37,14 @@ STOP_LABELS = frozenset(
         DocItemLabel.CHART,
     }
 )
-_TOKEN = re.compile(r"[0-9A-Za-z]+|[\uac00-\ud7a3]+")
+_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]+|[\uac00-\ud7a3]+")
 
 
 def similarity_terms(text: str) -> Counter[str]:
-    """Lower-cased word tokens plus Hangul character bigrams (Korean words carry particles)."""
+    """Lower-cased words (two letters or more; numbers say little about topic) plus Hangul bigrams.
+
+    Korean words carry particles, so bigrams match 상환능력은 with 상환능력.
+    """
     terms: Counter[str] = Counter()
     for token in _TOKEN.findall(text.lower()):
         if "\uac00" <= token[0] <= "\ud7a3":

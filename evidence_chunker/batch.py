@@ -1,0 +1,123 @@
+"""Running a step over many input files: collect inputs, report failures by name, keep going."""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, TypeVar
+
+from .errors import EvidenceChunkerError
+
+#: File suffixes a directory walk picks up: PDFs and saved DoclingDocument JSONs.
+INPUT_SUFFIXES = (".pdf", ".json")
+
+T = TypeVar("T")
+
+
+def collect_inputs(paths: Iterable[str | Path], suffixes: tuple[str, ...] = INPUT_SUFFIXES) -> list[Path]:
+    """Files given directly, plus files under given directories with one of ``suffixes``, sorted.
+
+    A path that does not exist is kept, so the step reports it as a failure by name.
+    """
+    found: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            found.extend(sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in suffixes))
+        else:
+            found.append(path)
+    return found
+
+
+@dataclass
+class Failure:
+    path: Path
+    error: str
+
+
+@dataclass
+class BatchReport:
+    done: list[Path] = field(default_factory=list)
+    failures: list[Failure] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures
+
+
+class BatchRun:
+    """Apply ``step`` to each input while iterating, yielding ``(path, result)``.
+
+    Expected errors (bad PDFs, bad JSON, OS errors) are reported on stderr by file name, recorded in
+    ``report.failures`` and skipped; programming errors propagate. A progress bar goes to stderr when
+    there is more than one input.
+    """
+
+    def __init__(self, inputs: list[Path], step: Callable[[Path], T], progress: bool = True, desc: str = "files"):
+        self.inputs = inputs
+        self.step = step
+        self.progress = progress
+        self.desc = desc
+        self.report = BatchReport()
+
+    def __iter__(self) -> Iterator[tuple[Path, T]]:
+        bar = _progress(len(self.inputs), self.desc) if self.progress and len(self.inputs) > 1 else None
+        try:
+            for path in self.inputs:
+                try:
+                    result = self.step(path)
+                except (EvidenceChunkerError, OSError, ValueError) as exc:
+                    self.report.failures.append(Failure(path, str(exc)))
+                    text = str(exc)
+                    _echo(f"error: {text}" if str(path) in text else f"error: {path}: {text}", bar)
+                else:
+                    self.report.done.append(path)
+                    yield path, result
+                if bar is not None:
+                    bar.update(1)
+        finally:
+            if bar is not None:
+                bar.close()
+
+
+def _progress(total: int, desc: str):
+    try:
+        from tqdm import tqdm
+    except ImportError:  # pragma: no cover - tqdm is a core dependency
+        return None
+    return tqdm(total=total, desc=desc, unit="file", file=sys.stderr)
+
+
+def _echo(message: str, bar) -> None:
+    if bar is not None:
+        bar.write(message, file=sys.stderr)
+    else:
+        print(message, file=sys.stderr)
+
+
+@contextmanager
+def atomic_output(path: str | Path | None, mode: str = "w") -> Iterator[IO]:
+    """A handle that writes to ``path`` through a temporary file renamed into place on success.
+
+    A crash or an exception leaves any earlier file at ``path`` untouched. ``None`` or "-" is stdout.
+    """
+    if path is None or str(path) == "-":
+        yield sys.stdout
+        return
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, mode, encoding="utf-8") as handle:
+            yield handle
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

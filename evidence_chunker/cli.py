@@ -1,0 +1,172 @@
+"""The ``sjt`` command: chunk, corpus, ingest, search, show, verify, check-answer, diagnose."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import warnings
+from pathlib import Path
+
+from .batch import BatchRun, atomic_output, collect_inputs
+
+EPILOG = """\
+examples:
+  sjt chunk sample_pdfs/ -o units.jsonl            every table of every PDF as Evidence Units
+  sjt chunk report.pdf --format text               read the units of one PDF
+  sjt chunk docling_output.json                    units from a DoclingDocument JSON saved by Docling
+"""
+
+
+def _add_parser_choice(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--parser",
+        choices=("auto", "docling", "lite"),
+        default="auto",
+        help="auto: Docling's models when present or downloadable, else the model-free lite parser "
+        "(with a warning); docling: never fall back; lite: no model weights (default: auto)",
+    )
+    p.add_argument(
+        "--artifacts-path",
+        metavar="DIR",
+        help="folder of Docling models made by `docling-tools models download` (air-gapped use)",
+    )
+
+
+def make_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="sjt",
+        description="Turn table-heavy report PDFs into verifiable evidence for LLMs.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    chunk = sub.add_parser(
+        "chunk",
+        help="PDFs (or Docling JSONs) → Evidence Units, one per table (split under the token limit)",
+        description="Parse PDFs and write one Evidence Unit per table (row-wise pieces for tables over "
+        "the token limit). Directories are searched for *.pdf and *.json (DoclingDocument exports). "
+        "A file that fails is reported by name and skipped; the exit status is 1 if any failed.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    chunk.add_argument("inputs", nargs="+", metavar="FILE_OR_DIR", help="PDF files, DoclingDocument JSONs or folders")
+    _add_parser_choice(chunk)
+    chunk.add_argument("--format", choices=("jsonl", "text"), default="jsonl",
+                       help="jsonl: one EvidenceUnit JSON per line; text: a readable listing (default: jsonl)")
+    chunk.add_argument("-o", "--output", metavar="OUT", help="write here (atomically) instead of stdout")
+    chunk.add_argument("--bbox-threshold", type=float, default=300.0, metavar="PT",
+                       help="reach of context paragraphs above/below a table, in points (default: 300)")
+    chunk.add_argument("--sim-threshold", type=float, default=0.0, metavar="COS",
+                       help="minimum cosine similarity for a context paragraph (default: 0.0)")
+    chunk.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    chunk.set_defaults(func=cmd_chunk)
+
+    for register in _extra_commands():
+        register(sub)
+    return parser
+
+
+def _extra_commands():
+    """Subcommands that live in other modules (each module adds its own parser)."""
+    registers = []
+    for module_name in ("evidence_chunker.cli_corpus", "evidence_chunker.cli_index"):
+        try:
+            module = __import__(module_name, fromlist=["register"])
+        except ImportError:
+            continue
+        registers.append(module.register)
+    return registers
+
+
+def _version() -> str:
+    from . import __version__
+
+    return __version__
+
+
+def load_parsed(path: Path, chunker):
+    """A ParsedDoc from a PDF (with the chunker's parser) or from a DoclingDocument JSON."""
+    from .parsing import ParsedDoc
+
+    if path.suffix.lower() == ".json":
+        return ParsedDoc.from_docling_json(path)
+    return chunker.parse(path)
+
+
+def make_chunker(args: argparse.Namespace):
+    from .chunker import EvidenceChunker
+
+    return EvidenceChunker(
+        parser=args.parser,
+        artifacts_path=args.artifacts_path,
+        bbox_threshold=getattr(args, "bbox_threshold", 300.0),
+        sim_threshold=getattr(args, "sim_threshold", 0.0),
+    )
+
+
+def format_unit_text(eu) -> str:
+    """A readable block for one unit: id, pages, caption, abstract, context and rows."""
+    lines = [
+        f"== {eu.eu_id}  pages {sorted(eu.page_span)}  caption ({eu.caption_confidence}): {eu.caption_text or '-'}",
+    ]
+    if eu.is_split:
+        lines[0] += f"  [piece {eu.split_index}/{eu.total_splits}]"
+    if eu.table_abstract:
+        lines.append(f"   abstract: {eu.table_abstract}")
+    for para in eu.context_before:
+        lines.append(f"   before: {para}")
+    for row in eu.flattened_rows:
+        lines.append(f"   row: {row}")
+    for para in eu.context_after:
+        lines.append(f"   after: {para}")
+    return "\n".join(lines)
+
+
+def cmd_chunk(args: argparse.Namespace) -> int:
+    chunker = make_chunker(args)
+    inputs = collect_inputs(args.inputs)
+    if not inputs:
+        print("error: no PDF or JSON files found in the given paths", file=sys.stderr)
+        return 2
+
+    def step(path: Path):
+        return chunker.chunk_parsed(load_parsed(path, chunker))
+
+    run = BatchRun(inputs, step, progress=not args.no_progress, desc="chunk")
+    units_total = 0
+    with atomic_output(args.output) as out:
+        for _path, units in run:
+            units_total += len(units)
+            for eu in units:
+                if args.format == "jsonl":
+                    out.write(json.dumps(eu.to_dict(), ensure_ascii=False) + "\n")
+                else:
+                    out.write(format_unit_text(eu) + "\n\n")
+    report = run.report
+    print(
+        f"chunked {len(report.done)} file(s) into {units_total} evidence unit(s); {len(report.failures)} failed",
+        file=sys.stderr,
+    )
+    return 1 if report.failures else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = make_parser()
+    args = parser.parse_args(argv)
+    with warnings.catch_warnings():
+        warnings.simplefilter("default")
+        warnings.formatwarning = lambda message, category, *a, **k: f"warning: {message}\n"  # type: ignore[assignment]
+        try:
+            return int(args.func(args) or 0)
+        except KeyboardInterrupt:
+            print("interrupted", file=sys.stderr)
+            return 130
+        except BrokenPipeError:
+            return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,628 @@
+"""Text geometry for the lite parser: chars → words → phrases → lines, page furniture, reading order
+and the label of each paragraph.
+
+Coordinates are PDF points in a top-down frame ``(x0, top, x1, bottom)``, ``top < bottom``, relative
+to the page's crop box: pdfplumber's convention. The parser converts to BOTTOMLEFT when it builds
+the DoclingDocument. Lengths called "em" are multiples of the font size of the text concerned.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Iterable, NamedTuple, Sequence
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .lite import LiteSettings
+
+
+class Char(NamedTuple):
+    """One printed glyph; ``space_before`` says a space (real or pdfium-generated) preceded it."""
+
+    text: str
+    x0: float
+    top: float
+    x1: float
+    bottom: float
+    size: float
+    font: str
+    bold: bool
+    space_before: bool
+
+
+@dataclass(slots=True)
+class Word:
+    """Glyphs with no space between them, on one baseline."""
+
+    text: str
+    x0: float
+    top: float
+    x1: float
+    bottom: float
+    size: float
+    bold: bool
+    font: str
+
+
+@dataclass(slots=True)
+class Phrase:
+    """Words on one baseline separated by ordinary word spacing: the unit of layout and of table cells."""
+
+    words: list[Word]
+    x0: float = 0.0
+    top: float = 0.0
+    x1: float = 0.0
+    bottom: float = 0.0
+
+    def __post_init__(self) -> None:
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Recompute the box from the words."""
+        self.x0 = min(w.x0 for w in self.words)
+        self.x1 = max(w.x1 for w in self.words)
+        self.top = min(w.top for w in self.words)
+        self.bottom = max(w.bottom for w in self.words)
+
+    @property
+    def text(self) -> str:
+        return " ".join(w.text for w in self.words)
+
+    @property
+    def size(self) -> float:
+        return max(w.size for w in self.words)
+
+    @property
+    def bold(self) -> bool:
+        letters = [w for w in self.words if any(ch.isalnum() for ch in w.text)] or self.words
+        return sum(len(w.text) for w in letters if w.bold) * 2 > sum(len(w.text) for w in letters)
+
+    @property
+    def font(self) -> str:
+        return Counter(w.font for w in self.words).most_common(1)[0][0]
+
+    @property
+    def height(self) -> float:
+        return self.bottom - self.top
+
+    @property
+    def mid_y(self) -> float:
+        return (self.top + self.bottom) / 2
+
+
+@dataclass(slots=True)
+class Line:
+    """Phrases sharing a baseline band, left to right."""
+
+    phrases: list[Phrase]
+
+    @property
+    def x0(self) -> float:
+        return min(p.x0 for p in self.phrases)
+
+    @property
+    def x1(self) -> float:
+        return max(p.x1 for p in self.phrases)
+
+    @property
+    def top(self) -> float:
+        return min(p.top for p in self.phrases)
+
+    @property
+    def bottom(self) -> float:
+        return max(p.bottom for p in self.phrases)
+
+    @property
+    def text(self) -> str:
+        return " ".join(p.text for p in self.phrases)
+
+    @property
+    def size(self) -> float:
+        return statistics.median(p.size for p in self.phrases)
+
+    @property
+    def bold(self) -> bool:
+        return all(p.bold for p in self.phrases)
+
+
+@dataclass
+class Paragraph:
+    """Consecutive lines of one text block, with the DocItemLabel name the parser will give it."""
+
+    lines: list[Line]
+    label: str = "text"
+    level: int = 1
+
+    @property
+    def text(self) -> str:
+        return join_lines([ln.text for ln in self.lines])
+
+    @property
+    def box(self) -> tuple[float, float, float, float]:
+        return (
+            min(ln.x0 for ln in self.lines),
+            min(ln.top for ln in self.lines),
+            max(ln.x1 for ln in self.lines),
+            max(ln.bottom for ln in self.lines),
+        )
+
+    @property
+    def size(self) -> float:
+        return statistics.median(ln.size for ln in self.lines)
+
+    @property
+    def bold(self) -> bool:
+        return all(ln.bold for ln in self.lines)
+
+
+@dataclass
+class Block:
+    """An atomic item for reading order: a phrase of text, or a table region (``table`` is its index)."""
+
+    x0: float
+    top: float
+    x1: float
+    bottom: float
+    phrase: Phrase | None = None
+    table: int | None = None
+    lines: int = field(default=1)
+
+
+# --------------------------------------------------------------------------------------------
+# Patterns
+# --------------------------------------------------------------------------------------------
+
+#: A glyph that opens a bulleted list item.
+BULLETS = "•·▪▫‣►▶▸▹○◦●■□◆◇❖➢➤✓✔-–—*※→⁃∙"
+#: An enumerator that opens a numbered list item: "1.", "1)", "(1)", "a.", "가.", "①", "i.".
+_ENUM = r"(?:\(?\d{1,3}[.)]|\(\d{1,3}\)|\(?[a-zA-Z][.)]|\([a-zA-Z]\)|[ivxIVX]{1,4}[.)]|[가-하][.)]|[①-⑳])"
+ENUMERATOR_RE = re.compile(rf"^{_ENUM}$")
+LIST_ITEM_RE = re.compile(rf"^(?:[{re.escape(BULLETS)}]|{_ENUM})\s+\S")
+#: Captions of tables and figures, English and Korean: "Table 3:", "Figure 1.", "표 2.", "<표 1>", "[표 4]".
+CAPTION_RE = re.compile(
+    r"^\s*(?:"
+    r"(?:Table|Tab\.|Figure|Fig\.|Chart|Exhibit|Graph|Schedule|Appendix\s+Table)\s*[A-Z]?\d+(?:[.\-–]\d+)*[A-Za-z]?\s*[:.\-–—]?"
+    r"|[<\[【〈(]\s*(?:표|그림|도표|차트|Table|Figure)\s*[\d\-.]+\s*[>\]】〉)]"
+    r"|(?:표|그림|도표|차트)\s*[\d\-.]+[.:)]?"
+    r")(?:\s|$)",
+    re.IGNORECASE,
+)
+#: Numbering typical of section headings: "1.", "1.2.3", "Item 7.", "제1장", "II.", "가.", "Chapter 3".
+HEADING_NUMBER_RE = re.compile(
+    r"^\s*(?:(?:Item|Part|Chapter|Section|Note|Article)\s+[\dIVXivx]+[A-Za-z]?[.:]?"
+    r"|제\s*\d+\s*[장절조항편]"
+    r"|\d{1,2}(?:\.\d{1,2}){0,4}\.?"
+    r"|[IVX]{1,4}\."
+    r"|[가-하]\.)(?:\s|$)"
+)
+#: A page number as printed alone: "12", "- 12 -", "Page 3", "3 of 18", "iii".
+PAGE_NUMBER_RE = re.compile(
+    r"^\s*(?:page\s*)?[-–—(\[]?\s*(?:\d{1,4}|[ivxlcdm]{1,6})\s*[-–—)\]]?"
+    r"(?:\s*(?:of|/)\s*\d{1,4})?\s*$",
+    re.IGNORECASE,
+)
+_DIGITS_RE = re.compile(r"\d+")
+_SPACE_RE = re.compile(r"\s+")
+_HYPHEN_END_RE = re.compile(r"[A-Za-z]-$")
+
+
+def join_lines(texts: Sequence[str]) -> str:
+    """Join the lines of a paragraph, mending words hyphenated at line ends ("infor-" + "mation")."""
+    out = ""
+    for text in texts:
+        text = text.strip()
+        if not out:
+            out = text
+        elif _HYPHEN_END_RE.search(out) and text[:1].islower():
+            out = out[:-1] + text
+        else:
+            out = f"{out} {text}"
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Chars → words → phrases → lines
+# --------------------------------------------------------------------------------------------
+
+
+def _vertical_overlap(a_top: float, a_bottom: float, b_top: float, b_bottom: float) -> float:
+    """Length of the overlap of two vertical extents (0 when disjoint)."""
+    return max(0.0, min(a_bottom, b_bottom) - max(a_top, b_top))
+
+
+def _same_baseline(a_top: float, a_bottom: float, b_top: float, b_bottom: float, ratio: float) -> bool:
+    """True when two extents overlap by at least ``ratio`` of the smaller height."""
+    smaller = max(min(a_bottom - a_top, b_bottom - b_top), 1e-3)
+    return _vertical_overlap(a_top, a_bottom, b_top, b_bottom) >= ratio * smaller
+
+
+def words_from_chars(chars: Sequence[Char], settings: "LiteSettings") -> list[Word]:
+    """Cut a content-stream sequence of glyphs into words at spaces, gaps, line changes and backtracks."""
+    words: list[Word] = []
+    current: list[Char] = []
+
+    def flush() -> None:
+        if current:
+            text = "".join(c.text for c in current)
+            sizes = sorted(c.size for c in current)
+            words.append(
+                Word(
+                    text=text,
+                    x0=min(c.x0 for c in current),
+                    top=min(c.top for c in current),
+                    x1=max(c.x1 for c in current),
+                    bottom=max(c.bottom for c in current),
+                    size=sizes[len(sizes) // 2],
+                    bold=sum(c.bold for c in current) * 2 > len(current),
+                    font=current[len(current) // 2].font,
+                )
+            )
+            current.clear()
+
+    for ch in chars:
+        if current:
+            prev = current[-1]
+            gap = ch.x0 - prev.x1
+            size = max(prev.size, ch.size)
+            if (
+                ch.space_before
+                or gap > settings.word_gap * size
+                or gap < -settings.backtrack * size
+                or not _same_baseline(prev.top, prev.bottom, ch.top, ch.bottom, settings.line_overlap)
+            ):
+                flush()
+        current.append(ch)
+    flush()
+    return words
+
+
+def phrases_from_words(words: Sequence[Word], settings: "LiteSettings") -> list[Phrase]:
+    """Join words on one baseline whose gap is below ``settings.phrase_gap`` em into phrases.
+
+    Words are taken left to right; each joins the open phrase on its baseline that ends just before it.
+    """
+    phrases: list[Phrase] = []
+    open_phrases: list[Phrase] = []
+    for word in sorted(words, key=lambda w: (w.x0, w.top)):
+        best = None
+        best_gap = None
+        for phrase in open_phrases:
+            last = phrase.words[-1]
+            gap = word.x0 - last.x1
+            size = max(last.size, word.size)
+            if gap > settings.phrase_gap * size or gap < -settings.backtrack * size:
+                continue
+            if not _same_baseline(last.top, last.bottom, word.top, word.bottom, settings.line_overlap):
+                continue
+            if abs(word.size - last.size) > settings.size_jump * min(word.size, last.size) and gap > 0.3 * size:
+                continue
+            if best_gap is None or gap < best_gap:
+                best, best_gap = phrase, gap
+        if best is None:
+            best = Phrase([word])
+            phrases.append(best)
+            open_phrases.append(best)
+        else:
+            best.words.append(word)
+            best.x1 = max(best.x1, word.x1)
+            best.top = min(best.top, word.top)
+            best.bottom = max(best.bottom, word.bottom)
+        # phrases ending far to the left can no longer grow
+        limit = word.x0 - settings.phrase_gap * word.size * 2
+        open_phrases = [p for p in open_phrases if p.x1 >= limit]
+    return phrases
+
+
+def attach_list_markers(phrases: list[Phrase], settings: "LiteSettings") -> list[Phrase]:
+    """Merge a phrase that is only a bullet or enumerator into the phrase right after it on its line."""
+    markers = [p for p in phrases if len(p.words) == 1 and _is_marker(p.words[0].text)]
+    if not markers:
+        return phrases
+    merged: set[int] = set()
+    for marker in markers:
+        best = None
+        for other in phrases:
+            if other is marker or id(other) in merged:
+                continue
+            gap = other.x0 - marker.x1
+            if 0 <= gap <= settings.marker_gap * marker.size and _same_baseline(
+                marker.top, marker.bottom, other.top, other.bottom, settings.line_overlap
+            ):
+                if best is None or other.x0 < best.x0:
+                    best = other
+        if best is not None and not _is_marker(best.words[0].text):
+            best.words[:0] = marker.words
+            best.refresh()
+            merged.add(id(marker))
+    return [p for p in phrases if id(p) not in merged]
+
+
+def _is_marker(text: str) -> bool:
+    return (len(text) == 1 and text in BULLETS) or bool(ENUMERATOR_RE.match(text))
+
+
+def group_lines(phrases: Iterable[Phrase], settings: "LiteSettings") -> list[Line]:
+    """Group phrases into lines by vertical overlap, top to bottom; phrases in a line run left to right."""
+    lines: list[Line] = []
+    bands: list[tuple[float, float, list[Phrase]]] = []
+    for phrase in sorted(phrases, key=lambda p: (p.top, p.x0)):
+        placed = False
+        for i in range(len(bands) - 1, max(-1, len(bands) - 4), -1):
+            top, bottom, members = bands[i]
+            if _same_baseline(top, bottom, phrase.top, phrase.bottom, settings.line_overlap) and (
+                top <= phrase.mid_y <= bottom or phrase.top <= (top + bottom) / 2 <= phrase.bottom
+            ):
+                members.append(phrase)
+                bands[i] = (min(top, phrase.top), max(bottom, phrase.bottom), members)
+                placed = True
+                break
+        if not placed:
+            bands.append((phrase.top, phrase.bottom, [phrase]))
+    for _, _, members in bands:
+        lines.append(Line(sorted(members, key=lambda p: p.x0)))
+    lines.sort(key=lambda ln: (ln.top, ln.x0))
+    return lines
+
+
+# --------------------------------------------------------------------------------------------
+# Page furniture (headers and footers)
+# --------------------------------------------------------------------------------------------
+
+
+def _furniture_key(text: str) -> str:
+    """Text with digits and spacing blurred, so "Page 3" and "Page 4" compare equal."""
+    return _SPACE_RE.sub(" ", _DIGITS_RE.sub("#", text)).strip().lower()
+
+
+def find_furniture(
+    pages: Sequence[list[Line]],
+    heights: Sequence[float],
+    body_size: float,
+    settings: "LiteSettings",
+) -> list[dict[int, str]]:
+    """For each page, the lines (by index) that are page headers or footers: ``{index: "page_header"}``.
+
+    A line qualifies when it lies in the top or bottom margin band and either repeats (digits blurred)
+    on other pages in the same band, looks like a page number, or is the outermost line printed
+    smaller than the body text.
+    """
+    candidates: list[list[tuple[int, str, str]]] = []
+    key_pages: dict[tuple[str, str], set[int]] = defaultdict(set)
+    for page_no, (lines, height) in enumerate(zip(pages, heights)):
+        found = []
+        top_limit = settings.margin_band * height
+        bottom_limit = (1 - settings.margin_band) * height
+        for i, line in enumerate(lines):
+            if line.bottom <= top_limit:
+                zone = "page_header"
+            elif line.top >= bottom_limit:
+                zone = "page_footer"
+            else:
+                continue
+            found.append((i, zone, line.text))
+            for phrase in line.phrases:
+                key_pages[(zone, _furniture_key(phrase.text))].add(page_no)
+            key_pages[(zone, _furniture_key(line.text))].add(page_no)
+        candidates.append(found)
+    repeat_min = 2 if len(pages) > 1 else 10**9
+    out: list[dict[int, str]] = []
+    for page_no, found in enumerate(candidates):
+        lines = pages[page_no]
+        marks: dict[int, str] = {}
+        zone_lines = {"page_header": [i for i, z, _ in found if z == "page_header"],
+                      "page_footer": [i for i, z, _ in found if z == "page_footer"]}
+        for i, zone, text in found:
+            line = lines[i]
+            repeated = len(key_pages[(zone, _furniture_key(text))]) >= repeat_min or all(
+                len(key_pages[(zone, _furniture_key(p.text))]) >= repeat_min or PAGE_NUMBER_RE.match(p.text)
+                for p in line.phrases
+            )
+            page_number = any(PAGE_NUMBER_RE.match(p.text) for p in line.phrases)
+            outermost = (zone == "page_header" and i == min(zone_lines[zone])) or (
+                zone == "page_footer" and i == max(zone_lines[zone])
+            )
+            small = line.size < settings.furniture_size_ratio * body_size
+            if repeated or page_number or (outermost and small):
+                marks[i] = zone
+        out.append(marks)
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Reading order (recursive XY-cut over phrases and table boxes)
+# --------------------------------------------------------------------------------------------
+
+
+def _gaps(intervals: list[tuple[float, float]], lo: float, hi: float) -> list[tuple[float, float]]:
+    """Uncovered stretches of [lo, hi] given covered intervals, as (start, end)."""
+    gaps = []
+    cursor = lo
+    for a, b in sorted(intervals):
+        if a > cursor:
+            gaps.append((cursor, a))
+        cursor = max(cursor, b)
+    if cursor < hi:
+        gaps.append((cursor, hi))
+    return [(a, b) for a, b in gaps if a > lo and b < hi]
+
+
+def _vertical_cut(blocks: list[Block], min_gap: float) -> float | None:
+    """x of the widest vertical whitespace gap of at least ``min_gap`` through all blocks, if any."""
+    lo = min(b.x0 for b in blocks)
+    hi = max(b.x1 for b in blocks)
+    gaps = [g for g in _gaps([(b.x0, b.x1) for b in blocks], lo, hi) if g[1] - g[0] >= min_gap]
+    if not gaps:
+        return None
+    a, b = max(gaps, key=lambda g: g[1] - g[0])
+    return (a + b) / 2
+
+
+def _masked_vertical_cut(blocks: list[Block], min_gap: float, wide_ratio: float) -> float | None:
+    """A vertical gap that exists once blocks wider than ``wide_ratio`` of the region are ignored."""
+    lo = min(b.x0 for b in blocks)
+    hi = max(b.x1 for b in blocks)
+    narrow = [b for b in blocks if b.x1 - b.x0 <= wide_ratio * (hi - lo)]
+    if len(narrow) < 4 or len(narrow) == len(blocks):
+        return None
+    cut = _vertical_cut(narrow, min_gap)
+    if cut is None:
+        return None
+    left = sum(1 for b in narrow if b.x1 <= cut)
+    right = len(narrow) - left
+    return cut if left >= 2 and right >= 2 else None
+
+
+def _horizontal_gaps(blocks: list[Block]) -> list[float]:
+    """y positions of every horizontal whitespace gap through all blocks."""
+    lo = min(b.top for b in blocks)
+    hi = max(b.bottom for b in blocks)
+    return [(a + b) / 2 for a, b in _gaps([(b.top, b.bottom) for b in blocks], lo, hi)]
+
+
+def reading_order(blocks: list[Block], settings: "LiteSettings", depth: int = 0) -> list[Block]:
+    """Order blocks for reading: columns left to right, each top to bottom (recursive XY-cut).
+
+    A vertical cut (a column gutter through the whole region) is preferred; when wide items such as a
+    full-width heading or table bridge the gutter, the region is first cut above and below them.
+    """
+    if len(blocks) <= 1 or depth > 60:
+        return list(blocks)
+    size = statistics.median(b.bottom - b.top for b in blocks if b.table is None) if any(
+        b.table is None for b in blocks
+    ) else 10.0
+    cut = _vertical_cut(blocks, settings.gutter * size)
+    if cut is not None:
+        left = [b for b in blocks if (b.x0 + b.x1) / 2 < cut]
+        right = [b for b in blocks if (b.x0 + b.x1) / 2 >= cut]
+        if left and right:
+            return reading_order(left, settings, depth + 1) + reading_order(right, settings, depth + 1)
+    masked = _masked_vertical_cut(blocks, settings.gutter * size, settings.wide_block)
+    ys = _horizontal_gaps(blocks)
+    if masked is not None and ys:
+        bridging = [b for b in blocks if b.x0 < masked < b.x1]
+        keep = set()
+        for b in bridging:
+            above = [y for y in ys if y <= b.top]
+            below = [y for y in ys if y >= b.bottom]
+            if above:
+                keep.add(max(above))
+            if below:
+                keep.add(min(below))
+        if keep:
+            ys = sorted(keep)
+    if not ys:
+        return sorted(blocks, key=lambda b: (b.top, b.x0))
+    strips: list[list[Block]] = [[] for _ in range(len(ys) + 1)]
+    for b in blocks:
+        mid = (b.top + b.bottom) / 2
+        strips[sum(1 for y in ys if y < mid)].append(b)
+    out: list[Block] = []
+    for strip in strips:
+        if strip:
+            out.extend(reading_order(strip, settings, depth + 1) if len(strip) < len(blocks) else sorted(
+                strip, key=lambda b: (b.top, b.x0)))
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Paragraphs and their labels
+# --------------------------------------------------------------------------------------------
+
+
+def ordered_lines(phrases: Sequence[Phrase], settings: "LiteSettings") -> list[Line]:
+    """Group phrases that arrive in reading order into lines (consecutive phrases on one baseline)."""
+    lines: list[Line] = []
+    for phrase in phrases:
+        if lines:
+            last = lines[-1].phrases[-1]
+            if _same_baseline(last.top, last.bottom, phrase.top, phrase.bottom, settings.line_overlap) and (
+                phrase.x0 >= last.x1 - settings.backtrack * phrase.size
+            ):
+                lines[-1].phrases.append(phrase)
+                continue
+        lines.append(Line([phrase]))
+    return lines
+
+
+def _starts_block(prev: Line, line: Line, body_size: float, settings: "LiteSettings") -> bool:
+    """True when ``line`` cannot continue the paragraph that ends with ``prev``."""
+    size = max(prev.size, line.size)
+    gap = line.top - prev.bottom
+    if gap < -0.5 * size or gap > settings.paragraph_gap * size:
+        return True
+    if abs(line.size - prev.size) > settings.size_jump * min(line.size, prev.size):
+        return True
+    if prev.bold != line.bold and (prev.bold or line.size > body_size * settings.heading_size):
+        return True
+    if LIST_ITEM_RE.match(line.text) or CAPTION_RE.match(line.text):
+        return True
+    if line.x0 > prev.x1 or line.x1 < prev.x0:  # no horizontal overlap: another column or block
+        return True
+    if line.x0 - prev.x0 > settings.indent * size and prev.x1 - prev.x0 < 0.9 * (line.x1 - line.x0):
+        return True
+    return False
+
+
+def build_paragraphs(lines: Sequence[Line], body_size: float, settings: "LiteSettings") -> list[Paragraph]:
+    """Merge consecutive lines into paragraphs by spacing, font and indentation; then label each."""
+    paragraphs: list[Paragraph] = []
+    for line in lines:
+        if paragraphs:
+            current = paragraphs[-1]
+            prev = current.lines[-1]
+            if not _starts_block(prev, line, body_size, settings) and not _is_heading_like(
+                Paragraph(current.lines), body_size, settings
+            ):
+                current.lines.append(line)
+                continue
+        paragraphs.append(Paragraph([line]))
+    for paragraph in paragraphs:
+        paragraph.label = classify(paragraph, body_size, settings)
+    return paragraphs
+
+
+def _is_heading_like(paragraph: Paragraph, body_size: float, settings: "LiteSettings") -> bool:
+    """Short, larger or bold text that should not absorb the following line."""
+    text = paragraph.text
+    if len(paragraph.lines) > settings.heading_max_lines or len(text) > settings.heading_max_chars:
+        return False
+    larger = paragraph.size >= settings.heading_size * body_size
+    return larger or (paragraph.bold and not text.endswith((".", ",", ";")))
+
+
+def classify(paragraph: Paragraph, body_size: float, settings: "LiteSettings") -> str:
+    """The DocItemLabel value for a paragraph: caption, section_header, list_item or text."""
+    text = paragraph.text
+    if CAPTION_RE.match(text) and len(text) <= settings.caption_max_chars:
+        return "caption"
+    if LIST_ITEM_RE.match(text) and not (
+        HEADING_NUMBER_RE.match(text) and _is_heading_like(paragraph, body_size, settings)
+    ):
+        return "list_item"
+    if _is_heading_like(paragraph, body_size, settings) and any(ch.isalpha() for ch in text):
+        if not text.rstrip().endswith((".", ",", ";")) or HEADING_NUMBER_RE.match(text):
+            return "section_header"
+    return "text"
+
+
+def heading_levels(paragraphs: Sequence[Paragraph]) -> None:
+    """Set ``level`` on section headers: numbering depth ("2.1.6" → 3) or else rank of font size."""
+    headers = [p for p in paragraphs if p.label == "section_header"]
+    sizes = sorted({round(p.size) for p in headers}, reverse=True)
+    for p in headers:
+        match = re.match(r"^\s*(\d{1,2}(?:\.\d{1,2}){0,4})\.?\s", p.text)
+        if match:
+            p.level = min(match.group(1).count(".") + 1, 6)
+        else:
+            p.level = min(sizes.index(round(p.size)) + 1, 6) if sizes else 1
+
+
+def body_font_size(phrases: Iterable[Phrase]) -> float:
+    """The font size carrying most characters (points); 10 when there is no text."""
+    weights: Counter[float] = Counter()
+    for p in phrases:
+        for w in p.words:
+            weights[round(w.size, 1)] += len(w.text)
+    return weights.most_common(1)[0][0] if weights else 10.0

@@ -1,0 +1,74 @@
+"""Row-wise splitting under the token limit."""
+
+from __future__ import annotations
+
+from docbuilder import DocBuilder, table_data
+from evidence_chunker import EvidenceChunker, count_eu_tokens, split_eu, split_oversized_units
+
+
+def long_table_units(rows: int = 80, limit: int = 512):
+    grid = [["Subsidiary", "Country", "Revenue", "Equity", "Ownership"]]
+    grid += [[f"Subsidiary number {i} Holdings Ltd", "Korea", f"{i * 37:,}", f"({i * 11:,})", f"{50 + i % 50}.0%"] for i in range(rows)]
+    b = DocBuilder()
+    cap = b.caption("Table 5: Principal subsidiaries", page=1, top=800)
+    b.text("The subsidiaries below are consolidated in full.", page=1, top=830, height=20)
+    b.table(table_data(grid, row_header_cols=1), page=1, top=780, height=700, caption=cap)
+    b.text("Ownership is the group's share of voting rights.", page=1, top=60, height=20)
+    chunker = EvidenceChunker(parser="lite", token_limit=limit)
+    return chunker, chunker.chunk_parsed(b.parsed(), doc_id="rep")
+
+
+def test_every_piece_is_within_the_limit_and_repeats_caption_and_header():
+    _, pieces = long_table_units()
+    assert len(pieces) > 1
+    for piece in pieces:
+        assert count_eu_tokens(piece) <= 512
+        assert piece.caption_text == "Table 5: Principal subsidiaries"
+        assert "<th>Subsidiary</th>" in piece.table_html
+
+
+def test_split_ids_and_indices():
+    _, pieces = long_table_units()
+    total = len(pieces)
+    assert [p.eu_id for p in pieces] == [f"rep-p1-1-s{n}" for n in range(1, total + 1)]
+    assert all(p.is_split and p.total_splits == total for p in pieces)
+    assert [p.split_index for p in pieces] == list(range(1, total + 1))
+
+
+def test_no_row_lost_or_duplicated_across_pieces():
+    chunker, pieces = long_table_units()
+    rows = [row for p in pieces for row in p.flattened_rows]
+    assert len(rows) == 80 and len(set(rows)) == 80
+    assert rows[0].startswith("Subsidiary number 0 Holdings Ltd |")
+    assert chunker.last_split_stats.row_split == 1
+    assert chunker.last_split_stats.pieces == len(pieces)
+
+
+def test_context_goes_with_first_and_last_piece():
+    _, pieces = long_table_units()
+    assert pieces[0].context_before and not pieces[1].context_before
+    assert pieces[-1].context_after and not pieces[0].context_after
+
+
+def test_small_unit_passes_as_single():
+    _, pieces = long_table_units(rows=3)
+    result = split_eu(pieces[0])
+    assert result.kind == "single" and result.units == [pieces[0]]
+
+
+def test_unit_whose_single_row_cannot_fit_is_left_for_llm_summary():
+    grid = [["Note", "Text"], ["1", "word " * 900], ["2", "short"]]
+    b = DocBuilder()
+    b.table(table_data(grid), page=1, top=700)
+    unit = EvidenceChunker(parser="lite", token_limit=100_000).chunk_parsed(b.parsed(), doc_id="d")[0]
+    result = split_eu(unit, limit=512)
+    assert result.kind == "llm_summary"
+    assert result.units == [unit] and "exceed" in result.reason
+
+
+def test_split_oversized_units_counts_outcomes():
+    chunker, _ = long_table_units(rows=3)
+    _, long_pieces = long_table_units(rows=80, limit=100_000)
+    stats: dict = {}
+    out = split_oversized_units(long_pieces, stats)
+    assert stats["row_split"] == 1 and stats["pieces"] == len(out) > 1
