@@ -67,9 +67,7 @@ def inspect_pdf(
     try:
         pdf = pdfium.PdfDocument(str(path))
     except pdfium.PdfiumError as exc:
-        if "password" in str(exc).lower():
-            raise EncryptedPdfError(path) from exc
-        raise CorruptPdfError(path, str(exc)) from exc
+        raise _classify_unreadable(path, exc) from exc
     try:
         pages = len(pdf)
     finally:
@@ -79,3 +77,26 @@ def inspect_pdf(
     if pages > max_pages:
         raise PdfTooLargeError(path, f"{pages} pages > max_pages={max_pages}")
     return PdfFileInfo(path=path, sha256=file_sha256(path), page_count=pages, size_bytes=size)
+
+
+def _classify_unreadable(path: Path, exc: Exception) -> Exception:
+    """Why PDFium refused a file: encrypted, no pages, or damaged.
+
+    PDFium's error code can be stale (it keeps the last one), so pdfminer decides instead.
+    """
+    from pdfminer.pdfdocument import PDFDocument, PDFPasswordIncorrect
+    from pdfminer.pdfpage import PDFPage
+    from pdfminer.pdfparser import PDFParser
+
+    try:
+        with open(path, "rb") as handle:
+            document = PDFDocument(PDFParser(handle))
+            if document.encryption is not None:
+                return EncryptedPdfError(path)
+            if next(PDFPage.create_pages(document), None) is None:
+                return EmptyPdfError(path)
+    except PDFPasswordIncorrect:
+        return EncryptedPdfError(path)
+    except Exception as inner:  # pdfminer raises many types on damaged files
+        return CorruptPdfError(path, f"{exc}; {inner.__class__.__name__}: {inner}")
+    return CorruptPdfError(path, str(exc))

@@ -1,0 +1,61 @@
+"""Small PDFs made in tests: good, encrypted, empty, corrupt, image-only."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def text_pdf(path: Path, lines: list[str] | None = None) -> Path:
+    from reportlab.pdfgen import canvas
+
+    c = canvas.Canvas(str(path), invariant=1)
+    for i, line in enumerate(lines or ["Revenue grew by 12.2% in 2024."]):
+        c.drawString(72, 760 - 14 * i, line)
+    c.showPage()
+    c.save()
+    return path
+
+
+def encrypted_pdf(path: Path) -> Path:
+    from reportlab.lib.pdfencrypt import StandardEncryption
+    from reportlab.pdfgen import canvas
+
+    c = canvas.Canvas(str(path), encrypt=StandardEncryption("user-secret", "owner-secret"))
+    c.drawString(72, 760, "confidential")
+    c.showPage()
+    c.save()
+    return path
+
+
+def image_only_pdf(path: Path) -> Path:
+    from reportlab.pdfgen import canvas
+
+    c = canvas.Canvas(str(path), invariant=1)
+    c.setFillGray(0.4)
+    for i in range(12):
+        c.rect(72, 700 - 30 * i, 400, 18, fill=1, stroke=0)  # what a scan's text looks like: ink, no characters
+    c.showPage()
+    c.save()
+    return path
+
+
+def zero_page_pdf(path: Path) -> Path:
+    """A well-formed PDF whose page tree is empty, with a correct xref table."""
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [] /Count 0 >>"]
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += f"{number} 0 obj\n".encode() + body + b"\nendobj\n"
+    xref = len(out)
+    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
+    for offset in offsets:
+        out += f"{offset:010d} 00000 n \n".encode()
+    out += f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
+    path.write_bytes(bytes(out))
+    return path
+
+
+def corrupt_pdf(path: Path) -> Path:
+    path.write_bytes(b"%PDF-1.7\n" + bytes(range(256)) * 40)
+    return path
