@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from docling_core.types.doc import DocItem, DoclingDocument, TableData, TableItem, TextItem
 
-from .captions import Caption, direct_caption, infer_caption
+from .captions import Caption, direct_caption, infer_caption, table_label
 from .context import (
     DEFAULT_BBOX_THRESHOLD,
     DEFAULT_SIM_THRESHOLD,
@@ -34,7 +34,7 @@ from .tables import (
 from .units import EvidenceUnit, PageBox
 
 #: Reading-order positions searched on each side of a table for a caption to infer.
-CAPTION_SEARCH_WINDOW = 3
+CAPTION_SEARCH_WINDOW = 8
 #: Rows of the table used to judge a paragraph's similarity to it.
 SIMILARITY_ROWS = 30
 
@@ -163,6 +163,7 @@ def build_units(parsed: ParsedDoc, doc_id: str, settings: BuildSettings | None =
             bbox_threshold=settings.bbox_threshold,
             sim_threshold=settings.sim_threshold,
             max_paragraphs=settings.max_context_paragraphs,
+            table_label=table_label(caption.text),
         )
         footnotes = [" ".join(ref.resolve(doc).text.split()) for part in group.parts for ref in part.footnotes
                      if isinstance(ref.resolve(doc), TextItem)]

@@ -33,6 +33,25 @@ FIGURE_CAPTION = re.compile(
 )
 
 
+#: A mention of a numbered table inside running text: "Table 3", "table 2-1", "표 3", "<표 4>", "[표 2]".
+TABLE_REFERENCE = re.compile(
+    r"(?:\b(?:table|tab\.)\s*|[<〈《\[(（【]?\s*표\s*)([A-Z]?\d+(?:[.\-]\d+)*)(?![\d])", re.IGNORECASE
+)
+
+
+def table_label(caption: str | None) -> str | None:
+    """The number a table caption gives its table ("3" for "Table 3:" or "<표 3>"), if any."""
+    if not caption or not is_table_caption(caption):
+        return None
+    match = TABLE_REFERENCE.search(caption)
+    return match.group(1).upper() if match else None
+
+
+def referenced_tables(text: str) -> set[str]:
+    """Numbers of the tables a paragraph mentions ("Table 3 shows ..." → {"3"})."""
+    return {m.group(1).upper() for m in TABLE_REFERENCE.finditer(text)}
+
+
 @dataclass(frozen=True)
 class Caption:
     text: str | None

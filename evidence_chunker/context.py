@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import math
 import re
-from collections import Counter
 from dataclasses import dataclass, field
 
 from docling_core.types.doc import DocItem, DocItemLabel, TableItem, TextItem
 
+from .captions import referenced_tables
 from .geometry import Box, item_box
 
 #: Default reach of context collection above and below a table (points).
@@ -23,6 +23,8 @@ DEFAULT_BBOX_THRESHOLD = 300.0
 DEFAULT_SIM_THRESHOLD = 0.0
 #: At most this many paragraphs are adopted on each side.
 MAX_CONTEXT_PARAGRAPHS = 3
+#: Shorter text (chart labels, stray numbers) is not an explanatory paragraph.
+MIN_CONTEXT_CHARS = 25
 
 #: Text labels that can be adopted as explanatory context.
 CONTEXT_LABELS = frozenset({DocItemLabel.TEXT, DocItemLabel.PARAGRAPH, DocItemLabel.LIST_ITEM})
@@ -40,27 +42,26 @@ STOP_LABELS = frozenset(
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]+|[\uac00-\ud7a3]+")
 
 
-def similarity_terms(text: str) -> Counter[str]:
-    """Lower-cased words (two letters or more; numbers say little about topic) plus Hangul bigrams.
+def similarity_terms(text: str) -> frozenset[str]:
+    """The set of lower-cased words (two letters or more; numbers say little about topic) and Hangul
+    bigrams (Korean words carry particles, so 상환능력은 shares its bigrams with 상환능력).
 
-    Korean words carry particles, so bigrams match 상환능력은 with 상환능력.
+    A set, not counts: a table repeats its column labels on every row, which would drown the rest.
     """
-    terms: Counter[str] = Counter()
+    terms: set[str] = set()
     for token in _TOKEN.findall(text.lower()):
         if "\uac00" <= token[0] <= "\ud7a3":
-            terms.update(token[i : i + 2] for i in range(max(len(token) - 1, 1)))
+            terms.update(token[i : i + 2] for i in range(len(token) - 1))
         else:
-            terms[token] += 1
-    return terms
+            terms.add(token)
+    return frozenset(terms)
 
 
-def cosine(a: Counter[str], b: Counter[str]) -> float:
-    """Cosine similarity of two term-count vectors (0.0 when either is empty)."""
+def cosine(a: frozenset[str], b: frozenset[str]) -> float:
+    """Cosine similarity of two binary term vectors (0.0 when either is empty)."""
     if not a or not b:
         return 0.0
-    dot = sum(count * b.get(term, 0) for term, count in a.items())
-    norm = math.sqrt(sum(v * v for v in a.values())) * math.sqrt(sum(v * v for v in b.values()))
-    return dot / norm if norm else 0.0
+    return len(a & b) / math.sqrt(len(a) * len(b))
 
 
 @dataclass
@@ -113,17 +114,19 @@ def collect_context(
     items: list[DocItem],
     first: int,
     last: int,
-    table_terms: Counter[str],
+    table_terms: frozenset[str],
     extents: PageExtents,
     skip_refs: set[str],
     bbox_threshold: float = DEFAULT_BBOX_THRESHOLD,
     sim_threshold: float = DEFAULT_SIM_THRESHOLD,
     max_paragraphs: int = MAX_CONTEXT_PARAGRAPHS,
+    table_label: str | None = None,
 ) -> ContextChoice:
     """Context paragraphs for the table(s) at reading-order positions ``first``..``last`` of ``items``.
 
     ``skip_refs`` are items that belong to the table (captions, footnotes) and are stepped over.
-    Paragraphs come back in reading order.
+    When the table is numbered (``table_label``, e.g. "3"), a paragraph that names other tables but not
+    this one ("see Table 2") explains those and is passed over. Paragraphs come back in reading order.
     """
     table_top = item_box(items[first])
     table_bottom = item_box(items[last])
@@ -140,7 +143,9 @@ def collect_context(
                 continue
             if item.label in STOP_LABELS or len(chosen) >= max_paragraphs:
                 break
-            if item.label not in CONTEXT_LABELS or not isinstance(item, TextItem) or not item.text.strip():
+            if item.label not in CONTEXT_LABELS or not isinstance(item, TextItem):
+                continue
+            if len(item.text.strip()) < MIN_CONTEXT_CHARS:
                 continue
             box = item_box(item)
             if box is None:
@@ -148,6 +153,10 @@ def collect_context(
             gap = distance(box, table_top, table_bottom, extents)
             if gap is None or gap > bbox_threshold:
                 break
+            if table_label is not None:
+                mentioned = referenced_tables(item.text)
+                if mentioned and table_label not in mentioned:
+                    continue
             if cosine(similarity_terms(item.text), table_terms) >= sim_threshold:
                 chosen.append(item)
         return chosen

@@ -102,8 +102,10 @@ class _PieceCost:
         self.joins = 2 * (2 + len(eu.context_before) + len(eu.context_after) + len(eu.footnotes))
 
     def estimate(self, start: int, end: int, before: bool, after: bool) -> int:
+        """Tokens of the piece of rows ``start``..``end``; context counts only on the first/last piece."""
+        rows = len(self.prefix) - 1
         return (self.caption + self.table_base + self.prefix[end] - self.prefix[start] + self.joins
-                + (self.before if before else 0) + (self.after if after else 0))
+                + (self.before if before and start == 0 else 0) + (self.after if after and end == rows else 0))
 
 
 def split_eu(eu: EvidenceUnit, limit: int = SPLIT_LIMIT) -> SplitResult:

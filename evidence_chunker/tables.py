@@ -114,9 +114,13 @@ def build_grid(data: TableData) -> tuple[list[list[str]], list[list[tuple[int, i
 
 
 def detect_header_rows(grid: list[list[str]], cells: list[list[TableCell | None]]) -> int:
-    """Number of leading column-header rows: the parser's flags when it set any, else inferred."""
+    """Number of leading column-header rows: the parser's flags when it set any, else inferred.
+
+    A parser that flagged row headers but no column header is saying the table has none (a key-value box).
+    """
     flagged = [any(c is not None and c.column_header for c in row) for row in cells]
-    if any(flagged):
+    any_row_header = any(c is not None and c.row_header for row in cells for c in row)
+    if any(flagged) or any_row_header:
         count = 0
         for is_header in flagged:
             if not is_header:

@@ -216,3 +216,11 @@ def test_furniture_labels_are_not_context():
     b.text("ACME Corp — Annual Report 2024", page=1, top=830, height=10, label=DocItemLabel.PAGE_HEADER)
     eu = chunk(b)[0]
     assert all("Annual Report" not in p for p in eu.context_before)
+
+
+def test_paragraph_that_names_another_table_is_not_adopted():
+    b = income_builder()
+    b.text("Table 2 below breaks revenue down by region and segment.", page=1, top=500)
+    eu = chunk(b)[0]
+    assert all("Table 2" not in p for p in eu.context_after)
+    assert "Operating income rose on lower cost of sales relative to revenue." in eu.context_after
