@@ -197,6 +197,8 @@ def build_units(parsed: ParsedDoc, doc_id: str, settings: BuildSettings | None =
                 page_boxes=[PageBox(page=b.page, bbox=b.bbox) for b in boxes],
                 source_refs=[part.self_ref for part in group.parts],
                 context_refs=[p.self_ref for p in (*context.before, *context.after)],
+                context_before_boxes=_boxes_of(context.before, doc),
+                context_after_boxes=_boxes_of(context.after, doc),
                 table_data=group.data.model_dump(mode="json"),
             )
         )
@@ -206,3 +208,7 @@ def build_units(parsed: ParsedDoc, doc_id: str, settings: BuildSettings | None =
 def _page_of(item: DocItem, doc: DoclingDocument, default: int) -> int:
     box = item_box(item, doc)
     return box.page if box else default
+
+
+def _boxes_of(items: list[DocItem], doc: DoclingDocument) -> list[PageBox]:
+    return [PageBox(page=b.page, bbox=b.bbox) for item in items for b in item_boxes(item, doc)]

@@ -45,7 +45,7 @@ class EvidenceUnit:
     ``bbox`` is the table's box on ``page_no`` normalised to 0..1 (BOTTOMLEFT, t > b);
     ``page_boxes`` are the absolute boxes of every part of the table (a table continued over a page
     break has one per page). ``table_data`` is docling-core ``TableData`` JSON, kept so pieces can
-    be rendered again.
+    be rendered again. ``context_before_boxes``/``context_after_boxes`` are the adopted paragraphs' boxes.
     """
 
     eu_id: str
@@ -68,6 +68,8 @@ class EvidenceUnit:
     row_pages: list[int] = field(default_factory=list)
     context_before_pages: list[int] = field(default_factory=list)
     context_after_pages: list[int] = field(default_factory=list)
+    context_before_boxes: list[PageBox] = field(default_factory=list)
+    context_after_boxes: list[PageBox] = field(default_factory=list)
     footnotes: list[str] = field(default_factory=list)
     page_boxes: list[PageBox] = field(default_factory=list)
     source_refs: list[str] = field(default_factory=list)
@@ -164,6 +166,8 @@ class EvidenceUnit:
         data["page_span"] = sorted(self.page_span)
         data["bbox"] = list(self.bbox)
         data["page_boxes"] = [box.to_dict() for box in self.page_boxes]
+        for name in ("context_before_boxes", "context_after_boxes"):
+            data[name] = [box.to_dict() for box in getattr(self, name)]
         data["body_row_range"] = list(self.body_row_range) if self.body_row_range else None
         return data
 
@@ -178,6 +182,8 @@ class EvidenceUnit:
         values["page_span"] = set(values.get("page_span") or ())
         values["bbox"] = tuple(values.get("bbox") or (0.0, 0.0, 0.0, 0.0))
         values["page_boxes"] = [PageBox.from_dict(b) for b in values.get("page_boxes") or ()]
+        for name in ("context_before_boxes", "context_after_boxes"):
+            values[name] = [PageBox.from_dict(b) for b in values.get(name) or ()]
         if values.get("body_row_range") is not None:
             values["body_row_range"] = tuple(values["body_row_range"])
         return cls(**values)

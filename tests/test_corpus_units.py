@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from docling_core.types.doc import TableItem
 
-from conftest import corpus_jsons, requires_corpus
+from repo_paths import corpus_jsons, requires_corpus
 from evidence_chunker import EvidenceChunker, ParsedDoc, count_eu_tokens
 from evidence_chunker.build import reading_order
 from evidence_chunker.tables import analyse_table, clean_cell_text, plain_table_data

@@ -6,7 +6,7 @@ import warnings
 
 import pytest
 
-from conftest import SAMPLE_PDFS
+from repo_paths import SAMPLE_PDFS
 from evidence_chunker import EvidenceChunker, ModelsUnavailableError, ParserFallbackWarning
 from evidence_chunker.parsing import resolve_parser
 from evidence_chunker.parsing.docling_parser import DoclingParser, docling_installed, models_status

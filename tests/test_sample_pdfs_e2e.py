@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import SAMPLE_PDFS
+from repo_paths import SAMPLE_PDFS
 from evidence_chunker import EvidenceChunker, count_eu_tokens
 
 

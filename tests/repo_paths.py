@@ -1,4 +1,4 @@
-"""Shared fixtures: the reference corpus (skipped when ../shared is absent) and small documents."""
+"""Where the test data lives: the reference corpus (tests skip when ../shared is absent) and sample_pdfs."""
 
 from __future__ import annotations
 
