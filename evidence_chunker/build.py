@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from docling_core.types.doc import DocItem, DoclingDocument, TableData, TableItem, TextItem
+from docling_core.types.doc import DocItem, DocItemLabel, DoclingDocument, TableData, TableItem, TextItem
 
-from .captions import Caption, direct_caption, infer_caption, table_label
+from .captions import Caption, direct_caption, infer_caption, is_figure_caption, table_label
 from .context import (
     DEFAULT_BBOX_THRESHOLD,
     DEFAULT_SIM_THRESHOLD,
@@ -189,7 +189,8 @@ def build_units(parsed: ParsedDoc, doc_id: str, settings: BuildSettings | None =
                 context_after_pages=after_pages,
                 flattened_rows=rows,
                 row_pages=pages_of_rows,
-                table_abstract=table_abstract(caption.text, group.layout, len(rows)),
+                table_abstract=table_abstract(_safe(caption.text), group.layout, len(rows)),
+                headings=headings_above(items, group.first),
                 bbox=normalise(first_box, doc) if first_box else (0.0, 0.0, 0.0, 0.0),
                 header_rows=heads,
                 header_row_count=group.layout.header_rows,
@@ -212,3 +213,25 @@ def _page_of(item: DocItem, doc: DoclingDocument, default: int) -> int:
 
 def _boxes_of(items: list[DocItem], doc: DoclingDocument) -> list[PageBox]:
     return [PageBox(page=b.page, bbox=b.bbox) for item in items for b in item_boxes(item, doc)]
+
+
+def _safe(caption: str | None) -> str | None:
+    """A caption fit to name the table in its abstract (never a figure's)."""
+    return None if caption is None or is_figure_caption(caption) else caption
+
+
+def headings_above(items: list[DocItem], position: int) -> list[str]:
+    """The headings in force at ``position``, outermost first: the nearest section header, then each
+    enclosing one (a lower level), then the title."""
+    chain: list[str] = []
+    innermost_level: int | None = None
+    for item in reversed(items[:position]):
+        if item.label == DocItemLabel.TITLE:
+            chain.append(item.text)
+            break
+        if item.label == DocItemLabel.SECTION_HEADER:
+            level = getattr(item, "level", 1) or 1
+            if innermost_level is None or level < innermost_level:
+                chain.append(item.text)
+                innermost_level = level
+    return [" ".join(text.split()) for text in reversed(chain)]

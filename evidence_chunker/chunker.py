@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .build import BuildSettings, build_units
+from .export.corpus import build_corpus_parsed as _build_corpus
 from .context import DEFAULT_BBOX_THRESHOLD, DEFAULT_SIM_THRESHOLD, MAX_CONTEXT_PARAGRAPHS
 from .parsing import PdfParser, ParsedDoc, resolve_parser
 from .split import SplitStats, split_oversized_units
 from .tokens import DEFAULT_TOKEN_LIMIT
 from .units import EvidenceUnit
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .export.chunks import RetrievalChunk
 
 
 class EvidenceChunker:
@@ -76,3 +81,13 @@ class EvidenceChunker:
         units = build_units(parsed, doc_id or parsed.default_doc_id, self.settings)
         self.last_split_stats = SplitStats()
         return split_oversized_units(units, self.last_split_stats, limit=self.token_limit)
+
+    def build_corpus(self, pdf_path: str | Path, doc_id: str | None = None) -> list["RetrievalChunk"]:
+        """Evidence Units (split) and the Text Chunks they did not absorb, in reading order."""
+        return self.build_corpus_parsed(self.parse(pdf_path), doc_id=doc_id)
+
+    def build_corpus_parsed(self, parsed: ParsedDoc, doc_id: str | None = None) -> list["RetrievalChunk"]:
+        """``build_corpus`` for a document already parsed (any parser, or a saved Docling JSON)."""
+        doc_id = doc_id or parsed.default_doc_id
+        units = self.chunk_parsed(parsed, doc_id=doc_id)
+        return _build_corpus(parsed, units, doc_id, token_limit=self.token_limit)

@@ -69,16 +69,26 @@ def make_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _register_check_answer(sub) -> None:
+    from semantic_json.citations_cli import add_check_answer_arguments, run_check_answer
+
+    p = sub.add_parser(
+        "check-answer",
+        help="validate an LLM's cited answer (statements + citation ids) against a saved search result",
+        description="Check a cited answer against the transport it was generated from: type integrity, "
+        "every citation id must be a retrieved region, statements without citations are dropped, numbers "
+        "must appear in the cited regions. Exit status 0 when nothing was rejected, 1 when something "
+        "was (or was flagged under --strict), 2 for unreadable input.",
+    )
+    add_check_answer_arguments(p)
+    p.set_defaults(func=run_check_answer)
+
+
 def _extra_commands():
-    """Subcommands that live in other modules (each module adds its own parser)."""
-    registers = []
-    for module_name in ("evidence_chunker.cli_corpus", "evidence_chunker.cli_index"):
-        try:
-            module = __import__(module_name, fromlist=["register"])
-        except ImportError:
-            continue
-        registers.append(module.register)
-    return registers
+    """Subcommands that live in other modules (each adds its own parser)."""
+    from .cli_index import register as register_index
+
+    return [register_index, _register_check_answer]
 
 
 def _version() -> str:

@@ -70,6 +70,8 @@ def _piece(eu: EvidenceUnit, data: TableData | None, start: int, end: int, first
         context_after=list(after),
         context_after_pages=list(eu.context_after_pages) if after else [],
         footnotes=list(eu.footnotes) if (last and with_after) else [],
+        context_refs=(eu.context_refs[: len(eu.context_before)] if before else [])
+        + (eu.context_refs[len(eu.context_before) :] if after else []),
         context_before_boxes=list(eu.context_before_boxes) if before else [],
         context_after_boxes=list(eu.context_after_boxes) if after else [],
         page_span=pages,

@@ -71,6 +71,7 @@ class EvidenceUnit:
     context_before_boxes: list[PageBox] = field(default_factory=list)
     context_after_boxes: list[PageBox] = field(default_factory=list)
     footnotes: list[str] = field(default_factory=list)
+    headings: list[str] = field(default_factory=list)
     page_boxes: list[PageBox] = field(default_factory=list)
     source_refs: list[str] = field(default_factory=list)
     context_refs: list[str] = field(default_factory=list)
@@ -115,9 +116,10 @@ class EvidenceUnit:
 
     @property
     def retrieval_text(self) -> str:
-        """What to embed: like ``text`` but with flattened rows instead of HTML."""
+        """What to embed: like ``text`` but with the abstract (which opens with the caption) and flattened
+        rows instead of HTML."""
         parts: list[str] = []
-        if self.safe_caption:
+        if self.safe_caption and not (self.table_abstract or "").startswith(self.safe_caption):
             parts.append(self.safe_caption)
         if self.table_abstract:
             parts.append(self.table_abstract)
@@ -151,6 +153,7 @@ class EvidenceUnit:
             "page_span": sorted(self.page_span),
             "caption_text": self.caption_text,
             "caption_confidence": self.caption_confidence,
+            "headings": list(self.headings),
             "bbox": list(self.bbox),
             "page_boxes": [box.to_dict() for box in self.page_boxes],
             "is_split": self.is_split,

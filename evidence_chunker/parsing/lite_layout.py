@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import statistics
+import unicodedata
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable, NamedTuple, Sequence
@@ -44,6 +45,8 @@ class Word:
     size: float
     bold: bool
     font: str
+    #: Reading direction relative to the page's main text: 0, or 90/180/270 degrees counter-clockwise.
+    orientation: int = 0
 
 
 @dataclass(slots=True)
@@ -179,7 +182,20 @@ BULLETS = "•·▪▫‣►▶▸▹○◦●■□◆◇❖➢➤✓✔-–—
 #: An enumerator that opens a numbered list item: "1.", "1)", "(1)", "a.", "가.", "①", "i.".
 _ENUM = r"(?:\(?\d{1,3}[.)]|\(\d{1,3}\)|\(?[a-zA-Z][.)]|\([a-zA-Z]\)|[ivxIVX]{1,4}[.)]|[가-하][.)]|[①-⑳])"
 ENUMERATOR_RE = re.compile(rf"^{_ENUM}$")
-LIST_ITEM_RE = re.compile(rf"^(?:[{re.escape(BULLETS)}]|{_ENUM})\s+\S")
+_LIST_ITEM_RE = re.compile(rf"^(?:[{re.escape(BULLETS)}]|{_ENUM})\s+\S")
+#: Unicode categories of glyphs that act as bullets when they open a line alone: symbols, private-use
+#: code points and the control codes that symbol fonts often map their glyphs to.
+_BULLET_CATEGORIES = {"So", "Sm", "Co", "Cc"}
+
+
+def is_list_item(text: str) -> bool:
+    """True for text opening with a bullet or an enumerator followed by a space."""
+    if _LIST_ITEM_RE.match(text):
+        return True
+    head, _, rest = text.partition(" ")
+    return len(head) == 1 and bool(rest.strip()) and unicodedata.category(head) in _BULLET_CATEGORIES
+#: Fonts whose glyphs are pictograms (their "r" or "l" is a bullet or a box).
+SYMBOL_FONT_RE = re.compile(r"wingding|dingbat|symbol|webding|marlett", re.IGNORECASE)
 #: Captions of tables and figures, English and Korean: "Table 3:", "Figure 1.", "표 2.", "<표 1>", "[표 4]".
 CAPTION_RE = re.compile(
     r"^\s*(?:"
@@ -189,13 +205,31 @@ CAPTION_RE = re.compile(
     r")(?:\s|$)",
     re.IGNORECASE,
 )
-#: Numbering typical of section headings: "1.", "1.2.3", "Item 7.", "제1장", "II.", "가.", "Chapter 3".
+
+
+def is_caption(text: str) -> bool:
+    """True for a table or figure caption; "Table 3 shows ..." (a sentence about a table) is not one."""
+    match = CAPTION_RE.match(text)
+    if not match:
+        return False
+    label = text[: match.end()].rstrip()
+    rest = text[match.end():].lstrip()
+    return not rest or label[-1:] in ":.-–—>]】〉)" or not rest[0].islower()
+
+
+#: Numbering typical of section headings: "1.", "1.2.3", "Item 7.", "제1장", "II.", "가.", "(1)", "Chapter 3".
 HEADING_NUMBER_RE = re.compile(
     r"^\s*(?:(?:Item|Part|Chapter|Section|Note|Article)\s+[\dIVXivx]+[A-Za-z]?[.:]?"
     r"|제\s*\d+\s*[장절조항편]"
     r"|\d{1,2}(?:\.\d{1,2}){0,4}\.?"
+    r"|\(\d{1,2}\)|[①-⑳]"
     r"|[IVX]{1,4}\."
     r"|[가-하]\.)(?:\s|$)"
+)
+#: How a footnote starts: "1)", "(1)", "*", "†", "※", "주:", "자료:", "Note:", "Source:", "¹".
+FOOTNOTE_RE = re.compile(
+    r"^\s*(?:\d{1,3}\)|\(\d{1,3}\)|\*{1,3}|[†‡§¹²³⁴⁵⁶⁷⁸⁹]|※|주\s*[:)]|자료\s*[:)]|출처\s*[:)]"
+    r"|Notes?\s*:|Sources?\s*:)"
 )
 #: A page number as printed alone: "12", "- 12 -", "Page 3", "3 of 18", "iii".
 PAGE_NUMBER_RE = re.compile(
@@ -269,7 +303,7 @@ def words_from_chars(chars: Sequence[Char], settings: "LiteSettings") -> list[Wo
             if (
                 ch.space_before
                 or gap > settings.word_gap * size
-                or gap < -settings.backtrack * size
+                or ch.x0 < prev.x0 - settings.backtrack * size
                 or not _same_baseline(prev.top, prev.bottom, ch.top, ch.bottom, settings.line_overlap)
             ):
                 flush()
@@ -315,9 +349,41 @@ def phrases_from_words(words: Sequence[Word], settings: "LiteSettings") -> list[
     return phrases
 
 
+def split_phrases(phrases: list[Phrase], settings: "LiteSettings") -> list[Phrase]:
+    """Split phrases at word gaps much wider than their usual spacing (dense table columns).
+
+    A gap splits when it exceeds ``settings.split_gap`` em and ``settings.split_ratio`` times the
+    phrase's median word gap (the page's median when the phrase has few gaps), so evenly stretched
+    justified lines stay whole.
+    """
+    all_gaps = [
+        (b.x0 - a.x1) / max(a.size, b.size)
+        for p in phrases for a, b in zip(p.words, p.words[1:])
+    ]
+    if not all_gaps:
+        return phrases
+    page_gap = statistics.median(all_gaps)
+    out: list[Phrase] = []
+    for phrase in phrases:
+        words = phrase.words
+        if len(words) < 2:
+            out.append(phrase)
+            continue
+        gaps = [(b.x0 - a.x1) / max(a.size, b.size) for a, b in zip(words, words[1:])]
+        usual = statistics.median(gaps) if len(gaps) >= settings.split_min_gaps else min(page_gap, statistics.median(gaps))
+        limit = max(settings.split_gap, settings.split_ratio * usual)
+        start = 0
+        for k, gap in enumerate(gaps):
+            if gap > limit:
+                out.append(Phrase(words[start:k + 1]))
+                start = k + 1
+        out.append(Phrase(words[start:]) if start else phrase)
+    return out
+
+
 def attach_list_markers(phrases: list[Phrase], settings: "LiteSettings") -> list[Phrase]:
     """Merge a phrase that is only a bullet or enumerator into the phrase right after it on its line."""
-    markers = [p for p in phrases if len(p.words) == 1 and _is_marker(p.words[0].text)]
+    markers = [p for p in phrases if len(p.words) == 1 and _is_marker(p.words[0].text, p.words[0].font)]
     if not markers:
         return phrases
     merged: set[int] = set()
@@ -332,15 +398,29 @@ def attach_list_markers(phrases: list[Phrase], settings: "LiteSettings") -> list
             ):
                 if best is None or other.x0 < best.x0:
                     best = other
-        if best is not None and not _is_marker(best.words[0].text):
+        if best is not None and not _is_marker(best.words[0].text, best.words[0].font):
             best.words[:0] = marker.words
             best.refresh()
             merged.add(id(marker))
     return [p for p in phrases if id(p) not in merged]
 
 
-def _is_marker(text: str) -> bool:
-    return (len(text) == 1 and text in BULLETS) or bool(ENUMERATOR_RE.match(text))
+def split_marker(text: str) -> tuple[str, str]:
+    """The bullet or enumerator opening a list item, and the rest ("" and the text when there is none)."""
+    head, _, rest = text.partition(" ")
+    if rest.strip() and (
+        (len(head) == 1 and (head in BULLETS or unicodedata.category(head) in _BULLET_CATEGORIES))
+        or ENUMERATOR_RE.match(head)
+    ):
+        return head, rest.strip()
+    return "", text
+
+
+def _is_marker(text: str, font: str = "") -> bool:
+    """A bullet glyph (any single glyph of a symbol font counts) or an enumerator such as "1." or "(a)"."""
+    if len(text) == 1 and (text in BULLETS or SYMBOL_FONT_RE.search(font)):
+        return True
+    return bool(ENUMERATOR_RE.match(text))
 
 
 def group_lines(phrases: Iterable[Phrase], settings: "LiteSettings") -> list[Line]:
@@ -351,7 +431,9 @@ def group_lines(phrases: Iterable[Phrase], settings: "LiteSettings") -> list[Lin
         placed = False
         for i in range(len(bands) - 1, max(-1, len(bands) - 4), -1):
             top, bottom, members = bands[i]
-            if _same_baseline(top, bottom, phrase.top, phrase.bottom, settings.line_overlap) and (
+            larger = max(bottom - top, phrase.height, 1e-3)
+            overlap = _vertical_overlap(top, bottom, phrase.top, phrase.bottom)
+            if overlap >= settings.line_overlap * larger and (
                 top <= phrase.mid_y <= bottom or phrase.top <= (top + bottom) / 2 <= phrase.bottom
             ):
                 members.append(phrase)
@@ -364,6 +446,37 @@ def group_lines(phrases: Iterable[Phrase], settings: "LiteSettings") -> list[Lin
         lines.append(Line(sorted(members, key=lambda p: p.x0)))
     lines.sort(key=lambda ln: (ln.top, ln.x0))
     return lines
+
+
+def page_zones(phrases: list[Phrase], body_size: float, settings: "LiteSettings") -> list[list[Phrase]]:
+    """Split a page's phrases at whitespace gutters running through all its text with prose on both
+    sides (text columns, the two pages of a spread); tables are looked for within each zone."""
+    if len(phrases) < 2 * settings.zone_min_prose:
+        return [phrases]
+    lo = min(p.x0 for p in phrases)
+    hi = max(p.x1 for p in phrases)
+    cuts = [
+        (a + b) / 2
+        for a, b in _gaps([(p.x0, p.x1) for p in phrases], lo, hi)
+        if b - a >= settings.zone_gutter * body_size
+    ]
+    zones: list[list[Phrase]] = [phrases]
+    for cut in cuts:
+        last = zones.pop()
+        left = [p for p in last if p.x1 <= cut]
+        right = [p for p in last if p.x0 >= cut]
+        if _prose_count(left, settings) >= settings.zone_min_prose and _prose_count(right, settings) >= settings.zone_min_prose:
+            zones += [left, right]
+        else:
+            zones.append(last)
+    return zones
+
+
+def _prose_count(phrases: Sequence[Phrase], settings: "LiteSettings") -> int:
+    return sum(
+        1 for p in phrases
+        if len(p.words) > settings.short_phrase_words or p.x1 - p.x0 > settings.short_phrase_width * p.size
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -419,15 +532,38 @@ def find_furniture(
                 len(key_pages[(zone, _furniture_key(p.text))]) >= repeat_min or PAGE_NUMBER_RE.match(p.text)
                 for p in line.phrases
             )
-            page_number = any(PAGE_NUMBER_RE.match(p.text) for p in line.phrases)
-            outermost = (zone == "page_header" and i == min(zone_lines[zone])) or (
-                zone == "page_footer" and i == max(zone_lines[zone])
+            outermost = (zone == "page_header" and i == min(zone_lines[zone], key=lambda k: lines[k].top)) or (
+                zone == "page_footer" and i == max(zone_lines[zone], key=lambda k: lines[k].bottom)
             )
+            # a page number sits alone or beside a running title at the very edge of the page
+            page_number = outermost and len(line.phrases) <= 3 and any(PAGE_NUMBER_RE.match(p.text) for p in line.phrases)
             small = line.size < settings.furniture_size_ratio * body_size
             if repeated or page_number or (outermost and small):
                 marks[i] = zone
+        _extend_furniture_blocks(lines, marks, heights[page_no], settings)
         out.append(marks)
     return out
+
+
+def _extend_furniture_blocks(lines: Sequence[Line], marks: dict[int, str], height: float, settings: "LiteSettings") -> None:
+    """Add the lines that continue a header (below it) or footer (above it) block in the same style,
+    reaching at most twice the margin band into the page."""
+    order = sorted(range(len(lines)), key=lambda i: lines[i].top)
+    for zone, step in (("page_header", 1), ("page_footer", -1)):
+        seq = order if step == 1 else order[::-1]
+        for pos, i in enumerate(seq[:-1]):
+            if marks.get(i) != zone:
+                continue
+            j = seq[pos + 1]
+            if j in marks:
+                continue
+            a, b = lines[i], lines[j]
+            gap = (b.top - a.bottom) if step == 1 else (a.top - b.bottom)
+            inside = b.bottom <= 2 * settings.margin_band * height if step == 1 else b.top >= (1 - 2 * settings.margin_band) * height
+            overlap = min(a.x1, b.x1) - max(a.x0, b.x0)
+            aligned = overlap >= 0.5 * min(a.x1 - a.x0, b.x1 - b.x0) or abs(a.x0 - b.x0) <= 2 * a.size
+            if inside and 0 <= gap <= 0.6 * a.size and abs(a.size - b.size) <= 0.1 * a.size and aligned:
+                marks[j] = zone
 
 
 # --------------------------------------------------------------------------------------------
@@ -481,6 +617,35 @@ def _horizontal_gaps(blocks: list[Block]) -> list[float]:
     return [(a + b) / 2 for a, b in _gaps([(b.top, b.bottom) for b in blocks], lo, hi)]
 
 
+def _structural_cut(blocks: list[Block], ys: list[float], min_gap: float) -> float | None:
+    """The widest horizontal gap below or above which the blocks fall into columns, if any.
+
+    Cutting at every gap would read two columns with aligned baselines line by line; this finds the
+    gap that separates, say, a full-width title from the two columns under it.
+    """
+    gaps = []
+    for y in ys:
+        above = max((b.bottom for b in blocks if b.bottom <= y), default=y)
+        below = min((b.top for b in blocks if b.top >= y), default=y)
+        gaps.append((below - above, y))
+    for _, y in sorted(gaps, key=lambda g: -g[0]):
+        upper = [b for b in blocks if (b.top + b.bottom) / 2 < y]
+        lower = [b for b in blocks if (b.top + b.bottom) / 2 >= y]
+        for part in (upper, lower):
+            if len(part) >= 4 and _vertical_cut(part, min_gap) is not None and _column_sides(part, min_gap):
+                return y
+    return None
+
+
+def _column_sides(blocks: list[Block], min_gap: float) -> bool:
+    """True when a vertical cut leaves at least two lines of text on each side (real columns)."""
+    cut = _vertical_cut(blocks, min_gap)
+    if cut is None:
+        return False
+    left = sum(1 for b in blocks if b.x1 <= cut)
+    return left >= 2 and len(blocks) - left >= 2
+
+
 def reading_order(blocks: list[Block], settings: "LiteSettings", depth: int = 0) -> list[Block]:
     """Order blocks for reading: columns left to right, each top to bottom (recursive XY-cut).
 
@@ -514,6 +679,10 @@ def reading_order(blocks: list[Block], settings: "LiteSettings", depth: int = 0)
             ys = sorted(keep)
     if not ys:
         return sorted(blocks, key=lambda b: (b.top, b.x0))
+    if masked is None and len(ys) > 1:
+        structural = _structural_cut(blocks, ys, settings.gutter * size)
+        if structural is not None:
+            ys = [structural]
     strips: list[list[Block]] = [[] for _ in range(len(ys) + 1)]
     for b in blocks:
         mid = (b.top + b.bottom) / 2
@@ -546,62 +715,106 @@ def ordered_lines(phrases: Sequence[Phrase], settings: "LiteSettings") -> list[L
     return lines
 
 
-def _starts_block(prev: Line, line: Line, body_size: float, settings: "LiteSettings") -> bool:
-    """True when ``line`` cannot continue the paragraph that ends with ``prev``."""
+@dataclass(frozen=True)
+class BodyStyle:
+    """The document's running text: the font size (points) and font name carrying most characters."""
+
+    size: float = 10.0
+    font: str = ""
+
+
+def body_style(phrases: Iterable[Phrase]) -> BodyStyle:
+    """The BodyStyle of some phrases (defaults when there is no text)."""
+    sizes: Counter[float] = Counter()
+    fonts: Counter[str] = Counter()
+    for p in phrases:
+        for w in p.words:
+            sizes[round(w.size, 1)] += len(w.text)
+            fonts[w.font] += len(w.text)
+    if not sizes:
+        return BodyStyle()
+    return BodyStyle(sizes.most_common(1)[0][0], fonts.most_common(1)[0][0])
+
+
+_SENTENCE_END_RE = re.compile(r"[.!?。:;)\]」』”\"']$")
+
+
+def _line_font(line: Line) -> str:
+    weights: Counter[str] = Counter()
+    for p in line.phrases:
+        for w in p.words:
+            weights[w.font] += len(w.text)
+    return weights.most_common(1)[0][0]
+
+
+def _starts_block(first: Line, prev: Line, line: Line, body: BodyStyle, settings: "LiteSettings") -> bool:
+    """True when ``line`` cannot continue the paragraph that starts with ``first`` and ends with ``prev``."""
     size = max(prev.size, line.size)
     gap = line.top - prev.bottom
     if gap < -0.5 * size or gap > settings.paragraph_gap * size:
         return True
     if abs(line.size - prev.size) > settings.size_jump * min(line.size, prev.size):
         return True
-    if prev.bold != line.bold and (prev.bold or line.size > body_size * settings.heading_size):
+    if prev.bold != line.bold:
         return True
-    if LIST_ITEM_RE.match(line.text) or CAPTION_RE.match(line.text):
+    prev_font, font = _line_font(prev), _line_font(line)
+    if prev_font != font and body.font in (prev_font, font):
+        return True
+    if is_list_item(line.text) or is_caption(line.text) or FOOTNOTE_RE.match(line.text):
         return True
     if line.x0 > prev.x1 or line.x1 < prev.x0:  # no horizontal overlap: another column or block
         return True
-    if line.x0 - prev.x0 > settings.indent * size and prev.x1 - prev.x0 < 0.9 * (line.x1 - line.x0):
-        return True
+    if line.x0 - prev.x0 > settings.indent * size:  # an indented line
+        hanging = bool(is_list_item(first.text) or FOOTNOTE_RE.match(first.text))
+        ended = bool(_SENTENCE_END_RE.search(prev.text)) or prev.x1 - prev.x0 < 0.85 * (line.x1 - prev.x0)
+        if not hanging and ended:
+            return True
     return False
 
 
-def build_paragraphs(lines: Sequence[Line], body_size: float, settings: "LiteSettings") -> list[Paragraph]:
+def build_paragraphs(lines: Sequence[Line], body: BodyStyle, settings: "LiteSettings") -> list[Paragraph]:
     """Merge consecutive lines into paragraphs by spacing, font and indentation; then label each."""
     paragraphs: list[Paragraph] = []
     for line in lines:
         if paragraphs:
             current = paragraphs[-1]
-            prev = current.lines[-1]
-            if not _starts_block(prev, line, body_size, settings) and not _is_heading_like(
-                Paragraph(current.lines), body_size, settings
-            ):
+            if not _starts_block(current.lines[0], current.lines[-1], line, body, settings):
                 current.lines.append(line)
                 continue
         paragraphs.append(Paragraph([line]))
+    previous = "text"
     for paragraph in paragraphs:
-        paragraph.label = classify(paragraph, body_size, settings)
+        paragraph.label = classify(paragraph, body, settings)
+        if previous == "footnote" and paragraph.label == "text" and paragraph.size <= settings.footnote_size * body.size:
+            paragraph.label = "footnote"  # the next note of a block of notes, or one continued
+        previous = paragraph.label
     return paragraphs
 
 
-def _is_heading_like(paragraph: Paragraph, body_size: float, settings: "LiteSettings") -> bool:
-    """Short, larger or bold text that should not absorb the following line."""
+def _is_heading_like(paragraph: Paragraph, body: BodyStyle, settings: "LiteSettings") -> bool:
+    """Short text set apart from the body: larger, bold, or in another font at body size or above."""
     text = paragraph.text
     if len(paragraph.lines) > settings.heading_max_lines or len(text) > settings.heading_max_chars:
         return False
-    larger = paragraph.size >= settings.heading_size * body_size
-    return larger or (paragraph.bold and not text.endswith((".", ",", ";")))
+    if paragraph.size >= settings.heading_size * body.size:
+        return True
+    if paragraph.bold:
+        return True
+    fonts = {_line_font(ln) for ln in paragraph.lines}
+    return body.font not in fonts and paragraph.size >= body.size and bool(HEADING_NUMBER_RE.match(text))
 
 
-def classify(paragraph: Paragraph, body_size: float, settings: "LiteSettings") -> str:
-    """The DocItemLabel value for a paragraph: caption, section_header, list_item or text."""
+def classify(paragraph: Paragraph, body: BodyStyle, settings: "LiteSettings") -> str:
+    """The DocItemLabel value for a paragraph: caption, footnote, list_item, section_header or text."""
     text = paragraph.text
-    if CAPTION_RE.match(text) and len(text) <= settings.caption_max_chars:
+    if is_caption(text) and len(text) <= settings.caption_max_chars:
         return "caption"
-    if LIST_ITEM_RE.match(text) and not (
-        HEADING_NUMBER_RE.match(text) and _is_heading_like(paragraph, body_size, settings)
-    ):
+    if FOOTNOTE_RE.match(text) and paragraph.size <= settings.footnote_size * body.size:
+        return "footnote"
+    heading_like = _is_heading_like(paragraph, body, settings)
+    if is_list_item(text) and not (HEADING_NUMBER_RE.match(text) and heading_like):
         return "list_item"
-    if _is_heading_like(paragraph, body_size, settings) and any(ch.isalpha() for ch in text):
+    if heading_like and any(ch.isalpha() for ch in text):
         if not text.rstrip().endswith((".", ",", ";")) or HEADING_NUMBER_RE.match(text):
             return "section_header"
     return "text"
@@ -617,12 +830,3 @@ def heading_levels(paragraphs: Sequence[Paragraph]) -> None:
             p.level = min(match.group(1).count(".") + 1, 6)
         else:
             p.level = min(sizes.index(round(p.size)) + 1, 6) if sizes else 1
-
-
-def body_font_size(phrases: Iterable[Phrase]) -> float:
-    """The font size carrying most characters (points); 10 when there is no text."""
-    weights: Counter[float] = Counter()
-    for p in phrases:
-        for w in p.words:
-            weights[round(w.size, 1)] += len(w.text)
-    return weights.most_common(1)[0][0] if weights else 10.0
