@@ -1,0 +1,53 @@
+"""semantic_json: index small semantics, transport original evidence.
+
+compile() turns long plain text into a SemanticDocument of small source-grounded units; a
+SemanticRepository indexes them and, per query, assembles EvidenceRegions of original text, returned as a
+SearchResult with a versioned JSON transport, a plain-text view and source verification.
+"""
+
+from . import errors
+from .citations import (
+    CitedAnswer,
+    CitedAnswerTypeError,
+    CitedStatement,
+    ValidationReport,
+    as_anthropic_tool,
+    as_openai_response_format,
+    as_openai_tool,
+    cited_answer_schema,
+    render_answer,
+    validate_cited_answer,
+)
+from .compiler import compile
+from .embedders import LiteEmbedder, MultilingualE5Embedder, SentenceTransformerEmbedder
+from .model import GRAMMAR_VERSION, Entity, Segment, SemanticDocument, SemanticUnit
+from .repository import SemanticRepository
+from .transport import TRANSPORT_SCHEMA_ID, EvidenceRegion, SearchResult, SourceSpan
+
+__all__ = [
+    "CitedAnswer",
+    "CitedAnswerTypeError",
+    "CitedStatement",
+    "ValidationReport",
+    "as_anthropic_tool",
+    "as_openai_response_format",
+    "as_openai_tool",
+    "cited_answer_schema",
+    "render_answer",
+    "validate_cited_answer",
+    "compile",
+    "SemanticDocument",
+    "SemanticUnit",
+    "Entity",
+    "Segment",
+    "SemanticRepository",
+    "SearchResult",
+    "EvidenceRegion",
+    "SourceSpan",
+    "LiteEmbedder",
+    "SentenceTransformerEmbedder",
+    "MultilingualE5Embedder",
+    "errors",
+    "GRAMMAR_VERSION",
+    "TRANSPORT_SCHEMA_ID",
+]

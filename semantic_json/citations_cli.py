@@ -1,0 +1,154 @@
+"""`sjt check-answer`: check a model's cited answer against the search result it was given.
+
+    sjt check-answer --result result.json answer.json [--strict] [--policy reject|strip]
+                     [--format text|markdown|html|json]
+
+The rendered answer (or, with ``--format json``, the full report) goes to stdout; one line per rejected or
+flagged statement goes to stderr. Exit status: 0 when nothing was rejected, 1 when a statement was rejected
+(or, with ``--strict``, flagged), 2 when an input file cannot be read or is not of its expected shape.
+``--strict`` also drops statements with ungrounded numbers (strict_numbers=True). ``answer.json`` may be
+``-`` for standard input.
+
+Register it in another argparse program with `add_check_answer_arguments(subparser)` and call
+`run_check_answer(args)`; `check_answer_main(argv)` runs it stand-alone (also ``python -m
+semantic_json.citations_cli``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Optional, Sequence
+
+from .citations import (
+    POLICIES,
+    POLICY_REJECT,
+    RENDER_FORMATS,
+    CitedAnswerTypeError,
+    ValidationReport,
+    render_answer,
+    validate_cited_answer,
+)
+from .errors import TransportFormatError
+
+PROG = "sjt check-answer"
+EXIT_OK = 0
+EXIT_REJECTED = 1
+EXIT_INPUT_ERROR = 2
+#: Output formats: the three renderings plus the JSON report.
+OUTPUT_FORMATS: tuple[str, ...] = (*RENDER_FORMATS, "json")
+#: The file name used in messages for an answer read from standard input.
+STDIN_NAME = "<stdin>"
+
+
+def add_check_answer_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """Add check-answer's arguments to `parser` (a subcommand parser); returns it."""
+    parser.add_argument(
+        "--result",
+        required=True,
+        metavar="RESULT_JSON",
+        help="the search result the model was given (semantic-json-transport/context/v1 JSON)",
+    )
+    parser.add_argument(
+        "answer",
+        metavar="ANSWER_JSON",
+        help='the model\'s cited answer {"statements": [{"sentence", "citation_ids"}]} ("-" for stdin)',
+    )
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="drop statements whose numbers are not in their cited regions, and exit 1 on any flag",
+    )
+    parser.add_argument(
+        "--policy",
+        choices=POLICIES,
+        default=POLICY_REJECT,
+        help="reject statements citing unknown ids (default), or strip those ids and keep the statement",
+    )
+    parser.add_argument(
+        "--format",
+        choices=OUTPUT_FORMATS,
+        default="text",
+        help="stdout: the accepted answer as text (default), markdown or html, or the full JSON report",
+    )
+    return parser
+
+
+def _read_bytes(name: str) -> bytes:
+    if name == "-":
+        return sys.stdin.buffer.read()
+    return Path(name).read_bytes()
+
+
+def _fail(message: str) -> int:
+    print(f"{PROG}: error: {message}", file=sys.stderr)
+    return EXIT_INPUT_ERROR
+
+
+def _diagnostics(report: ValidationReport, answer_name: str) -> list[str]:
+    """One line per rejected or flagged statement, then a summary."""
+    lines = [
+        f"{answer_name}: statements[{s.index}] rejected ({s.reason}): {s.detail}" for s in report.rejected
+    ]
+    for s in report.flagged:
+        notes = []
+        if s.ungrounded_numbers:
+            notes.append(f"ungrounded_number: {', '.join(s.ungrounded_numbers)}")
+        if s.stripped_ids:
+            notes.append(f"stripped_citation: {', '.join(s.stripped_ids)}")
+        lines.append(f"{answer_name}: statements[{s.index}] flagged ({'; '.join(notes)})")
+    counts = report.counts
+    lines.append(
+        f"{answer_name}: {counts['accepted']} of {counts['statements']} statement(s) accepted, "
+        f"{counts['rejected']} rejected, {len(report.flagged)} flagged"
+    )
+    return lines
+
+
+def run_check_answer(args: argparse.Namespace) -> int:
+    """Run check-answer for parsed `args`; returns the exit status (0 ok, 1 rejected/flagged, 2 input error)."""
+    answer_name = STDIN_NAME if args.answer == "-" else args.answer
+    try:
+        result_bytes = _read_bytes(args.result)
+    except OSError as exc:
+        return _fail(f"cannot read result file {args.result}: {exc.strerror or exc}")
+    try:
+        answer_bytes = _read_bytes(args.answer)
+    except OSError as exc:
+        return _fail(f"cannot read answer file {answer_name}: {exc.strerror or exc}")
+    try:
+        report = validate_cited_answer(
+            answer_bytes, result_bytes, policy=args.policy, strict_numbers=bool(args.strict)
+        )
+    except TransportFormatError as exc:
+        return _fail(f"{args.result}: {exc}")
+    except CitedAnswerTypeError as exc:
+        return _fail(f"{answer_name}: {exc}")
+
+    if args.format == "json":
+        sys.stdout.write(report.to_json() + "\n")
+    else:
+        sys.stdout.write(render_answer(report, args.format))
+    for line in _diagnostics(report, answer_name):
+        print(line, file=sys.stderr)
+    if report.rejected or (args.strict and report.flagged):
+        return EXIT_REJECTED
+    return EXIT_OK
+
+
+def check_answer_main(argv: Optional[Sequence[str]] = None) -> int:
+    """Stand-alone entry point: parse `argv` (default sys.argv[1:]) and run check-answer."""
+    parser = argparse.ArgumentParser(
+        prog=PROG, description="Check an LLM's cited answer against the search result it was given."
+    )
+    add_check_answer_arguments(parser)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse exits on --help (0) and on usage errors (2)
+        return exc.code if isinstance(exc.code, int) else EXIT_INPUT_ERROR
+    return run_check_answer(args)
+
+
+if __name__ == "__main__":
+    sys.exit(check_answer_main())

@@ -1,0 +1,129 @@
+"""Exception classes of semantic_json.
+
+Every error names what was wrong and, where there is one, what to do about it. Each class also derives
+from the matching built-in (ValueError, TypeError, KeyError, ImportError) so callers that catch the
+built-in keep working.
+"""
+
+from __future__ import annotations
+
+TRANSFORMERS_INSTALL_HINT = 'pip install "semantic-json-transport[transformers]"'
+
+
+class SemanticJsonError(Exception):
+    """Base class of every error raised by semantic_json."""
+
+
+class EmptyDocumentError(SemanticJsonError, ValueError):
+    """The text given to compile() is empty or only whitespace."""
+
+    def __init__(self, document_id: str) -> None:
+        self.document_id = document_id
+        super().__init__(
+            f"document {document_id!r} has no text to compile (empty or whitespace only); "
+            "pass the document's full text"
+        )
+
+
+class DocumentTypeError(SemanticJsonError, TypeError):
+    """The text given to compile() is not a str."""
+
+    def __init__(self, document_id: object, got: object) -> None:
+        self.document_id = document_id
+        super().__init__(
+            f"document {document_id!r}: text must be str, got {type(got).__name__}; "
+            "decode bytes first (e.g. data.decode('utf-8'))"
+        )
+
+
+class InvalidDocumentIdError(SemanticJsonError, ValueError):
+    """A document id is not a non-empty string without surrounding whitespace."""
+
+
+class InvalidSegmentError(SemanticJsonError, ValueError):
+    """A provenance segment does not fit the document text (out of range, empty or overlapping)."""
+
+
+class DocumentIntegrityError(SemanticJsonError, ValueError):
+    """A serialised SemanticDocument whose text no longer matches its declared SHA-256 or units."""
+
+
+class EmptyQueryError(SemanticJsonError, ValueError):
+    """search() was given an empty or whitespace-only query."""
+
+
+class QueryTypeError(SemanticJsonError, TypeError):
+    """search() was given a query that is not a str."""
+
+
+class UnknownDocumentError(SemanticJsonError, KeyError):
+    """A document id that the repository does not hold."""
+
+    def __init__(self, document_id: str) -> None:
+        self.document_id = document_id
+        super().__init__(document_id)
+
+    def __str__(self) -> str:
+        return f"unknown document {self.document_id!r}; add it with SemanticRepository.add(compile(...)) first"
+
+
+class UnknownRegionError(SemanticJsonError, KeyError):
+    """A region id that no search of this repository has produced (or that has been forgotten)."""
+
+    def __init__(self, region_id: str) -> None:
+        self.region_id = region_id
+        super().__init__(region_id)
+
+    def __str__(self) -> str:
+        return (
+            f"unknown region id {self.region_id!r}; region ids come from SemanticRepository.search() "
+            "and are remembered per repository (pass the EvidenceRegion itself instead)"
+        )
+
+
+class SourceSpanError(SemanticJsonError, ValueError):
+    """A region's character span does not lie inside its document's text."""
+
+
+class TransportFormatError(SemanticJsonError, ValueError):
+    """A transport payload that is not valid semantic-json-transport/context/v1 JSON."""
+
+
+class SchemaValidationError(SemanticJsonError, ValueError):
+    """A payload that does not validate against one of the package's JSON Schemas."""
+
+
+class EmbedderMismatchError(SemanticJsonError, ValueError):
+    """An embedder returned vectors of the wrong shape for the index it feeds."""
+
+
+class MissingExtraError(SemanticJsonError, ImportError):
+    """An optional dependency (an install extra) is not installed."""
+
+    def __init__(self, feature: str, module: str, hint: str = TRANSFORMERS_INSTALL_HINT) -> None:
+        super().__init__(f"{feature} needs the optional package {module!r}; install it with: {hint}")
+
+
+class ModelUnavailableError(SemanticJsonError, RuntimeError):
+    """A neural embedding model could not be loaded from the given name or path."""
+
+
+__all__ = [
+    "TRANSFORMERS_INSTALL_HINT",
+    "SemanticJsonError",
+    "EmptyDocumentError",
+    "DocumentTypeError",
+    "InvalidDocumentIdError",
+    "InvalidSegmentError",
+    "DocumentIntegrityError",
+    "EmptyQueryError",
+    "QueryTypeError",
+    "UnknownDocumentError",
+    "UnknownRegionError",
+    "SourceSpanError",
+    "TransportFormatError",
+    "SchemaValidationError",
+    "EmbedderMismatchError",
+    "MissingExtraError",
+    "ModelUnavailableError",
+]

@@ -1,0 +1,187 @@
+"""The Semantic JSON Grammar v0.1 data model: SemanticDocument, its units, entities and segments.
+
+A SemanticDocument is what `compile()` produces and what a repository indexes. It carries the original
+text, so every unit's span can be checked (``text[unit.start_char:unit.end_char] == unit.text``) and every
+region assembled from it can be verified against the document's SHA-256. Offsets are Python string indices
+(Unicode code points); lines are 1-based.
+"""
+
+from __future__ import annotations
+
+import bisect
+import hashlib
+import json
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from .errors import DocumentIntegrityError
+
+#: Version of the grammar that compile() writes and that SemanticDocument declares.
+GRAMMAR_VERSION = "0.1"
+
+UnitKind = Literal["heading", "proposition", "list_item", "table_row", "caption"]
+CoordOrigin = Literal["BOTTOMLEFT", "TOPLEFT"]
+BoxUnit = Literal["points", "normalized", "pixels"]
+
+
+def sha256_text(text: str) -> str:
+    """Hex SHA-256 of the UTF-8 encoding of `text`."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+class SegmentBox(BaseModel):
+    """A bounding box on a PDF page: bbox is [l, t, r, b] in `unit`, measured from `coord_origin`; page is 1-based."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    page: int = Field(ge=1)
+    bbox: list[float] = Field(min_length=4, max_length=4)
+    coord_origin: CoordOrigin
+    unit: BoxUnit
+
+
+class Segment(BaseModel):
+    """A provenance segment: the [start_char, end_char) part of the text that came from one source chunk.
+
+    The PDF bridge passes one segment per chunk of the canonical document text. Lines inside a segment of
+    kind "table" are compiled as table rows; pages are 1-based.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    start_char: int = Field(ge=0)
+    end_char: int = Field(ge=0)
+    chunk_id: str | None = None
+    kind: str = "text"
+    page_span: list[int] = Field(default_factory=list)
+    boxes: list[SegmentBox] = Field(default_factory=list)
+    pdf_sha256: str | None = None
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Segment:
+        if self.end_char <= self.start_char:
+            raise ValueError(f"segment end_char {self.end_char} must be greater than start_char {self.start_char}")
+        return self
+
+
+class Entity(BaseModel):
+    """An entity of the document: canonical id, type, the surface forms seen, and the units that mention it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    type: str = "organization"
+    surface_forms: list[str] = Field(default_factory=list)
+    units: list[str] = Field(default_factory=list)
+
+
+class SemanticUnit(BaseModel):
+    """A small source-grounded unit (an anchor): text == document.text[start_char:end_char].
+
+    `block` numbers the paragraph / list item / table / heading the unit belongs to (0-based); `sentence`
+    numbers sentences (propositions of one sentence share it); `section` is the id of the governing heading;
+    `segment` indexes SemanticDocument.segments. `entities` are mentioned in the unit; `context_entities`
+    are the ones it is about (its own, else carried from earlier units of the block or from the heading).
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    kind: UnitKind
+    text: str
+    start_char: int = Field(ge=0)
+    end_char: int = Field(ge=0)
+    start_line: int = Field(ge=1)
+    end_line: int = Field(ge=1)
+    block: int = Field(ge=0)
+    sentence: int = Field(ge=0)
+    section: str | None = None
+    segment: int | None = None
+    is_header: bool = False
+    entities: list[str] = Field(default_factory=list)
+    context_entities: list[str] = Field(default_factory=list)
+    concepts: list[str] = Field(default_factory=list)
+    terms: list[str] = Field(default_factory=list)
+
+
+class SemanticDocument(BaseModel):
+    """A compiled document (Semantic JSON Grammar v0.1): text, hash, line index, units, entities, segments."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    grammar_version: Literal["0.1"] = GRAMMAR_VERSION
+    document_id: str
+    source_uri: str | None = None
+    document_sha256: str
+    char_count: int = Field(ge=0)
+    line_starts: list[int]
+    text: str
+    units: list[SemanticUnit]
+    entities: list[Entity] = Field(default_factory=list)
+    segments: list[Segment] = Field(default_factory=list)
+
+    @field_validator("line_starts")
+    @classmethod
+    def _line_starts_sorted(cls, value: list[int]) -> list[int]:
+        if not value or value[0] != 0 or any(b <= a for a, b in zip(value, value[1:])):
+            raise ValueError("line_starts must start at 0 and increase strictly")
+        return value
+
+    # ----------------------------------------------------------------- lookup
+
+    def line_of(self, char: int) -> int:
+        """1-based line number of character offset `char` (clamped to the text)."""
+        char = min(max(char, 0), max(self.char_count - 1, 0))
+        return bisect.bisect_right(self.line_starts, char)
+
+    def unit(self, unit_id: str) -> SemanticUnit:
+        """The unit with id `unit_id` (P1, P2, ...); KeyError if absent."""
+        index = self.unit_index(unit_id)
+        return self.units[index]
+
+    def unit_index(self, unit_id: str) -> int:
+        """Position of unit `unit_id` in `units`; KeyError if absent."""
+        if unit_id.startswith("P") and unit_id[1:].isdigit():
+            index = int(unit_id[1:]) - 1
+            if 0 <= index < len(self.units) and self.units[index].id == unit_id:
+                return index
+        for index, unit in enumerate(self.units):
+            if unit.id == unit_id:
+                return index
+        raise KeyError(f"document {self.document_id!r} has no unit {unit_id!r}")
+
+    # ------------------------------------------------------------ integrity
+
+    def check_integrity(self) -> None:
+        """Raise DocumentIntegrityError unless the hash, length and every unit span match the text."""
+        if sha256_text(self.text) != self.document_sha256:
+            raise DocumentIntegrityError(
+                f"document {self.document_id!r}: text does not match document_sha256 (the text was changed)"
+            )
+        if len(self.text) != self.char_count:
+            raise DocumentIntegrityError(f"document {self.document_id!r}: char_count differs from the text length")
+        for unit in self.units:
+            if self.text[unit.start_char : unit.end_char] != unit.text:
+                raise DocumentIntegrityError(
+                    f"document {self.document_id!r}: unit {unit.id} text differs from its span "
+                    f"[{unit.start_char}, {unit.end_char})"
+                )
+
+    # ---------------------------------------------------------------- export
+
+    def to_dict(self) -> dict[str, Any]:
+        """The document as a JSON-ready dict (the form validated by semantic_document.schema.json)."""
+        return self.model_dump(mode="json")
+
+    def to_json(self, indent: int | None = None) -> str:
+        """The document as JSON text (UTF-8 characters kept, not escaped)."""
+        return json.dumps(self.to_dict(), ensure_ascii=False, indent=indent)
+
+    @classmethod
+    def from_json(cls, data: str | bytes | dict[str, Any]) -> SemanticDocument:
+        """Parse a document written by to_json()/to_dict(); checks that text, hash and unit spans agree."""
+        payload = json.loads(data) if isinstance(data, (str, bytes)) else data
+        doc = cls.model_validate(payload)
+        doc.check_integrity()
+        return doc

@@ -1,0 +1,315 @@
+"""Query-time assembly of EvidenceRegions from matching anchors of one document.
+
+Steps, for the anchors (unit positions with scores) that retrieval found in a document:
+
+1. **Cluster** anchors in text order: an anchor joins the previous cluster when it is at most
+   CLUSTER_MAX_UNIT_GAP units and CLUSTER_MAX_CHAR_GAP characters away, in the same zone (provenance
+   segment), and every unit from the cluster to it is entity-compatible. Rows of one table always cluster,
+   and never with anchors outside their table.
+2. **Expand** each cluster, entity-safely: to whole sentences; then to the whole paragraph when the
+   paragraph is at most PARAGRAPH_MAX_CHARS long, else by CONTEXT_SENTENCES neighbouring sentences. A table
+   cluster grows to whole rows under the table's header row and caption (never half a row). Growth stops at
+   the first unit that is about an entity outside the region's entities, or that lies in another zone.
+3. **Merge** regions that overlap or touch, and score each by its best anchor.
+
+A unit u is entity-compatible with a region about entities E when u.context_entities ⊆ E; so a unit
+about no entity is always compatible and a region about B_CORP never takes in a sentence about A_CORP.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+from collections.abc import Sequence
+
+from .model import SemanticDocument, SemanticUnit
+from .transport import EvidenceRegion, SourceSpan
+
+#: Maximum distance, in units, between two anchors of one cluster.
+CLUSTER_MAX_UNIT_GAP = 3
+#: Maximum characters between the end of one anchor and the start of the next in one cluster.
+CLUSTER_MAX_CHAR_GAP = 600
+#: A paragraph up to this many characters is taken whole around its anchors.
+PARAGRAPH_MAX_CHARS = 1500
+#: Sentences added on each side of a cluster inside a longer paragraph.
+CONTEXT_SENTENCES = 1
+#: Expansion (not anchors) never makes a region longer than this many characters.
+REGION_MAX_CHARS = 2400
+#: A table region spans caption and header down to its rows only while it stays within this many characters.
+TABLE_REGION_MAX_CHARS = 6000
+#: A caption unit at most this many lines above a table (in its own segment) is taken as its caption.
+CAPTION_MAX_LINE_GAP = 2
+#: Unit kinds that belong to tables.
+TABLE_KINDS = frozenset({"table_row", "caption"})
+#: Segment kind value written when a region spans segments of different kinds.
+MIXED_KIND = "mixed"
+
+
+@dataclass
+class RegionDraft:
+    """A region before it gets an id: units [first, last] (positions, inclusive) of one document."""
+
+    first: int
+    last: int
+    anchors: dict[int, float]
+    entities: frozenset[str]
+    zone: int | None
+    score: float = 0.0
+    is_table: bool = False
+
+
+def _compatible(unit: SemanticUnit, entities: frozenset[str]) -> bool:
+    return all(e in entities for e in unit.context_entities)
+
+
+class _Layout:
+    """Lookups used during expansion, computed lazily around the anchors (never over the whole document)."""
+
+    def __init__(self, doc: SemanticDocument) -> None:
+        self.units = doc.units
+        self._bounds: dict[int, tuple[int, int]] = {}
+        self._has_rows: dict[int, bool] = {}
+
+    def bounds(self, pos: int) -> tuple[int, int]:
+        """(first, last) unit positions of the block that unit `pos` belongs to (blocks are contiguous)."""
+        block = self.units[pos].block
+        cached = self._bounds.get(block)
+        if cached is None:
+            units = self.units
+            first = pos
+            while first > 0 and units[first - 1].block == block:
+                first -= 1
+            last = pos
+            while last + 1 < len(units) and units[last + 1].block == block:
+                last += 1
+            cached = self._bounds[block] = (first, last)
+        return cached
+
+    def _block_has_rows(self, pos: int) -> bool:
+        block = self.units[pos].block
+        if block not in self._has_rows:
+            first, last = self.bounds(pos)
+            self._has_rows[block] = any(self.units[p].kind == "table_row" for p in range(first, last + 1))
+        return self._has_rows[block]
+
+    def _attached_caption(self, table_first: int) -> int | None:
+        """Position of a caption unit just above the table starting at `table_first` in another block."""
+        before = table_first - 1
+        if before < 0:
+            return None
+        caption = self.units[before]
+        if caption.kind != "caption" or caption.block == self.units[table_first].block:
+            return None
+        if caption.end_line < self.units[table_first].start_line - CAPTION_MAX_LINE_GAP:
+            return None
+        return before
+
+    def table_of(self, pos: int) -> tuple[int, int] | None:
+        """(first, last) positions of the table that unit `pos` belongs to, its caption included (also a
+        caption that arrived in its own segment just above); None for a unit outside tables."""
+        unit = self.units[pos]
+        if unit.kind not in TABLE_KINDS:
+            return None
+        if self._block_has_rows(pos):
+            first, last = self.bounds(pos)
+            caption = self._attached_caption(first)
+            return (caption if caption is not None else first), last
+        following = pos + 1
+        if unit.kind == "caption" and following < len(self.units) and self.units[following].kind == "table_row":
+            if self._attached_caption(self.bounds(following)[0]) == pos:
+                return pos, self.bounds(following)[1]
+        return None
+
+    def is_table(self, pos: int) -> bool:
+        """Whether unit `pos` is a row or the caption of a table."""
+        return self.table_of(pos) is not None
+
+    def span_chars(self, first: int, last: int) -> int:
+        return self.units[last].end_char - self.units[first].start_char
+
+
+def _cluster(layout: _Layout, hits: Sequence[tuple[int, float]]) -> list[RegionDraft]:
+    units = layout.units
+    clusters: list[RegionDraft] = []
+    for pos, score in sorted(hits):
+        unit = units[pos]
+        ctx = frozenset(unit.context_entities)
+        current = clusters[-1] if clusters else None
+        table = layout.table_of(pos)
+        same_table = current is not None and table is not None and table == layout.table_of(current.last)
+        if current is not None and (current.zone == unit.segment or same_table):
+            previous = units[current.last]
+            # a table only clusters with itself: its region is built from its own rows, header and caption
+            crosses_table = (layout.is_table(pos) or layout.is_table(current.last)) and previous.block != unit.block
+            near = (
+                not crosses_table
+                and pos - current.last <= CLUSTER_MAX_UNIT_GAP
+                and unit.start_char - previous.end_char <= CLUSTER_MAX_CHAR_GAP
+            )
+            merged = current.entities | ctx
+            entity_ok = not current.entities or not ctx or ctx == current.entities
+            if same_table or (
+                near
+                and entity_ok
+                and all(
+                    _compatible(units[p], merged) and units[p].segment == unit.segment
+                    for p in range(current.last + 1, pos)
+                )
+            ):
+                current.last = pos
+                current.anchors[pos] = score
+                current.entities = merged
+                continue
+        clusters.append(RegionDraft(pos, pos, {pos: score}, ctx, unit.segment))
+    return clusters
+
+
+def _grow(layout: _Layout, draft: RegionDraft, pos: int, limit: int) -> bool:
+    """Extend `draft` to unit `pos` (adjacent to it) if allowed and within `limit` characters."""
+    units = layout.units
+    if pos < 0 or pos >= len(units):
+        return False
+    unit = units[pos]
+    if unit.segment != draft.zone or not _compatible(unit, draft.entities):
+        return False
+    first, last = (pos, draft.last) if pos < draft.first else (draft.first, pos)
+    if layout.span_chars(first, last) > limit and layout.span_chars(draft.first, draft.last) > 0:
+        return False
+    draft.first, draft.last = first, last
+    return True
+
+
+def _expand_text(layout: _Layout, draft: RegionDraft) -> None:
+    units = layout.units
+    # 1. whole sentences
+    while draft.first > 0 and units[draft.first - 1].sentence == units[draft.first].sentence:
+        if not _grow(layout, draft, draft.first - 1, REGION_MAX_CHARS):
+            break
+    while draft.last + 1 < len(units) and units[draft.last + 1].sentence == units[draft.last].sentence:
+        if not _grow(layout, draft, draft.last + 1, REGION_MAX_CHARS):
+            break
+    # 2. the paragraph, or neighbouring sentences of a long paragraph
+    block_first, _ = layout.bounds(draft.first)
+    _, block_last = layout.bounds(draft.last)
+    if layout.span_chars(block_first, block_last) <= PARAGRAPH_MAX_CHARS:
+        while draft.first > block_first and _grow(layout, draft, draft.first - 1, REGION_MAX_CHARS):
+            pass
+        while draft.last < block_last and _grow(layout, draft, draft.last + 1, REGION_MAX_CHARS):
+            pass
+        return
+    for direction in (1, -1):
+        for _ in range(CONTEXT_SENTENCES):
+            edge = draft.last if direction == 1 else draft.first
+            nxt = edge + direction
+            if not (block_first <= nxt <= block_last):
+                break
+            sentence = units[nxt].sentence
+            while block_first <= nxt <= block_last and units[nxt].sentence == sentence:
+                if not _grow(layout, draft, nxt, REGION_MAX_CHARS):
+                    break
+                nxt += direction
+
+
+def _expand_table(layout: _Layout, draft: RegionDraft) -> None:
+    """Grow a table cluster to whole rows under the table's caption and header (whatever entities the
+    rows carry); a cluster of only caption/header also takes the rows, as far as the budget allows."""
+    units = layout.units
+    table = layout.table_of(draft.last) or layout.table_of(draft.first)
+    if table is None:
+        return
+    table_first, table_last = table
+    if layout.span_chars(table_first, draft.last) <= TABLE_REGION_MAX_CHARS:
+        draft.first = min(draft.first, table_first)
+    if all(units[p].kind == "caption" or units[p].is_header for p in draft.anchors):
+        while draft.last < table_last and layout.span_chars(draft.first, draft.last + 1) <= TABLE_REGION_MAX_CHARS:
+            draft.last += 1
+    draft.zone = units[draft.last].segment
+
+
+def _merge(drafts: list[RegionDraft]) -> list[RegionDraft]:
+    drafts.sort(key=lambda d: (d.first, d.last))
+    merged: list[RegionDraft] = []
+    for draft in drafts:
+        if merged:
+            last = merged[-1]
+            overlapping = draft.first <= last.last
+            adjacent = draft.first == last.last + 1 and not (draft.is_table or last.is_table)
+            touching = (overlapping or adjacent) and draft.zone == last.zone
+            entity_ok = draft.entities <= last.entities or last.entities <= draft.entities
+            if touching and entity_ok:
+                last.last = max(last.last, draft.last)
+                last.anchors.update(draft.anchors)
+                last.entities = last.entities | draft.entities
+                last.is_table = last.is_table or draft.is_table
+                continue
+        merged.append(draft)
+    return merged
+
+
+def assemble(doc: SemanticDocument, hits: Sequence[tuple[int, float]]) -> list[RegionDraft]:
+    """Regions of `doc` around `hits` ((unit position, anchor score) pairs), best score first."""
+    if not hits:
+        return []
+    layout = _Layout(doc)
+    drafts = _cluster(layout, hits)
+    for draft in drafts:
+        if layout.is_table(draft.last) or layout.is_table(draft.first):
+            draft.is_table = True
+            _expand_table(layout, draft)
+        else:
+            _expand_text(layout, draft)
+    drafts = _merge(drafts)
+    for draft in drafts:
+        draft.score = max(draft.anchors.values())
+    drafts.sort(key=lambda d: (-d.score, d.first))
+    return drafts
+
+
+def _provenance(doc: SemanticDocument, first: int, last: int) -> dict[str, Any]:
+    """Optional source keys (pages, boxes, chunk_ids, kind, pdf_sha256) from the segments the units lie in."""
+    indexes = sorted({u.segment for u in doc.units[first : last + 1] if u.segment is not None})
+    if not indexes:
+        return {}
+    segments = [doc.segments[i] for i in indexes]
+    pages = sorted({p for s in segments for p in s.page_span} | {b.page for s in segments for b in s.boxes})
+    boxes = [
+        {**box.model_dump(mode="json"), "chunk_id": segment.chunk_id}
+        for segment in segments
+        for box in segment.boxes
+        if box.page in pages
+    ]
+    chunk_ids = list(dict.fromkeys(s.chunk_id for s in segments if s.chunk_id is not None))
+    kinds = {s.kind for s in segments}
+    pdf_hashes = {s.pdf_sha256 for s in segments if s.pdf_sha256}
+    extra: dict[str, Any] = {"pages": pages, "boxes": boxes, "chunk_ids": chunk_ids}
+    extra["kind"] = kinds.pop() if len(kinds) == 1 else MIXED_KIND
+    if len(pdf_hashes) == 1:
+        extra["pdf_sha256"] = pdf_hashes.pop()
+    return extra
+
+
+def to_region(doc: SemanticDocument, draft: RegionDraft, region_id: str) -> EvidenceRegion:
+    """The EvidenceRegion of `draft`: exact text slice, line and character coordinates, provenance."""
+    units = doc.units
+    start = units[draft.first].start_char
+    end = units[draft.last].end_char
+    source = SourceSpan(
+        document_id=doc.document_id,
+        uri=doc.source_uri,
+        start_char=start,
+        end_char=end,
+        start_line=doc.line_of(start),
+        end_line=doc.line_of(end - 1),
+        document_sha256=doc.document_sha256,
+        **_provenance(doc, draft.first, draft.last),
+    )
+    entities = sorted({e for u in units[draft.first : draft.last + 1] for e in u.entities})
+    return EvidenceRegion(
+        region_id=region_id,
+        document_id=doc.document_id,
+        score=draft.score,
+        entities=entities,
+        source=source,
+        anchors=[units[p].id for p in sorted(draft.anchors)],
+        text=doc.text[start:end],
+    )

@@ -1,0 +1,278 @@
+"""SemanticRepository: holds compiled documents and their anchor index; searches, locates and verifies.
+
+search(query) = anchor retrieval (cosine over anchor vectors, a light lexical/entity adjustment, and an
+entity filter: when the query names entities, anchors about other entities are not evidence) → per
+document, clustering and entity-safe expansion (regions.py) → SearchResult, regions grouped by document.
+
+The repository's state is the documents plus a VectorIndex (float32 matrix with row → (document, unit)
+keys); compile() is separate, so a persistent store can save and restore both without re-compiling.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Union
+from collections.abc import Iterable, Iterator
+
+import numpy as np
+
+from .embedders import Embedder, LiteEmbedder
+from .entities import entity_ids
+from .errors import (
+    EmbedderMismatchError,
+    EmptyQueryError,
+    QueryTypeError,
+    UnknownDocumentError,
+    UnknownRegionError,
+)
+from .index import SCORE_DECIMALS, VectorIndex
+from .lexicon import load_lexicon
+from .model import SemanticDocument, SemanticUnit
+from .provenance import VerificationResult, check_region, source_text
+from .regions import RegionDraft, assemble, to_region
+from .textnorm import normalized_terms
+from .transport import EvidenceRegion, SearchResult, SourceSpan
+
+#: Anchors fetched from the index per requested region.
+ANCHOR_CANDIDATES_PER_REGION = 8
+#: Anchors fetched from the index at least (deep enough that hashing noise cannot crowd out the anchors
+#: that pass the lexical gate).
+MIN_ANCHOR_CANDIDATES = 128
+#: Share of an anchor's score that comes from query-term overlap (the rest is the cosine).
+LEXICAL_WEIGHT = 0.25
+#: Added to an anchor about an entity the query names.
+ENTITY_MATCH_BONUS = 0.05
+#: Anchors scoring below this fraction of the best anchor are dropped.
+RELATIVE_ANCHOR_FLOOR = 0.35
+#: Region ids remembered for get_region() (oldest forgotten first).
+MAX_REMEMBERED_REGIONS = 10_000
+#: Default number of regions returned by search().
+DEFAULT_K = 5
+
+RegionRef = Union[EvidenceRegion, str]
+
+
+def _unit_keys(unit: SemanticUnit) -> set[str]:
+    return set(unit.terms) | set(unit.concepts) | set(unit.context_entities)
+
+
+class SemanticRepository:
+    """Compiled documents and their semantic index. `embedder` defaults to LiteEmbedder()."""
+
+    def __init__(self, embedder: Embedder | None = None) -> None:
+        self.embedder: Embedder = embedder if embedder is not None else LiteEmbedder()
+        self._documents: dict[str, SemanticDocument] = {}
+        self._index = VectorIndex(self.embedder.dim, self.embedder.name)
+        self._regions: OrderedDict[str, EvidenceRegion] = OrderedDict()
+
+    @classmethod
+    def from_parts(
+        cls, documents: Iterable[SemanticDocument], index: VectorIndex, embedder: Embedder | None = None
+    ) -> SemanticRepository:
+        """A repository from saved state: compiled documents plus an index saved from `index.matrix` /
+        `index.keys()` (see VectorIndex.from_arrays). Nothing is re-embedded.
+
+        EmbedderMismatchError if the index was built by another embedder (name or dim) or does not match
+        the documents' units.
+        """
+        repo = cls(embedder)
+        if index.embedder_name != repo.embedder.name or index.dim != repo.embedder.dim:
+            raise EmbedderMismatchError(
+                f"index was built by {index.embedder_name!r} (dim {index.dim}); this repository embeds with "
+                f"{repo.embedder.name!r} (dim {repo.embedder.dim}); re-add the documents to re-embed them"
+            )
+        held = {doc.document_id: doc for doc in documents}
+        rows: dict[str, list[int]] = {}
+        for document_id, position in index.keys():
+            rows.setdefault(document_id, []).append(position)
+        for document_id, doc in held.items():
+            if sorted(rows.get(document_id, ())) != list(range(len(doc.units))):
+                raise EmbedderMismatchError(f"index rows of document {document_id!r} do not match its units")
+        if set(rows) - set(held):
+            raise EmbedderMismatchError(f"index holds rows of documents not given: {sorted(set(rows) - set(held))}")
+        for doc in held.values():
+            doc.check_integrity()
+        repo._documents = {d: held[d] for d in index.document_ids()}
+        repo._index = index
+        return repo
+
+    # ------------------------------------------------------------ documents
+
+    def add(self, doc: SemanticDocument) -> None:
+        """Index `doc`'s units as anchors; a document with the same id is replaced."""
+        if not isinstance(doc, SemanticDocument):
+            raise TypeError(f"add() expects a SemanticDocument from semantic_json.compile(), got {type(doc).__name__}")
+        doc.check_integrity()
+        embed_units = getattr(self.embedder, "embed_units", None)
+        if embed_units is not None:
+            vectors = embed_units(doc.units)
+        else:
+            vectors = self.embedder.embed_documents([u.text for u in doc.units])
+        if vectors.shape != (len(doc.units), self._index.dim):
+            raise EmbedderMismatchError(
+                f"embedder {self.embedder.name!r} returned shape {vectors.shape} for {len(doc.units)} units, "
+                f"expected ({len(doc.units)}, {self._index.dim})"
+            )
+        self._documents.pop(doc.document_id, None)
+        self._index.add(doc.document_id, list(range(len(doc.units))), vectors)
+        self._documents[doc.document_id] = doc
+
+    def remove(self, document_id: str) -> None:
+        """Remove a document and its anchors; UnknownDocumentError if it is not held."""
+        if document_id not in self._documents:
+            raise UnknownDocumentError(document_id)
+        self._index.remove(document_id)
+        del self._documents[document_id]
+
+    @property
+    def documents(self) -> list[str]:
+        """Ids of the documents held, in the order they were (last) added."""
+        return list(self._documents)
+
+    def get_document(self, document_id: str) -> SemanticDocument:
+        """The compiled document `document_id`; UnknownDocumentError if it is not held."""
+        try:
+            return self._documents[document_id]
+        except KeyError:
+            raise UnknownDocumentError(document_id) from None
+
+    def __contains__(self, document_id: object) -> bool:
+        return document_id in self._documents
+
+    def __len__(self) -> int:
+        return len(self._documents)
+
+    def __iter__(self) -> Iterator[SemanticDocument]:
+        return iter(list(self._documents.values()))
+
+    @property
+    def index(self) -> VectorIndex:
+        """The anchor index (embedding matrix and row keys)."""
+        return self._index
+
+    @property
+    def anchor_count(self) -> int:
+        """Number of indexed anchors (units) over all documents."""
+        return len(self._index)
+
+    # --------------------------------------------------------------- search
+
+    def _anchor_hits(self, query: str, k: int) -> dict[str, list[tuple[int, float]]]:
+        """Scored anchors per document, after the entity filter, lexical gate and relative floor."""
+        embedder = self.embedder
+        query_vector = np.asarray(embedder.embed_query(query), dtype=np.float32)
+        query_entities = frozenset(entity_ids(query))
+        query_keys = set(normalized_terms(query)) | set(load_lexicon().concepts(query)) | set(query_entities)
+        gate = bool(getattr(embedder, "lexical_gate", False))
+        top_n = max(MIN_ANCHOR_CANDIDATES, k * ANCHOR_CANDIDATES_PER_REGION)
+        candidates = self._index.search(query_vector, top_n, min_score=float(getattr(embedder, "min_score", 0.0)))
+        scored: list[tuple[str, int, float]] = []
+        for document_id, position, cosine in candidates:
+            unit = self._documents[document_id].units[position]
+            context = unit.context_entities
+            if query_entities and context and query_entities.isdisjoint(context):
+                continue  # about another entity than the one asked for
+            overlap = len(query_keys & _unit_keys(unit)) / len(query_keys) if query_keys else 0.0
+            if gate and overlap == 0.0:
+                continue
+            score = (1.0 - LEXICAL_WEIGHT) * cosine + LEXICAL_WEIGHT * overlap
+            if query_entities and not query_entities.isdisjoint(context):
+                score += ENTITY_MATCH_BONUS
+            scored.append((document_id, position, round(min(max(score, 0.0), 1.0), SCORE_DECIMALS)))
+        if not scored:
+            return {}
+        floor = max(s for _, _, s in scored) * RELATIVE_ANCHOR_FLOOR
+        hits: dict[str, list[tuple[int, float]]] = {}
+        for document_id, position, score in scored:
+            if score >= floor:
+                hits.setdefault(document_id, []).append((position, score))
+        return hits
+
+    def search(self, query: str, k: int = DEFAULT_K) -> SearchResult:
+        """Up to `k` EvidenceRegions for `query`, grouped by document (best document first).
+
+        An empty result is a valid transport with region_count 0. EmptyQueryError for a blank query.
+        """
+        if not isinstance(query, str):
+            raise QueryTypeError(f"query must be str, got {type(query).__name__}")
+        if not query.strip():
+            raise EmptyQueryError("query is empty; pass the question or keywords to search for")
+        if k < 1:
+            raise ValueError(f"k must be at least 1, got {k}")
+        order = {document_id: n for n, document_id in enumerate(self._documents)}
+        drafts: list[tuple[str, RegionDraft]] = []
+        for document_id, hits in self._anchor_hits(query, k).items():
+            drafts.extend((document_id, d) for d in assemble(self._documents[document_id], hits))
+        drafts.sort(key=lambda item: (-item[1].score, order[item[0]], item[1].first))
+        drafts = drafts[:k]
+        by_document: dict[str, list[RegionDraft]] = {}
+        for document_id, draft in drafts:
+            by_document.setdefault(document_id, []).append(draft)
+        regions: list[EvidenceRegion] = []
+        for document_id, document_drafts in by_document.items():
+            doc = self._documents[document_id]
+            for n, draft in enumerate(document_drafts, start=1):
+                regions.append(to_region(doc, draft, f"{document_id}:R{n}"))
+        self._remember(regions)
+        return SearchResult(query, regions)
+
+    def _remember(self, regions: list[EvidenceRegion]) -> None:
+        for region in regions:
+            self._regions.pop(region.region_id, None)
+            self._regions[region.region_id] = region
+        while len(self._regions) > MAX_REMEMBERED_REGIONS:
+            self._regions.popitem(last=False)
+
+    def get_region(self, region_id: str) -> EvidenceRegion:
+        """The region with `region_id` from the latest search that produced it; UnknownRegionError if none."""
+        try:
+            return self._regions[region_id]
+        except KeyError:
+            raise UnknownRegionError(region_id) from None
+
+    def build_context(self, result: SearchResult) -> str:
+        """Plain-text context for people or a plain-text LLM prompt (same as result.to_text())."""
+        return result.to_text()
+
+    # ----------------------------------------------------------- provenance
+
+    def _region(self, region: RegionRef) -> EvidenceRegion:
+        if isinstance(region, str):
+            return self.get_region(region)
+        if isinstance(region, EvidenceRegion):
+            return region
+        raise TypeError(f"expected an EvidenceRegion or a region id, got {type(region).__name__}")
+
+    def locate(self, region: RegionRef) -> SourceSpan:
+        """The region's source coordinates (document, uri, chars, lines, sha256, and pages/boxes if any).
+
+        UnknownDocumentError if the repository does not hold the region's document.
+        """
+        resolved = self._region(region)
+        self.get_document(resolved.source.document_id)
+        return resolved.source.model_copy(deep=True)
+
+    def get_source(self, region: RegionRef, context_before: int = 0, context_after: int = 0) -> str:
+        """The original text at the region's span in the held document, with optional context (characters).
+
+        UnknownDocumentError for a document not held; SourceSpanError for a span outside the text.
+        """
+        resolved = self._region(region)
+        return source_text(self.get_document(resolved.source.document_id), resolved, context_before, context_after)
+
+    def check_source(self, region: RegionRef) -> VerificationResult:
+        """Verify the region against the held document: ok, or why not (unknown document, document hash
+        differs, span out of range, slice differs)."""
+        resolved = self._region(region)
+        return check_region(self._documents.get(resolved.source.document_id), resolved)
+
+    def verify_source(self, region: RegionRef) -> bool:
+        """True only when the held document's hash and the exact text slice match the region."""
+        return self.check_source(region).ok
+
+    def explain_verification(self, region: RegionRef) -> str:
+        """One line saying whether the region verifies and, if not, why."""
+        result = self.check_source(region)
+        if result.ok:
+            return f"{result.region_id}: verified against document {result.document_id!r}"
+        return f"{result.region_id}: not verified: {result.reason} ({result.detail})"

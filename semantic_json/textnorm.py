@@ -1,0 +1,148 @@
+"""Word-level normalisation shared by the compiler and the LiteEmbedder.
+
+`normalize_token` maps a surface word to its normalised term: lower-cased Latin words lose a plural or
+possessive ending, Korean words lose trailing particles (B기업은 / B기업의 / B기업이 → b기업) and a few
+verbal endings (상환하고 → 상환). Function words map to None. Results are cached, so a corpus with a
+normal vocabulary pays for each distinct word once.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+#: A token: a number (keeping decimals and a percent sign, "3.5%") or a word of Latin letters/Hangul/digits.
+TOKEN_PATTERN = re.compile(r"\d+(?:[.,]\d+)*%?|[A-Za-z가-힣][A-Za-z0-9가-힣]*")
+
+HANGUL_RE = re.compile(r"[가-힣]")
+
+#: Minimum syllables a Korean stem keeps after an ending or particle is stripped.
+MIN_HANGUL_STEM_SYLLABLES = 2
+#: Latin words shorter than this are not stemmed.
+MIN_LATIN_STEM_CHARS = 4
+#: Words cached by normalize_token.
+TOKEN_CACHE_SIZE = 1 << 18
+
+#: Korean particles (조사), longest first so that 에서의 is removed before 의.
+KOREAN_PARTICLES: tuple[str, ...] = tuple(
+    sorted(
+        """
+    으로부터 에서부터 으로서의 으로써 으로서 에게서 이라는 이라고 에서의 으로의 에게의 까지의 부터의 와의 과의 에서 에게 으로 까지 부터 처럼 보다 마다 조차 마저 이나 이며 이고
+    에는 에도 으로는 로는 과는 와는 만큼 한테 께서 이란 라는 라고 에의 이든 든지 은 는 이 가 을 를 의 에 와 과 도 만 로 나 께 란
+    """.split(),
+        key=len,
+        reverse=True,
+    )
+)
+
+#: Single-syllable particles are not removed from nouns that end in the same syllable (평가 is not 평+가).
+PARTICLE_PROTECTED_ENDINGS: tuple[str, ...] = tuple(
+    """
+    평가 주가 원가 단가 시가 증가 추가 물가 고가 저가 대가 국가 전문가 작가 부가 인가 평균가 차이 결과 효과 성과 부과 초과 경과 통과 과다 세과 제도 정도 한도 속도 연도 년도
+    용도 태도 부도 지도 강도 빈도 밀도 수도 난도 회계연도 사업연도 이자 원리금 자금 세금 현금 예금 대금 상금 기금 부담금 만기 만료 포기 비중 경우 이유 회사 대상 이상 이하
+    이내 이후 이전 이번 이미 기간 시간 공간 중간 연간 주간 월간
+    """.split()
+)
+
+#: Verbal and copular endings removed from Korean words (longest first), e.g. 상환하고 → 상환.
+KOREAN_ENDINGS: tuple[str, ...] = tuple(
+    sorted(
+        """
+    된다고 한다고 하였으며 하였으나 하였다 하였고 되었다고 하였다고 했다고 했으며 했으나 했다 했고 하고 하며 하여 하는 하던 하기 하지 한다 할 한 함 되었으며 되었으나 되었다
+    되었고 됐다 되고 되며 되어 되는 되기 되지 된다 될 된 됨 이었으며 이었다 이었고 이며 이고 이다 입니다 였다 이나 임 적으로 적인 적이 적
+    """.split(),
+        key=len,
+        reverse=True,
+    )
+)
+
+#: Words that carry no retrievable meaning in either language.
+STOPWORDS: frozenset[str] = frozenset(
+    """
+    a an the and or of to in on at by for from with as is are was were be been being it its this that
+    these those there their they them he she his her we our you your i my me which who whom whose what
+    when where why how than then so such into onto over under about above below up down out off not no
+    nor only also very can could should would may might must will shall do does did done has have had
+    having if else s t any all each both few more most other some same own just too per via vs etc
+    whether whose ever yet 것 수 등 및 또는 그 이 저 그리고 또한 또 더 즉 및 어떤가 어떠한가 어떤 어떻게 무엇 무엇인가 왜 언제 누가 다만 그러나 하지만 한편
+    반면 그런데 어느 얼마 얼마나 있다 있음 있으며 있고 있는 있어 있을 없다 없음 없는 없고 하다 한다 했다 된다 되다 이다 위해 위한 통해 통한 대한 대해 관한 관련 따라 따른
+    따르면 경우 때 중 내 간 현재 해당 동 본 당 각
+    """.split()
+)
+
+_LATIN_WORD_RE = re.compile(r"[a-z][a-z0-9]*")
+
+
+def tokenize(text: str) -> list[str]:
+    """Surface tokens of `text` in order (numbers keep decimals and %, words keep Hangul and Latin)."""
+    return TOKEN_PATTERN.findall(text)
+
+
+def _strip_hangul_suffix(word: str, suffixes: tuple[str, ...], protect: bool) -> str:
+    """Remove the longest suffix in `suffixes` if the stem keeps MIN_HANGUL_STEM_SYLLABLES syllables."""
+    if protect and word.endswith(PARTICLE_PROTECTED_ENDINGS):
+        return word
+    for suffix in suffixes:
+        if word.endswith(suffix):
+            stem = word[: -len(suffix)]
+            if len(HANGUL_RE.findall(stem)) + (1 if stem[:1].isascii() and stem[:1].isalnum() else 0) >= (
+                MIN_HANGUL_STEM_SYLLABLES
+            ):
+                return stem
+            return word
+    return word
+
+
+def strip_particles(word: str) -> str:
+    """`word` without a trailing Korean particle (한빛전자는 → 한빛전자); other words unchanged."""
+    return _strip_hangul_suffix(word, KOREAN_PARTICLES, protect=True)
+
+
+def _stem_latin(word: str) -> str:
+    """A light English stem: possessive and plural endings only (companies → company, sales → sale)."""
+    if len(word) < MIN_LATIN_STEM_CHARS:
+        return word
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("sses", "xes", "ches", "shes")):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+@lru_cache(maxsize=TOKEN_CACHE_SIZE)
+def normalize_token(token: str) -> str | None:
+    """Normalised term of one token, or None for a function word / a lone letter."""
+    if not token:
+        return None
+    if token[0].isdigit():
+        return token
+    word = token.lower()
+    if HANGUL_RE.search(word):
+        if word in STOPWORDS:
+            return None
+        word = _strip_hangul_suffix(word, KOREAN_PARTICLES, protect=True)
+        word = _strip_hangul_suffix(word, KOREAN_ENDINGS, protect=False)
+        if word in STOPWORDS:
+            return None
+        return word
+    if word in STOPWORDS or len(word) < 2:
+        return None
+    word = _stem_latin(word)
+    return None if word in STOPWORDS else word
+
+
+def normalized_terms(text: str) -> list[str]:
+    """Distinct normalised terms of `text`, in first-occurrence order."""
+    seen: dict[str, None] = {}
+    for token in TOKEN_PATTERN.findall(text):
+        term = normalize_token(token)
+        if term is not None and term not in seen:
+            seen[term] = None
+    return list(seen)
+
+
+def is_hangul(ch: str) -> bool:
+    """True for a precomposed Hangul syllable."""
+    return "가" <= ch <= "힣"

@@ -1,0 +1,263 @@
+"""The transport: SearchResult, EvidenceRegion and SourceSpan, and the `semantic-json-transport/context/v1` JSON.
+
+A SearchResult is a sequence of EvidenceRegions (index it, iterate it, take its len) ordered as in the
+transport: documents by their best region, regions by score within a document. `to_dict()` / `to_json()`
+give the canonical transport; `from_json()` parses it back; `to_text()` is the plain-text inspection view.
+A region's coordinates (`source`) are the canonical reference; `text` is the slice they select.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any, overload
+from collections.abc import Iterator
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from .errors import SchemaValidationError, TransportFormatError
+
+#: Schema id written into every transport and required when parsing one.
+TRANSPORT_SCHEMA_ID = "semantic-json-transport/context/v1"
+#: Source keys that are written only when present (regions of PDF-derived text).
+OPTIONAL_SOURCE_KEYS = ("pages", "boxes", "chunk_ids", "kind", "pdf_sha256")
+#: Characters of a SHA-256 shown in the plain-text view.
+TEXT_VIEW_HASH_CHARS = 12
+
+
+class SourceSpan(BaseModel):
+    """Where a region's text lives: [start_char, end_char) of the document, 1-based lines, and hash.
+
+    `pages` (1-based), `boxes`, `chunk_ids`, `kind` and `pdf_sha256` are present for text that came through
+    provenance segments (e.g. from a PDF).
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    document_id: str
+    uri: str | None = None
+    start_char: int = Field(ge=0)
+    end_char: int = Field(ge=0)
+    start_line: int = Field(ge=1)
+    end_line: int = Field(ge=1)
+    document_sha256: str
+    pages: list[int] | None = None
+    boxes: list[dict[str, Any]] | None = None
+    chunk_ids: list[str] | None = None
+    kind: str | None = None
+    pdf_sha256: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The transport form: required keys always (uri may be null), optional keys only when set."""
+        data = self.model_dump(mode="json")
+        for key in OPTIONAL_SOURCE_KEYS:
+            if data.get(key) is None:
+                data.pop(key, None)
+        return data
+
+
+class EvidenceRegion(BaseModel):
+    """A query-time region of original text, assembled around matching anchors."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    region_id: str
+    document_id: str
+    score: float
+    entities: list[str] = Field(default_factory=list)
+    source: SourceSpan
+    anchors: list[str] = Field(default_factory=list)
+    text: str
+
+    @property
+    def start_char(self) -> int:
+        return self.source.start_char
+
+    @property
+    def end_char(self) -> int:
+        return self.source.end_char
+
+    @property
+    def start_line(self) -> int:
+        return self.source.start_line
+
+    @property
+    def end_line(self) -> int:
+        return self.source.end_line
+
+    @property
+    def uri(self) -> str | None:
+        return self.source.uri
+
+    @property
+    def document_sha256(self) -> str:
+        return self.source.document_sha256
+
+    @property
+    def pages(self) -> list[int] | None:
+        """1-based PDF pages of the region, when its text came from provenance segments."""
+        return self.source.pages
+
+    def to_dict(self) -> dict[str, Any]:
+        """The region as it appears inside a transport document entry."""
+        return {
+            "region_id": self.region_id,
+            "score": self.score,
+            "entities": list(self.entities),
+            "source": self.source.to_dict(),
+            "anchors": list(self.anchors),
+            "text": self.text,
+        }
+
+
+def _validate_transport(payload: dict[str, Any]) -> None:
+    from .validation import validate_transport
+
+    try:
+        validate_transport(payload)
+    except SchemaValidationError as exc:
+        raise TransportFormatError(f"not a valid {TRANSPORT_SCHEMA_ID} transport: {exc}") from exc
+
+
+class SearchResult(Sequence):
+    """The regions found for one query; a list of EvidenceRegion with a canonical JSON form."""
+
+    def __init__(self, query: str, regions: Sequence[EvidenceRegion]) -> None:
+        self.query = query
+        self._regions: list[EvidenceRegion] = list(regions)
+
+    # --------------------------------------------------------- list behaviour
+
+    @overload
+    def __getitem__(self, index: int) -> EvidenceRegion: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[EvidenceRegion]: ...
+
+    def __getitem__(self, index: int | slice) -> EvidenceRegion | list[EvidenceRegion]:
+        return self._regions[index]
+
+    def __iter__(self) -> Iterator[EvidenceRegion]:
+        return iter(self._regions)
+
+    def __len__(self) -> int:
+        return len(self._regions)
+
+    def __repr__(self) -> str:
+        return f"SearchResult(query={self.query!r}, region_count={len(self)}, document_count={self.document_count})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SearchResult):
+            return NotImplemented
+        return self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    @property
+    def regions(self) -> list[EvidenceRegion]:
+        """The regions (a copy of the list), in transport order."""
+        return list(self._regions)
+
+    @property
+    def document_ids(self) -> list[str]:
+        """Documents with at least one region, in transport order."""
+        return list(dict.fromkeys(r.document_id for r in self._regions))
+
+    @property
+    def region_count(self) -> int:
+        return len(self._regions)
+
+    @property
+    def document_count(self) -> int:
+        return len(self.document_ids)
+
+    # --------------------------------------------------------------- export
+
+    def to_dict(self) -> dict[str, Any]:
+        """The canonical `semantic-json-transport/context/v1` payload."""
+        documents: dict[str, dict[str, Any]] = {}
+        for region in self._regions:
+            entry = documents.get(region.document_id)
+            if entry is None:
+                entry = documents[region.document_id] = {
+                    "document_id": region.document_id,
+                    "source_uri": region.source.uri,
+                    "document_sha256": region.source.document_sha256,
+                    "regions": [],
+                }
+            entry["regions"].append(region.to_dict())
+        return {
+            "schema": TRANSPORT_SCHEMA_ID,
+            "query": self.query,
+            "region_count": len(self._regions),
+            "document_count": len(documents),
+            "documents": list(documents.values()),
+        }
+
+    def to_json(self, indent: int | None = 2) -> str:
+        """The transport as JSON text (non-ASCII characters kept as written)."""
+        return json.dumps(self.to_dict(), ensure_ascii=False, indent=indent)
+
+    @classmethod
+    def from_json(cls, data: str | bytes | dict[str, Any]) -> SearchResult:
+        """Parse a transport (JSON text or dict); TransportFormatError if it is not valid v1."""
+        try:
+            payload = json.loads(data) if isinstance(data, (str, bytes)) else data
+        except json.JSONDecodeError as exc:
+            raise TransportFormatError(f"transport is not JSON: {exc}") from exc
+        if not isinstance(payload, dict):
+            raise TransportFormatError(f"transport must be a JSON object, got {type(payload).__name__}")
+        _validate_transport(payload)
+        regions: list[EvidenceRegion] = []
+        try:
+            for document in payload["documents"]:
+                for region in document["regions"]:
+                    regions.append(
+                        EvidenceRegion(
+                            region_id=region["region_id"],
+                            document_id=document["document_id"],
+                            score=region["score"],
+                            entities=region["entities"],
+                            source=SourceSpan.model_validate(region["source"]),
+                            anchors=region["anchors"],
+                            text=region["text"],
+                        )
+                    )
+        except ValidationError as exc:
+            raise TransportFormatError(f"transport region is malformed: {exc}") from exc
+        result = cls(payload["query"], regions)
+        if result.region_count != payload["region_count"] or result.document_count != payload["document_count"]:
+            raise TransportFormatError(
+                f"transport declares {payload['region_count']} regions in {payload['document_count']} documents "
+                f"but holds {result.region_count} in {result.document_count}"
+            )
+        return result
+
+    def to_text(self) -> str:
+        """Plain-text view for people and plain-text LLM context: per region its coordinates, score,
+        anchors, entities and the original text."""
+        lines = [
+            f"Query: {self.query}",
+            f"{self.region_count} region(s) in {self.document_count} document(s) [{TRANSPORT_SCHEMA_ID}]",
+        ]
+        if not self._regions:
+            lines.append("(no evidence found)")
+        current = None
+        for region in self._regions:
+            if region.document_id != current:
+                current = region.document_id
+                uri = f" <{region.uri}>" if region.uri else ""
+                lines.append("")
+                lines.append(
+                    f"=== Document {region.document_id}{uri} sha256={region.document_sha256[:TEXT_VIEW_HASH_CHARS]}… ==="
+                )
+            where = f"lines {region.start_line}-{region.end_line}, chars {region.start_char}-{region.end_char}"
+            if region.pages:
+                where += ", pages " + ",".join(str(p) for p in region.pages)
+            lines.append("")
+            lines.append(f"--- {region.region_id} | score {region.score:.4f} | {where} ---")
+            lines.append(
+                f"anchors: {', '.join(region.anchors) or '-'} | entities: {', '.join(region.entities) or '-'}"
+            )
+            lines.append(region.text)
+        return "\n".join(lines) + "\n"

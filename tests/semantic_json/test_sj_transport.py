@@ -1,0 +1,178 @@
+"""The semantic-json-transport/context/v1 payload: shape, schema, parsing back, text view, PDF provenance."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from sj_support import KOREAN_NEIGHBOURS_TEXT, QUICKSTART_TEXT
+
+from semantic_json import TRANSPORT_SCHEMA_ID, SearchResult, SemanticRepository, compile, errors
+from semantic_json.validation import validate_transport
+
+QUERY = "B기업의 중장기 채무상환능력은 어떤가?"
+PDF_SHA = "ab" * 32
+
+
+@pytest.fixture(scope="module")
+def result() -> SearchResult:
+    repo = SemanticRepository()
+    repo.add(compile(QUICKSTART_TEXT, "company_b", source_uri="file:///credit/company_b.txt"))
+    repo.add(compile(KOREAN_NEIGHBOURS_TEXT, "credit"))
+    return repo.search(QUERY)
+
+
+def test_transport_has_exactly_the_spec_keys(result: SearchResult) -> None:
+    payload = result.to_dict()
+    assert list(payload) == ["schema", "query", "region_count", "document_count", "documents"]
+    assert payload["schema"] == TRANSPORT_SCHEMA_ID == "semantic-json-transport/context/v1"
+    assert payload["query"] == QUERY
+    assert payload["region_count"] == len(result) == 2
+    assert payload["document_count"] == 2
+    document = payload["documents"][0]
+    assert list(document) == ["document_id", "source_uri", "document_sha256", "regions"]
+    assert document["source_uri"] == "file:///credit/company_b.txt"
+    region = document["regions"][0]
+    assert list(region) == ["region_id", "score", "entities", "source", "anchors", "text"]
+    assert list(region["source"]) == [
+        "document_id", "uri", "start_char", "end_char", "start_line", "end_line", "document_sha256",
+    ]
+    assert region["region_id"] == "company_b:R1"
+    assert region["entities"] == ["B_CORP"]
+    assert region["anchors"] == ["P1", "P2"]
+    assert (region["source"]["start_line"], region["source"]["end_line"]) == (2, 4)
+    assert QUICKSTART_TEXT[region["source"]["start_char"] : region["source"]["end_char"]] == region["text"]
+
+
+def test_transport_validates_against_shipped_schema(result: SearchResult) -> None:
+    validate_transport(result.to_dict())
+    validate_transport(json.loads(result.to_json()))
+
+
+def test_schema_rejects_a_transport_with_a_wrong_schema_id(result: SearchResult) -> None:
+    payload = result.to_dict()
+    payload["schema"] = "semantic-json-transport/context/v0"
+    with pytest.raises(errors.SchemaValidationError):
+        validate_transport(payload)
+
+
+def test_to_json_keeps_korean_text_readable(result: SearchResult) -> None:
+    text = result.to_json()
+    assert "B기업은" in text and text.startswith('{\n  "schema"')
+
+
+def test_from_json_parses_the_transport_back(result: SearchResult) -> None:
+    again = SearchResult.from_json(result.to_json())
+    assert again == result
+    assert [r.region_id for r in again] == [r.region_id for r in result]
+    assert again[0].document_id == "company_b" and again[0].start_char == result[0].start_char
+    assert SearchResult.from_json(result.to_dict()).to_json() == result.to_json()
+
+
+@pytest.mark.parametrize(
+    "payload",
+    ["not json", "[]", '{"schema": "semantic-json-transport/context/v1"}'],
+)
+def test_from_json_rejects_what_is_not_a_v1_transport(payload: str) -> None:
+    with pytest.raises(errors.TransportFormatError):
+        SearchResult.from_json(payload)
+
+
+def test_from_json_rejects_wrong_counts(result: SearchResult) -> None:
+    payload = result.to_dict()
+    payload["region_count"] = 7
+    with pytest.raises(errors.TransportFormatError, match="7 regions"):
+        SearchResult.from_json(payload)
+
+
+def test_text_view_shows_coordinates_score_anchors_entities_and_text(result: SearchResult) -> None:
+    view = result.to_text()
+    assert f"Query: {QUERY}" in view
+    assert "=== Document company_b <file:///credit/company_b.txt>" in view
+    assert "--- company_b:R1 | score " in view and "lines 2-4, chars 1-90" in view
+    assert "anchors: P1, P2 | entities: B_CORP" in view
+    assert result[0].text in view
+
+
+def test_build_context_is_the_text_view(result: SearchResult) -> None:
+    assert SemanticRepository().build_context(result) == result.to_text()
+
+
+def _pdf_document():
+    text = (
+        "B기업은 원리금을 정상적으로 상환하고 있다.\n\n"
+        "표 3. B기업 차입금 현황\n"
+        "구분 | 2022 | 2023\n"
+        "단기차입금 | 100 | 140\n"
+        "장기차입금 | 300 | 280\n"
+    )
+    table_start = text.index("표 3.")
+    segments = [
+        {
+            "start_char": 0,
+            "end_char": table_start - 2,
+            "chunk_id": "rep-p1-0",
+            "kind": "text",
+            "page_span": [1],
+            "boxes": [{"page": 1, "bbox": [50.0, 700.0, 550.0, 680.0], "coord_origin": "BOTTOMLEFT", "unit": "points"}],
+            "pdf_sha256": PDF_SHA,
+        },
+        {
+            "start_char": table_start,
+            "end_char": len(text),
+            "chunk_id": "rep-p2-1",
+            "kind": "table",
+            "page_span": [2],
+            "boxes": [{"page": 2, "bbox": [40.0, 600.0, 560.0, 400.0], "coord_origin": "BOTTOMLEFT", "unit": "points"}],
+            "pdf_sha256": PDF_SHA,
+        },
+    ]
+    return compile(text, "rep", source_uri="file:///rep.pdf", segments=segments)
+
+
+def test_segment_provenance_appears_in_transport_source() -> None:
+    repo = SemanticRepository()
+    repo.add(_pdf_document())
+    result = repo.search("B기업 장기차입금")
+    table = next(r for r in result if "장기차입금 | 300 | 280" in r.text)
+    assert table.text.startswith("표 3. B기업 차입금 현황\n구분 | 2022 | 2023")
+    source = table.to_dict()["source"]
+    assert source["pages"] == [2] and table.pages == [2]
+    assert source["chunk_ids"] == ["rep-p2-1"]
+    assert source["kind"] == "table"
+    assert source["pdf_sha256"] == PDF_SHA
+    assert source["boxes"] == [
+        {"page": 2, "bbox": [40.0, 600.0, 560.0, 400.0], "coord_origin": "BOTTOMLEFT", "unit": "points", "chunk_id": "rep-p2-1"}
+    ]
+    validate_transport(result.to_dict())
+    assert "pages 2" in result.to_text()
+    assert SearchResult.from_json(result.to_json()) == result
+
+
+def test_regions_never_cross_into_another_segment() -> None:
+    repo = SemanticRepository()
+    repo.add(_pdf_document())
+    for region in repo.search("B기업 원리금 상환 차입금"):
+        assert region.source.chunk_ids is not None and len(region.source.chunk_ids) == 1
+
+
+def test_plain_text_regions_have_no_pdf_keys(result: SearchResult) -> None:
+    source = result.to_dict()["documents"][0]["regions"][0]["source"]
+    assert not {"pages", "boxes", "chunk_ids", "kind", "pdf_sha256"} & set(source)
+    assert result[0].pages is None
+
+
+def test_caption_in_its_own_segment_joins_the_table_region() -> None:
+    caption = "<표 4> B기업 신용등급 추이"
+    table = "연도 | 등급\n2022 | BBB\n2023 | BBB-"
+    text = f"{caption}\n{table}\n"
+    segments = [
+        {"start_char": 0, "end_char": len(caption), "chunk_id": "p3-cap", "kind": "text", "page_span": [3]},
+        {"start_char": len(caption) + 1, "end_char": len(text), "chunk_id": "p3-tab", "kind": "table", "page_span": [3]},
+    ]
+    repo = SemanticRepository()
+    repo.add(compile(text, "cap", segments=segments))
+    region = repo.search("B기업 신용등급 2023")[0]
+    assert region.text == text.rstrip("\n")
+    assert region.source.chunk_ids == ["p3-cap", "p3-tab"]
+    assert region.source.kind == "mixed" and region.pages == [3]
