@@ -289,17 +289,12 @@ def table_abstract(caption: str | None, layout: TableLayout, row_count: int | No
         label = layout.column_label(c)
         if label and label not in labels:
             labels.append(label)
-    row_labels_head = [layout.grid[r][0] for r in layout.body_rows if layout.row_header_cols and layout.grid[r][0]]
     subject = caption.strip() if caption else "Table"
     parts = [f"{subject}: {rows} rows x {layout.num_cols} columns."]
     if labels:
         shown = labels[:ABSTRACT_MAX_COLUMNS]
         more = len(labels) - len(shown)
         parts.append("Columns: " + ", ".join(shown) + (f" and {more} more." if more else "."))
-    if row_labels_head:
-        shown_rows = row_labels_head[:ABSTRACT_MAX_COLUMNS]
-        more = len(row_labels_head) - len(shown_rows)
-        parts.append("Rows: " + ", ".join(shown_rows) + (f" and {more} more." if more else "."))
     return " ".join(parts)
 
 

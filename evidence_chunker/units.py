@@ -10,7 +10,7 @@ CaptionConfidence = Literal["direct", "inferred", "none"]
 FIGURE_CAPTION_PREFIXES = ("fig", "figure", "그림", "chart", "도표")
 #: Box origin and unit written on every absolute box.
 COORD_ORIGIN = "BOTTOMLEFT"
-COORD_UNIT = "pt"
+COORD_UNIT = "points"
 
 
 @dataclass

@@ -235,7 +235,12 @@ def _merge(drafts: list[RegionDraft]) -> list[RegionDraft]:
             overlapping = draft.first <= last.last
             adjacent = draft.first == last.last + 1 and not (draft.is_table or last.is_table)
             touching = (overlapping or adjacent) and draft.zone == last.zone
-            entity_ok = draft.entities <= last.entities or last.entities <= draft.entities
+            # Overlapping drafts share text, so one may hold the other's entities; merely adjacent ones join
+            # only when they are about the same entities (never B's paragraph with the next one about A).
+            if overlapping:
+                entity_ok = draft.entities <= last.entities or last.entities <= draft.entities
+            else:
+                entity_ok = not draft.entities or not last.entities or draft.entities == last.entities
             if touching and entity_ok:
                 last.last = max(last.last, draft.last)
                 last.anchors.update(draft.anchors)

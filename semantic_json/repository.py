@@ -11,7 +11,8 @@ keys); compile() is separate, so a persistent store can save and restore both wi
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Union
+from pathlib import Path
+from typing import Any, Union
 from collections.abc import Iterable, Iterator
 
 import numpy as np
@@ -30,6 +31,7 @@ from .lexicon import load_lexicon
 from .model import SemanticDocument, SemanticUnit
 from .provenance import VerificationResult, check_region, source_text
 from .regions import RegionDraft, assemble, to_region
+from .store.sqlite import SqliteStore, document_fingerprint
 from .textnorm import normalized_terms
 from .transport import EvidenceRegion, SearchResult, SourceSpan
 
@@ -64,6 +66,49 @@ class SemanticRepository:
         self._documents: dict[str, SemanticDocument] = {}
         self._index = VectorIndex(self.embedder.dim, self.embedder.name)
         self._regions: OrderedDict[str, EvidenceRegion] = OrderedDict()
+        self._store: SqliteStore | None = None
+        self._infos: dict[str, dict[str, Any]] = {}
+        #: Documents of the index file that could not be read (document id → why); see open().
+        self.damaged: dict[str, str] = {}
+
+    @classmethod
+    def open(cls, path: str | Path, embedder: Embedder | None = None) -> SemanticRepository:
+        """A repository kept in the SQLite file at `path` (created if missing).
+
+        Documents and vectors are read back without re-embedding; every later add() and remove() is written
+        through, one transaction per document. EmbedderMismatchError when the file was built with another
+        embedder; IndexFileError when it is not an index file. Damaged documents are left out and listed in
+        `damaged`.
+        """
+        repo = cls(embedder)
+        store = SqliteStore(path)
+        store.bind_embedder(repo.embedder.name, repo.embedder.dim)
+        stored, damaged = store.load()
+        if stored:
+            matrix = np.concatenate([s.vectors for s in stored]) if stored else np.zeros((0, repo.embedder.dim))
+            keys = [(s.document.document_id, i) for s in stored for i in range(len(s.document.units))]
+            index = VectorIndex.from_arrays(matrix, keys, repo.embedder.name)
+            repo = cls.from_parts([s.document for s in stored], index, repo.embedder)
+        repo._store = store
+        repo.damaged = damaged
+        return repo
+
+    @property
+    def path(self) -> Path | None:
+        """The index file, for a repository opened with open(); None in memory."""
+        return self._store.path if self._store is not None else None
+
+    def document_info(self, document_id: str) -> dict[str, Any]:
+        """Caller-supplied info stored with a document by add(..., info=) (empty in memory)."""
+        if document_id not in self._documents:
+            raise UnknownDocumentError(document_id)
+        return (self._store.info(document_id) if self._store is not None else self._infos.get(document_id)) or {}
+
+    def close(self) -> None:
+        """Close the index file (a repository in memory has nothing to close)."""
+        if self._store is not None:
+            self._store.close()
+            self._store = None
 
     @classmethod
     def from_parts(
@@ -98,11 +143,21 @@ class SemanticRepository:
 
     # ------------------------------------------------------------ documents
 
-    def add(self, doc: SemanticDocument) -> None:
-        """Index `doc`'s units as anchors; a document with the same id is replaced."""
+    def add(self, doc: SemanticDocument, info: dict[str, Any] | None = None) -> bool:
+        """Index `doc`'s units as anchors; a document with the same id is replaced.
+
+        `info` is JSON-safe metadata kept beside the document (its PDF path and hash, say). In an index file,
+        re-adding a document identical to the stored one is skipped: the return value is False then, True when
+        the document was (re-)indexed.
+        """
         if not isinstance(doc, SemanticDocument):
             raise TypeError(f"add() expects a SemanticDocument from semantic_json.compile(), got {type(doc).__name__}")
         doc.check_integrity()
+        fingerprint = None
+        if self._store is not None:
+            fingerprint = document_fingerprint(doc)
+            if doc.document_id in self._documents and self._store.fingerprint(doc.document_id) == fingerprint:
+                return False
         embed_units = getattr(self.embedder, "embed_units", None)
         if embed_units is not None:
             vectors = embed_units(doc.units)
@@ -113,14 +168,22 @@ class SemanticRepository:
                 f"embedder {self.embedder.name!r} returned shape {vectors.shape} for {len(doc.units)} units, "
                 f"expected ({len(doc.units)}, {self._index.dim})"
             )
+        if self._store is not None:
+            self._store.put(doc, vectors, info, fingerprint)  # first on disk: memory never holds what the file lacks
+        else:
+            self._infos[doc.document_id] = dict(info or {})
         self._documents.pop(doc.document_id, None)
         self._index.add(doc.document_id, list(range(len(doc.units))), vectors)
         self._documents[doc.document_id] = doc
+        return True
 
     def remove(self, document_id: str) -> None:
         """Remove a document and its anchors; UnknownDocumentError if it is not held."""
         if document_id not in self._documents:
             raise UnknownDocumentError(document_id)
+        if self._store is not None:
+            self._store.delete(document_id)
+        self._infos.pop(document_id, None)
         self._index.remove(document_id)
         del self._documents[document_id]
 
@@ -172,6 +235,8 @@ class SemanticRepository:
             context = unit.context_entities
             if query_entities and context and query_entities.isdisjoint(context):
                 continue  # about another entity than the one asked for
+            if query_entities and unit.entities and unit.entities[0] not in query_entities:
+                continue  # its subject is another entity; the one asked for is only mentioned ("unlike B")
             overlap = len(query_keys & _unit_keys(unit)) / len(query_keys) if query_keys else 0.0
             if gate and overlap == 0.0:
                 continue

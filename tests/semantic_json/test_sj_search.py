@@ -187,3 +187,20 @@ def test_restoring_an_index_built_by_another_embedder_is_refused() -> None:
     index = VectorIndex.from_arrays(repo.index.matrix, repo.index.keys(), repo.index.embedder_name)
     with pytest.raises(errors.EmbedderMismatchError, match="re-add"):
         SemanticRepository.from_parts(list(repo), index, embedder=LiteEmbedder(dim=512))
+
+
+def test_neighbour_about_another_company_that_mentions_b_stays_out():
+    from semantic_json import SemanticRepository, compile
+
+    text = (
+        "B기업은 현재까지 원리금을 정상적으로 상환하고 있다. 다만 주요 거래계약이 내년에 만료될 예정이며, "
+        "중장기적으로 현재의 상환능력이 유지된다고 단정하기는 어렵다.\n\n"
+        "한편, 동종 업계의 A기업은 장기공급계약을 새로 체결하였다. A기업은 원리금 상환 부담이 크지 않은 것으로 "
+        "판단되며, 이 점에서 B기업과 대조적이다."
+    )
+    repo = SemanticRepository()
+    repo.add(compile(text, "peer"))
+    result = repo.search("B기업의 중장기 채무상환능력은 어떤가?")
+    assert result.region_count >= 1
+    assert "단정하기는 어렵다" in result[0].text
+    assert all("A기업" not in region.text for region in result)

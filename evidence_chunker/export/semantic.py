@@ -1,0 +1,137 @@
+"""The bridge: a retrieval corpus (EUs + TextChunks) becomes one semantic_json SemanticDocument.
+
+The document's canonical text is the corpus in reading order, written so a reader (or an LLM) can follow
+it: headings when they change, paragraphs, and each table as its caption, abstract, header lines and
+flattened rows. Every stretch that came from the PDF is a *segment* recording its chunk id, kind ("table" /
+"text"), pages and boxes (points, BOTTOMLEFT), and the PDF's sha256, so regions found in it carry them to
+the transport. semantic_json never imports this package; the dependency runs this way only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from ..units import EvidenceUnit, PageBox
+from .chunks import KIND_TABLE, KIND_TEXT, RetrievalChunk, TextChunk
+
+#: Between blocks (paragraphs, tables) of the canonical text.
+BLOCK_SEP = "\n\n"
+#: Between the lines of one table.
+LINE_SEP = "\n"
+
+
+class _CanonicalText:
+    """Appends blocks of text, remembering which character span came from where."""
+
+    def __init__(self, pdf_sha256: str | None):
+        self.parts: list[str] = []
+        self.length = 0
+        self.segments: list[dict[str, Any]] = []
+        self.pdf_sha256 = pdf_sha256
+
+    def block(self, text: str, chunk_id: str, kind: str, pages: Iterable[int], boxes: Iterable[PageBox]) -> None:
+        text = text.strip()
+        if not text:
+            return
+        if self.parts:
+            self.parts.append(BLOCK_SEP)
+            self.length += len(BLOCK_SEP)
+        start = self.length
+        self.parts.append(text)
+        self.length += len(text)
+        segment: dict[str, Any] = {
+            "start_char": start,
+            "end_char": self.length,
+            "chunk_id": chunk_id,
+            "kind": kind,
+            "page_span": sorted(set(pages)),
+            "boxes": [box.to_dict() for box in boxes],
+        }
+        if self.pdf_sha256:
+            segment["pdf_sha256"] = self.pdf_sha256
+        self.segments.append(segment)
+
+    @property
+    def text(self) -> str:
+        return "".join(self.parts)
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _table_lines(eu: EvidenceUnit) -> list[str]:
+    """Abstract (which opens with the caption), header lines and rows: each line is one whole row."""
+    lines = []
+    if eu.safe_caption and not (eu.table_abstract or "").startswith(eu.safe_caption):
+        lines.append(_one_line(eu.safe_caption))
+    if eu.table_abstract:
+        lines.append(_one_line(eu.table_abstract))  # opens with the caption
+    lines.extend(_one_line(h) for h in eu.header_rows)
+    lines.extend(_one_line(r) for r in eu.flattened_rows)
+    return [line for line in lines if line]
+
+
+def _add_unit(out: _CanonicalText, eu: EvidenceUnit) -> None:
+    if eu.context_before:
+        out.block(BLOCK_SEP.join(eu.context_before), eu.chunk_id, KIND_TEXT,
+                  eu.context_before_pages, eu.context_before_boxes)
+    table_pages = sorted(set(eu.row_pages) | {eu.page_no})
+    table_boxes = [box for box in eu.page_boxes if box.page in table_pages] or eu.page_boxes
+    out.block(LINE_SEP.join(_table_lines(eu)), eu.chunk_id, KIND_TABLE, table_pages, table_boxes)
+    after = [*eu.context_after, *eu.footnotes]
+    if after:
+        after_pages = eu.context_after_pages or table_pages
+        out.block(BLOCK_SEP.join(after), eu.chunk_id, KIND_TEXT, after_pages,
+                  eu.context_after_boxes or [b for b in table_boxes if b.page in after_pages])
+
+
+def _add_text(out: _CanonicalText, chunk: TextChunk) -> None:
+    parts = [part for part in chunk.parts if part.text.strip()]
+    if not parts:
+        out.block(chunk.text, chunk.chunk_id, KIND_TEXT, chunk.page_span, chunk.page_boxes)
+        return
+    for part in parts:  # one segment per paragraph: its pages and boxes are its own
+        pages = {box.page for box in part.page_boxes} or chunk.page_span
+        out.block(part.text, chunk.chunk_id, KIND_TEXT, pages, part.page_boxes)
+
+
+def corpus_to_semantic_document(
+    chunks: list[RetrievalChunk],
+    document_id: str,
+    source_uri: str | None = None,
+    pdf_sha256: str | None = None,
+):
+    """Compile the corpus of one document into a SemanticDocument whose segments carry PDF provenance.
+
+    ``chunks`` come from ``EvidenceChunker.build_corpus`` (EvidenceUnits and TextChunks in reading order).
+    Raises semantic_json's EmptyDocumentError when the corpus holds no text at all.
+    """
+    from semantic_json import compile as compile_semantic
+
+    out = _CanonicalText(pdf_sha256)
+    headings: list[str] = []
+    for chunk in chunks:
+        chunk_headings = list(chunk.metadata.get("headings") or [])
+        if chunk_headings and chunk_headings != headings:
+            new = [h for i, h in enumerate(chunk_headings) if i >= len(headings) or headings[i] != h]
+            pages = sorted(chunk.metadata.get("page_span") or [])[:1]
+            for heading in new:
+                out.block(_one_line(heading), chunk.chunk_id, "heading", pages, [])
+            headings = chunk_headings
+        if isinstance(chunk, EvidenceUnit):
+            _add_unit(out, chunk)
+        elif isinstance(chunk, TextChunk):
+            _add_text(out, chunk)
+        else:
+            metadata = chunk.metadata
+            boxes = [PageBox.from_dict(b) for b in metadata.get("page_boxes") or [] if isinstance(b, dict)]
+            out.block(chunk.text, chunk.chunk_id, metadata.get("kind") or KIND_TEXT, metadata.get("page_span") or [], boxes)
+    return compile_semantic(out.text, document_id=document_id, source_uri=source_uri, segments=out.segments)
+
+
+def pdf_uri(path: str | Path) -> str:
+    """A file:// URI for a local PDF."""
+    return Path(path).resolve().as_uri()
