@@ -1,4 +1,4 @@
-"""``sjt`` subcommands that build and use corpora and indexes: corpus (more join as they land)."""
+"""``sjt`` subcommands that build and use corpora and indexes: corpus, ingest, search, show, verify, diagnose."""
 
 from __future__ import annotations
 
@@ -29,6 +29,7 @@ def register(sub) -> None:
     corpus.add_argument("-o", "--output", metavar="FILE", help="JSONL file to write (default: stdout)")
     corpus.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     corpus.set_defaults(func=cmd_corpus)
+    register_index_commands(sub)
 
 
 def cmd_corpus(args: argparse.Namespace) -> int:
@@ -55,3 +56,299 @@ def cmd_corpus(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     return 1 if run.report.failures else 0
+
+
+# --------------------------------------------------------------------------- ingest / search / show / verify
+
+INDEX_HELP = "the index file (SQLite; created by ingest)"
+#: Meta key under which `sjt search` keeps its last result, so `sjt show` can resolve region ids.
+LAST_RESULT_KEY = "last_search_result"
+
+
+def register_index_commands(sub) -> None:
+    from .cli import _add_parser_choice
+
+    ingest = sub.add_parser(
+        "ingest",
+        help="PDFs → evidence index: parse, chunk, compile and store (resumable)",
+        description="Parse each PDF, build its Evidence Units and Text Chunks, compile them into semantic "
+        "anchors and store everything in one SQLite index file, one transaction per document. PDFs already "
+        "indexed with the same bytes are skipped, so rerunning after an interruption resumes. A failing PDF "
+        "is reported by name and skipped (exit status 1). A summary line ends the run.",
+        epilog="example:\n  sjt ingest sample_pdfs/ --index out/index.sqlite --parser lite --workers 2",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    ingest.add_argument("inputs", nargs="+", metavar="PATH", help="PDF files or folders (searched for *.pdf)")
+    ingest.add_argument("--index", required=True, metavar="FILE", help=INDEX_HELP)
+    _add_parser_choice(ingest)
+    ingest.add_argument("--workers", type=int, default=1, metavar="N",
+                        help="parse in N processes (default: 1; the machine's cores is a good value)")
+    ingest.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    ingest.set_defaults(func=cmd_ingest)
+
+    search = sub.add_parser(
+        "search",
+        help="ask the index a question; the evidence comes back as the JSON transport (or text)",
+        description="Search the index and print the result: the semantic-json-transport/context/v1 JSON "
+        "(default) or the plain-text view. Regions from PDFs carry their pages, boxes and chunk ids. The "
+        "result is also kept in the index so `sjt show` can draw its regions.",
+        epilog='example:\n  sjt search --index out/index.sqlite "What was operating income in 2024?" -k 3 --text',
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    search.add_argument("query", help="the question")
+    search.add_argument("--index", required=True, metavar="FILE", help=INDEX_HELP)
+    search.add_argument("-k", type=int, default=5, metavar="N", help="number of regions (default: 5)")
+    view = search.add_mutually_exclusive_group()
+    view.add_argument("--json", dest="view", action="store_const", const="json", help="the JSON transport (default)")
+    view.add_argument("--text", dest="view", action="store_const", const="text", help="the plain-text view")
+    search.add_argument("-o", "--output", metavar="FILE", help="also write the JSON transport here")
+    search.set_defaults(func=cmd_search, view="json")
+
+    show = sub.add_parser(
+        "show",
+        help="draw a region's boxes on its PDF page(s) as a PNG",
+        description="Render the PDF page(s) a region comes from with its boxes drawn in red, so a person can "
+        "see where the evidence sits. REGION_ID is looked up in --result (a saved transport) or else in the "
+        "last `sjt search` run on this index.",
+        epilog="example:\n  sjt show --index out/index.sqlite annual_report_en:R1 -o region.png",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    show.add_argument("region_id", metavar="REGION_ID")
+    show.add_argument("--index", required=True, metavar="FILE", help=INDEX_HELP)
+    show.add_argument("--result", metavar="FILE", help="a transport JSON saved from `sjt search`")
+    show.add_argument("-o", "--output", required=True, metavar="PNG", help="the image to write")
+    show.add_argument("--scale", type=float, default=2.0, help="pixels per PDF point (default: 2.0 = 144 dpi)")
+    show.set_defaults(func=cmd_show)
+
+    verify = sub.add_parser(
+        "verify",
+        help="re-verify every region of a saved transport against the index and the PDFs",
+        description="For every region of a saved transport: the indexed document must still have the same "
+        "sha256 and the exact text slice, and the PDF it came from must still have the recorded sha256. "
+        "Prints one line per region; exit status 1 if any fails, 2 if the files cannot be read.",
+        epilog="example:\n  sjt search --index out/index.sqlite \"net income\" > result.json\n"
+        "  sjt verify --index out/index.sqlite result.json",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    verify.add_argument("result", metavar="RESULT_JSON", help="a transport saved from `sjt search` (or - for stdin)")
+    verify.add_argument("--index", required=True, metavar="FILE", help=INDEX_HELP)
+    verify.set_defaults(func=cmd_verify)
+
+    diagnose = sub.add_parser(
+        "diagnose",
+        help="evidence-quality figures per document: tables, captions, splits, context, dropped chunks",
+        description="Print, per indexed document, the figures a person checks before trusting an index: "
+        "tables found, captions direct/inferred/none, split tables, context paragraphs adopted, text chunks "
+        "dropped as consumed by a table, and anchors or PDFs that fail verification.",
+        epilog="example:\n  sjt diagnose --index out/index.sqlite",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    diagnose.add_argument("--index", required=True, metavar="FILE", help=INDEX_HELP)
+    diagnose.add_argument("--json", action="store_true", help="print the figures as JSON")
+    diagnose.set_defaults(func=cmd_diagnose)
+
+
+def _open_index(path: str, must_exist: bool = True):
+    """The repository in ``path``; exits with a message naming the file when it cannot be used."""
+    from semantic_json import SemanticRepository
+    from semantic_json.errors import EmbedderMismatchError
+    from semantic_json.store import IndexFileError
+
+    if must_exist and not Path(path).is_file():
+        raise SystemExit(f"error: {path}: index file not found (create it with `sjt ingest ... --index {path}`)")
+    try:
+        repo = SemanticRepository.open(path)
+    except (IndexFileError, EmbedderMismatchError) as exc:
+        raise SystemExit(f"error: {exc}") from exc
+    for document_id, why in repo.damaged.items():
+        print(f"warning: {path}: document {document_id!r} is damaged and was left out ({why})", file=sys.stderr)
+    return repo
+
+
+def cmd_ingest(args: argparse.Namespace) -> int:
+    from .ingest import ingest
+
+    if args.workers < 1:
+        raise SystemExit("error: --workers must be at least 1")
+    inputs = collect_inputs(args.inputs, suffixes=(".pdf",))
+    if not inputs:
+        print("error: no PDF files found in the given paths", file=sys.stderr)
+        return 2
+    repo = _open_index(args.index, must_exist=False)
+    try:
+        summary = ingest(inputs, repo, parser=args.parser, artifacts_path=args.artifacts_path,
+                         workers=args.workers, progress=not args.no_progress)
+    finally:
+        repo.close()
+    print(summary.as_text(), file=sys.stderr)
+    return 1 if summary.failures else 0
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    from semantic_json.errors import SemanticJsonError
+
+    repo = _open_index(args.index)
+    try:
+        try:
+            result = repo.search(args.query, k=args.k)
+        except SemanticJsonError as exc:
+            raise SystemExit(f"error: {exc}") from exc
+        transport = result.to_json(indent=2)
+        repo._store.set_meta(LAST_RESULT_KEY, transport)
+    finally:
+        repo.close()
+    if args.output:
+        with atomic_output(args.output) as out:
+            out.write(transport + "\n")
+    print(result.to_text() if args.view == "text" else transport)
+    return 0
+
+
+def _load_result(path: str):
+    from semantic_json import SearchResult
+    from semantic_json.errors import SemanticJsonError
+
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise SystemExit(f"error: {path}: cannot read ({exc.strerror or exc})") from exc
+    try:
+        return SearchResult.from_json(text)
+    except (SemanticJsonError, ValueError) as exc:
+        raise SystemExit(f"error: {path}: not a semantic-json-transport result ({exc})") from exc
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    from .render import render_boxes
+    from .units import PageBox
+
+    repo = _open_index(args.index)
+    try:
+        if args.result:
+            result = _load_result(args.result)
+        else:
+            saved = repo._store.get_meta(LAST_RESULT_KEY)
+            if saved is None:
+                raise SystemExit("error: no --result given and no search has been run on this index yet")
+            from semantic_json import SearchResult
+
+            result = SearchResult.from_json(saved)
+        region = next((r for r in result if r.region_id == args.region_id), None)
+        if region is None:
+            known = ", ".join(r.region_id for r in result) or "none"
+            raise SystemExit(f"error: region {args.region_id!r} is not in that result (regions: {known})")
+        info = repo.document_info(region.document_id) if region.document_id in repo else {}
+    finally:
+        repo.close()
+    pdf = info.get("pdf_path") or _path_from_uri(region.source.uri)
+    if not pdf or not Path(pdf).is_file():
+        raise SystemExit(f"error: the PDF of {region.document_id!r} is not available ({pdf or 'no path recorded'})")
+    boxes = [PageBox.from_dict(b) for b in (region.source.boxes or [])]
+    if not boxes and not region.source.pages:
+        raise SystemExit(f"error: region {args.region_id} has no pages or boxes (it did not come from a PDF)")
+    pages = render_boxes(pdf, boxes, args.output, pages=region.source.pages or None, scale=args.scale)
+    print(f"wrote {args.output}: {Path(pdf).name} page(s) {', '.join(map(str, pages))}, {len(boxes)} box(es)",
+          file=sys.stderr)
+    return 0
+
+
+def _path_from_uri(uri: str | None) -> str | None:
+    if not uri or not uri.startswith("file://"):
+        return None
+    from urllib.parse import unquote, urlparse
+
+    return unquote(urlparse(uri).path)
+
+
+def check_region(repo, region) -> tuple[bool, str]:
+    """Is ``region`` still true to its source? The indexed text (hash + slice) and the PDF's bytes."""
+    from .parsing.pdf_file import file_sha256
+
+    check = repo.check_source(region)
+    if not check.ok:
+        return False, f"{check.reason}" + (f": {check.detail}" if getattr(check, "detail", "") else "")
+    expected = region.source.pdf_sha256
+    if expected:
+        info = repo.document_info(region.document_id)
+        pdf = info.get("pdf_path") or _path_from_uri(region.source.uri)
+        if not pdf or not Path(pdf).is_file():
+            return False, f"PDF not found at {pdf}"
+        if file_sha256(pdf) != expected:
+            return False, f"PDF changed since indexing ({pdf})"
+    return True, "verified"
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    result = _load_result(args.result)
+    repo = _open_index(args.index)
+    failed = 0
+    try:
+        for region in result:
+            ok, why = check_region(repo, region)
+            failed += not ok
+            print(f"{'ok  ' if ok else 'FAIL'} {region.region_id}  pages {region.pages or '-'}  {why}")
+    finally:
+        repo.close()
+    print(f"{len(result) - failed} of {len(result)} region(s) verified", file=sys.stderr)
+    return 1 if failed else 0
+
+
+def diagnose_index(repo) -> list[dict]:
+    """Per-document figures (see `sjt diagnose`), including what fails verification now."""
+    from .parsing.pdf_file import file_sha256
+
+    rows = []
+    for document_id in repo.documents:
+        info = repo.document_info(document_id)
+        doc = repo.get_document(document_id)
+        problems = []
+        try:
+            doc.check_integrity()
+        except ValueError as exc:
+            problems.append(f"document integrity: {exc}")
+        pdf = info.get("pdf_path")
+        if pdf and not Path(pdf).is_file():
+            problems.append(f"PDF missing: {pdf}")
+        elif pdf and info.get("pdf_sha256") and file_sha256(pdf) != info["pdf_sha256"]:
+            problems.append(f"PDF changed: {pdf}")
+        rows.append({
+            "document_id": document_id,
+            "pages": info.get("pages"),
+            "parser": info.get("parser"),
+            "tables": info.get("tables"),
+            "captions": info.get("captions", {}),
+            "split_tables": info.get("split_tables"),
+            "oversized_units": len(info.get("oversized_units", [])),
+            "context_paragraphs": info.get("context_paragraphs"),
+            "text_chunks": info.get("text_chunks"),
+            "text_chunks_dropped": info.get("text_chunks_dropped"),
+            "anchors": len(doc.units),
+            "problems": problems,
+        })
+    for document_id, why in repo.damaged.items():
+        rows.append({"document_id": document_id, "problems": [f"damaged in the index file: {why}"]})
+    return rows
+
+
+def cmd_diagnose(args: argparse.Namespace) -> int:
+    repo = _open_index(args.index)
+    try:
+        rows = diagnose_index(repo)
+    finally:
+        repo.close()
+    if args.json:
+        print(json.dumps(rows, ensure_ascii=False, indent=2))
+    else:
+        header = f"{'document':<28} {'pages':>5} {'tables':>6} {'direct/inferred/none':>21} {'split':>5} {'context':>7} {'dropped':>7} {'anchors':>7}  problems"
+        print(header)
+        for row in rows:
+            caps = row.get("captions") or {}
+            print(
+                f"{row['document_id'][:28]:<28} {row.get('pages') or '-':>5} {row.get('tables') if row.get('tables') is not None else '-':>6} "
+                f"{caps.get('direct', 0):>9}/{caps.get('inferred', 0)}/{caps.get('none', 0):<5} "
+                f"{row.get('split_tables') if row.get('split_tables') is not None else '-':>5} "
+                f"{row.get('context_paragraphs') if row.get('context_paragraphs') is not None else '-':>7} "
+                f"{row.get('text_chunks_dropped') if row.get('text_chunks_dropped') is not None else '-':>7} "
+                f"{row.get('anchors', '-'):>7}  {'; '.join(row['problems']) or 'ok'}"
+            )
+    return 1 if any(row["problems"] for row in rows) else 0
