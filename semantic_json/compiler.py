@@ -237,6 +237,42 @@ def _unit_constructor() -> Any:
     return construct
 
 
+def _extend(own: list[str], extra: Iterable[str]) -> list[str]:
+    """``own`` followed by the ``extra`` items it lacks, order kept."""
+    if not extra:
+        return own
+    seen = set(own)
+    return own + [item for item in extra if item not in seen and not seen.add(item)]
+
+
+def _caption_context(text: str, drafts: list[_UnitDraft], concepts: list[list[str]]) -> tuple[dict[int, list[str]], dict[int, list[str]]]:
+    """Terms and concepts a table row inherits from its table's caption (by unit position).
+
+    A row such as "2026년 | 원금: 1,400; 이자: 282.5" never says what table it is in; its caption
+    ("원리금 상환 일정표") does. Numbers in the caption (years, table numbers) are not inherited: every row
+    would match them.
+    """
+    caption_of_block: dict[int, int] = {}
+    for index, draft in enumerate(drafts):
+        if draft.kind == "caption":
+            caption_of_block[draft.block] = index
+    terms: dict[int, list[str]] = {}
+    inherited: dict[int, list[str]] = {}
+    cache: dict[int, list[str]] = {}
+    for index, draft in enumerate(drafts):
+        if draft.kind != "table_row" or draft.is_header:
+            continue
+        caption = caption_of_block.get(draft.block)
+        if caption is None:
+            continue
+        if caption not in cache:
+            cap = drafts[caption]
+            cache[caption] = [t for t in normalized_terms(text[cap.start : cap.end]) if not any(c.isdigit() for c in t)]
+        terms[index] = cache[caption]
+        inherited[index] = concepts[caption]
+    return terms, inherited
+
+
 def compile(
     text: str,
     document_id: str,
@@ -261,6 +297,8 @@ def compile(
     concepts = _unit_concepts(text, starts, ends)
     context, sections = _context_entities(text, drafts, own_entities)
 
+    inherited_terms, inherited_concepts = _caption_context(text, drafts, concepts)
+
     units: list[SemanticUnit] = []
     intern = sys.intern
     construct = _unit_constructor()
@@ -283,8 +321,8 @@ def compile(
                 is_header=draft.is_header,
                 entities=[intern(e) for e in own_entities[index]],
                 context_entities=[intern(e) for e in context[index]],
-                concepts=concepts[index],
-                terms=[intern(t) for t in normalized_terms(unit_text)],
+                concepts=_extend(concepts[index], inherited_concepts.get(index, ())),
+                terms=_extend([intern(t) for t in normalized_terms(unit_text)], inherited_terms.get(index, ())),
             )
         )
     entity_units: dict[str, list[str]] = {}

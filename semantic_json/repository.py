@@ -10,7 +10,8 @@ keys); compile() is separate, so a persistent store can save and restore both wi
 
 from __future__ import annotations
 
-from collections import OrderedDict
+import math
+from collections import Counter, OrderedDict
 from pathlib import Path
 from typing import Any, Union
 from collections.abc import Iterable, Iterator
@@ -40,7 +41,7 @@ ANCHOR_CANDIDATES_PER_REGION = 8
 #: Anchors fetched from the index at least (deep enough that hashing noise cannot crowd out the anchors
 #: that pass the lexical gate).
 MIN_ANCHOR_CANDIDATES = 128
-#: Share of an anchor's score that comes from query-term overlap (the rest is the cosine).
+#: Share of an anchor's score that comes from IDF-weighted query-term overlap (the rest is the cosine).
 LEXICAL_WEIGHT = 0.25
 #: Added to an anchor about an entity the query names.
 ENTITY_MATCH_BONUS = 0.05
@@ -52,6 +53,26 @@ MAX_REMEMBERED_REGIONS = 10_000
 DEFAULT_K = 5
 
 RegionRef = Union[EvidenceRegion, str]
+
+
+class _KeyStats:
+    """How many anchors hold each lexical key (term, concept, entity), for IDF-weighted overlap.
+
+    A year or a figure that appears in three anchors says more about a query than "revenue" in three hundred.
+    """
+
+    def __init__(self) -> None:
+        self.df: Counter[str] = Counter()
+        self.units = 0
+
+    def add(self, doc: SemanticDocument, sign: int = 1) -> None:
+        for unit in doc.units:
+            self.df.update({key: sign for key in _unit_keys(unit)})
+        self.units += sign * len(doc.units)
+
+    def idf(self, key: str) -> float:
+        df = max(self.df.get(key, 0), 0)
+        return math.log(1.0 + (self.units - df + 0.5) / (df + 0.5))
 
 
 def _unit_keys(unit: SemanticUnit) -> set[str]:
@@ -68,6 +89,7 @@ class SemanticRepository:
         self._regions: OrderedDict[str, EvidenceRegion] = OrderedDict()
         self._store: SqliteStore | None = None
         self._infos: dict[str, dict[str, Any]] = {}
+        self._keys = _KeyStats()
         #: Documents of the index file that could not be read (document id → why); see open().
         self.damaged: dict[str, str] = {}
 
@@ -138,6 +160,8 @@ class SemanticRepository:
         for doc in held.values():
             doc.check_integrity()
         repo._documents = {d: held[d] for d in index.document_ids()}
+        for doc in repo._documents.values():
+            repo._keys.add(doc)
         repo._index = index
         return repo
 
@@ -172,9 +196,12 @@ class SemanticRepository:
             self._store.put(doc, vectors, info, fingerprint)  # first on disk: memory never holds what the file lacks
         else:
             self._infos[doc.document_id] = dict(info or {})
-        self._documents.pop(doc.document_id, None)
+        replaced = self._documents.pop(doc.document_id, None)
+        if replaced is not None:
+            self._keys.add(replaced, -1)
         self._index.add(doc.document_id, list(range(len(doc.units))), vectors)
         self._documents[doc.document_id] = doc
+        self._keys.add(doc)
         return True
 
     def remove(self, document_id: str) -> None:
@@ -185,7 +212,7 @@ class SemanticRepository:
             self._store.delete(document_id)
         self._infos.pop(document_id, None)
         self._index.remove(document_id)
-        del self._documents[document_id]
+        self._keys.add(self._documents.pop(document_id), -1)
 
     @property
     def documents(self) -> list[str]:
@@ -226,6 +253,8 @@ class SemanticRepository:
         query_vector = np.asarray(embedder.embed_query(query), dtype=np.float32)
         query_entities = frozenset(entity_ids(query))
         query_keys = set(normalized_terms(query)) | set(load_lexicon().concepts(query)) | set(query_entities)
+        weights = {key: self._keys.idf(key) for key in query_keys}
+        total_weight = sum(weights.values())
         gate = bool(getattr(embedder, "lexical_gate", False))
         top_n = max(MIN_ANCHOR_CANDIDATES, k * ANCHOR_CANDIDATES_PER_REGION)
         candidates = self._index.search(query_vector, top_n, min_score=float(getattr(embedder, "min_score", 0.0)))
@@ -237,7 +266,8 @@ class SemanticRepository:
                 continue  # about another entity than the one asked for
             if query_entities and unit.entities and unit.entities[0] not in query_entities:
                 continue  # its subject is another entity; the one asked for is only mentioned ("unlike B")
-            overlap = len(query_keys & _unit_keys(unit)) / len(query_keys) if query_keys else 0.0
+            matched = query_keys & _unit_keys(unit)
+            overlap = sum(weights[key] for key in matched) / total_weight if total_weight else 0.0
             if gate and overlap == 0.0:
                 continue
             score = (1.0 - LEXICAL_WEIGHT) * cosine + LEXICAL_WEIGHT * overlap
