@@ -26,9 +26,10 @@ setup: $(VENV)/.core
 setup-dev: $(VENV)/.dev
 
 demo: $(VENV)/.core
-	$(BIN)/sjt chunk sample_pdfs/ --format text -o $(OUT)/units.txt
-	$(BIN)/sjt chunk sample_pdfs/ -o $(OUT)/units.jsonl
-	@echo "Evidence Units written to $(OUT)/units.txt and $(OUT)/units.jsonl"
+	$(BIN)/sjt ingest sample_pdfs/ --index $(OUT)/index.sqlite --workers 2
+	$(BIN)/sjt search --index $(OUT)/index.sqlite "What was Kestrel Dynamics' operating income in 2024?" -k 3 -o $(OUT)/result.json --text
+	$(BIN)/sjt search --index $(OUT)/index.sqlite "B기업의 중장기 채무상환능력은 어떤가?" -k 2 --text
+	$(BIN)/sjt verify --index $(OUT)/index.sqlite $(OUT)/result.json
 
 test: $(VENV)/.dev
 	$(BIN)/python -m pytest -q
@@ -36,6 +37,10 @@ test: $(VENV)/.dev
 bench: $(VENV)/.dev
 	$(BIN)/python benchmarks/bench_lite_parser.py
 	$(BIN)/python benchmarks/bench_semantic.py
+	$(BIN)/python benchmarks/bench_ingest.py
+	$(BIN)/python benchmarks/bench_corpus.py
+	$(BIN)/python benchmarks/bench_citations.py
+	$(BIN)/python benchmarks/retrieval.py --pdf-dir sample_pdfs --questions benchmarks/questions/sample_pdfs.jsonl -o $(OUT)/retrieval
 
 clean:
 	rm -rf $(VENV) $(OUT) .pytest_cache

@@ -330,3 +330,37 @@ SYSTEMS: dict[str, Callable[[], RetrievalSystem]] = {
     "lite-fixed512": lite_fixed512,
     "st-fixed512": st_fixed512,
 }
+
+
+class SjtDefault:
+    """This library with its defaults: the lite parser → Evidence Units + Text Chunks → SemanticRepository
+    (LiteEmbedder); a hit is an EvidenceRegion with the pages its source came from."""
+
+    name = "sjt-default"
+
+    def __init__(self, workers: int = 2):
+        from semantic_json import SemanticRepository
+
+        self.repo = SemanticRepository()
+        self.workers = workers
+        self.pdf_of: dict[str, str] = {}
+
+    def ingest(self, pdfs: list[Path]) -> IngestStats:
+        from evidence_chunker.ingest import document_id_for, ingest
+
+        summary = ingest(pdfs, self.repo, parser="lite", workers=self.workers, progress=False)
+        if summary.failures:
+            raise RuntimeError("; ".join(f.error for f in summary.failures))
+        self.pdf_of = {document_id_for(p): p.name for p in pdfs}
+        return IngestStats(documents=summary.indexed, pages=summary.pages, units=summary.anchors)
+
+    def search(self, query: str, k: int, pdf: str | None = None) -> list[Hit]:
+        documents = None
+        if pdf is not None:
+            documents = [d for d, name in self.pdf_of.items() if name == pdf]
+        result = self.repo.search(query, k=k, documents=documents)
+        regions = sorted(result, key=lambda r: -r.score)
+        return [Hit(self.pdf_of[r.document_id], frozenset(r.pages or ()), r.text, r.score) for r in regions]
+
+
+SYSTEMS["sjt-default"] = SjtDefault

@@ -247,7 +247,7 @@ class SemanticRepository:
 
     # --------------------------------------------------------------- search
 
-    def _anchor_hits(self, query: str, k: int) -> dict[str, list[tuple[int, float]]]:
+    def _anchor_hits(self, query: str, k: int, only: frozenset[str] | None = None) -> dict[str, list[tuple[int, float]]]:
         """Scored anchors per document, after the entity filter, lexical gate and relative floor."""
         embedder = self.embedder
         query_vector = np.asarray(embedder.embed_query(query), dtype=np.float32)
@@ -257,7 +257,11 @@ class SemanticRepository:
         total_weight = sum(weights.values())
         gate = bool(getattr(embedder, "lexical_gate", False))
         top_n = max(MIN_ANCHOR_CANDIDATES, k * ANCHOR_CANDIDATES_PER_REGION)
+        if only is not None:  # score every row, keep the chosen documents' (a filter before the cut-off)
+            top_n = len(self._index)
         candidates = self._index.search(query_vector, top_n, min_score=float(getattr(embedder, "min_score", 0.0)))
+        if only is not None:
+            candidates = [c for c in candidates if c[0] in only][: max(MIN_ANCHOR_CANDIDATES, k * ANCHOR_CANDIDATES_PER_REGION)]
         scored: list[tuple[str, int, float]] = []
         for document_id, position, cosine in candidates:
             unit = self._documents[document_id].units[position]
@@ -283,9 +287,10 @@ class SemanticRepository:
                 hits.setdefault(document_id, []).append((position, score))
         return hits
 
-    def search(self, query: str, k: int = DEFAULT_K) -> SearchResult:
+    def search(self, query: str, k: int = DEFAULT_K, documents: Iterable[str] | None = None) -> SearchResult:
         """Up to `k` EvidenceRegions for `query`, grouped by document (best document first).
 
+        `documents` limits the search to those document ids (UnknownDocumentError for one not held).
         An empty result is a valid transport with region_count 0. EmptyQueryError for a blank query.
         """
         if not isinstance(query, str):
@@ -294,9 +299,14 @@ class SemanticRepository:
             raise EmptyQueryError("query is empty; pass the question or keywords to search for")
         if k < 1:
             raise ValueError(f"k must be at least 1, got {k}")
+        only: frozenset[str] | None = None
+        if documents is not None:
+            only = frozenset([documents] if isinstance(documents, str) else documents)
+            for document_id in only - set(self._documents):
+                raise UnknownDocumentError(document_id)
         order = {document_id: n for n, document_id in enumerate(self._documents)}
         drafts: list[tuple[str, RegionDraft]] = []
-        for document_id, hits in self._anchor_hits(query, k).items():
+        for document_id, hits in self._anchor_hits(query, k, only).items():
             drafts.extend((document_id, d) for d in assemble(self._documents[document_id], hits))
         drafts.sort(key=lambda item: (-item[1].score, order[item[0]], item[1].first))
         drafts = drafts[:k]
