@@ -47,7 +47,7 @@ def test_text_chunk_metadata_is_flat_json_with_sorted_pages():
     assert meta["chunk_id"] == "rep-t1" and meta["doc_id"] == "rep" and meta["kind"] == "text"
     assert meta["page_span"] == [2, 3] and meta["page_no"] == 2
     assert meta["page_boxes"][0] == {"page": 2, "bbox": [50.0, 700.0, 300.0, 680.0],
-                                     "coord_origin": "BOTTOMLEFT", "unit": "pt"}
+                                     "coord_origin": "BOTTOMLEFT", "unit": "points"}
     assert meta["headings"] == ["2 Results", "2.1 Revenue"]
     assert json.loads(json.dumps(meta)) == meta
 

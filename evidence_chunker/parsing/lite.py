@@ -34,12 +34,12 @@ from ..errors import CorruptPdfError, ImageOnlyPdfError
 from .lite_layout import (
     ENUMERATOR_RE,
     Block,
+    BodyStyle,
     Char,
     Line,
     Paragraph,
     Phrase,
     attach_list_markers,
-    BodyStyle,
     body_style,
     build_paragraphs,
     find_furniture,
@@ -163,7 +163,7 @@ DEFAULT_SPANNER_GAP = 0.8
 #: Borderless tables this close (em) with compatible columns are sections of one table.
 DEFAULT_SECTION_GAP = 5.0
 #: Plain lines (section labels, wrapped text) allowed in a row between table-like lines.
-DEFAULT_MAX_PLAIN_LINES = 2
+DEFAULT_MAX_PLAIN_LINES = 4
 #: A column gap may be crossed by this share of the lines (spanning headings, long labels).
 DEFAULT_SPAN_TOLERANCE = 0.2
 #: Heading lines looked for above a borderless table, and their maximum gap (em) and overhang (em).
@@ -176,6 +176,8 @@ DEFAULT_WRAP_GAP = 0.45
 DEFAULT_NUMERIC_SHARE = 0.4
 #: ...or, for text tables, when cells average at most this many words...
 DEFAULT_MAX_WORDS_PER_CELL = 5.0
+#: ...or, between a rule above and a rule below, when no first-column label is longer than this.
+DEFAULT_MAX_LABEL_WORDS = 12
 #: ...over at least this many rows with this share of slots filled.
 DEFAULT_MIN_TEXT_TABLE_ROWS = 3
 DEFAULT_TEXT_TABLE_FILL = 0.6
@@ -248,6 +250,7 @@ class LiteSettings:
     wrap_gap: float = DEFAULT_WRAP_GAP
     numeric_share: float = DEFAULT_NUMERIC_SHARE
     max_words_per_cell: float = DEFAULT_MAX_WORDS_PER_CELL
+    max_label_words: int = DEFAULT_MAX_LABEL_WORDS
     min_text_table_rows: int = DEFAULT_MIN_TEXT_TABLE_ROWS
     text_table_fill: float = DEFAULT_TEXT_TABLE_FILL
     min_index_lines: int = DEFAULT_MIN_INDEX_LINES
@@ -283,8 +286,6 @@ _FONT_BOLD_RE = re.compile(
 _FONT_FLAG_FORCE_BOLD = 1 << 18
 _BOLD_WEIGHT = 600
 _UNICODE_NONCHAR = {0xFFFE, 0xFFFF, 0xFFFD}
-_PATH_LINETO, _PATH_BEZIERTO, _PATH_MOVETO = 0, 1, 2
-_OBJ_TEXT, _OBJ_PATH, _OBJ_IMAGE, _OBJ_SHADING, _OBJ_FORM = 1, 2, 3, 4, 5
 #: Skip path objects with more segments than this (glyph-like artwork, maps): no table rule is that busy.
 _MAX_PATH_SEGMENTS = 400
 #: Nested forms deeper than this are not walked.
@@ -378,8 +379,19 @@ def extract_chars(page: Any, frame: _PageFrame) -> list[tuple[Char, int]]:
         out: list[tuple[Char, int]] = []
         seen: dict[tuple[str, int], list[float]] = {}
         space = False
+        skip_next = False
         for i in range(count):
+            if skip_next:
+                skip_next = False
+                continue
             code = pdfium_c.FPDFText_GetUnicode(raw, i)
+            if 0xD800 <= code <= 0xDFFF:  # UTF-16 surrogates (pdfium builds with 16-bit wchar_t)
+                low = pdfium_c.FPDFText_GetUnicode(raw, i + 1) if i + 1 < count else 0
+                if code <= 0xDBFF and 0xDC00 <= low <= 0xDFFF:
+                    code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                    skip_next = True
+                else:
+                    continue
             if code in (0x20, 0xA0, 0x3000, 0x09) or code in (0x0D, 0x0A) or code in _UNICODE_NONCHAR:
                 space = True
                 continue
@@ -405,10 +417,13 @@ def extract_chars(page: Any, frame: _PageFrame) -> list[tuple[Char, int]]:
                 text = chr(code)
             except ValueError:
                 continue
-            # glyphs printed twice at (almost) one place: fake bold or shadows, read once
+            # glyphs printed twice at (almost) one place: fake bold or shadows, read once; a ligature
+            # split into its letters ("ffi" as f, f, i) repeats a glyph box right after itself: kept
             key = (text, round(top))
             xs = seen.setdefault(key, [])
-            if any(abs(x0 - other) < _DUPLICATE_DISTANCE for other in xs):
+            previous = out[-1][0] if out else None
+            ligature = previous is not None and previous.text == text and previous.x0 == x0
+            if not ligature and any(abs(x0 - other) < _DUPLICATE_DISTANCE for other in xs):
                 continue
             xs.append(x0)
             out.append((Char(text, x0, top, x1, bottom, size, font[0], font[1], space), orientation))
@@ -471,12 +486,12 @@ def extract_graphics(page: Any, frame: _PageFrame, settings: LiteSettings) -> tu
         for k in range(n):
             seg = pdfium_c.FPDFPath_GetPathSegment(obj, k)
             kind = pdfium_c.FPDFPathSegment_GetType(seg)
-            if kind == _PATH_BEZIERTO:  # curved artwork: a figure, never a rule
+            if kind == pdfium_c.FPDF_SEGMENT_BEZIERTO:  # curved artwork: a figure, never a rule
                 figure_from_bounds(obj, parent)
                 return
             pdfium_c.FPDFPathSegment_GetPoint(seg, x, y)
             px, py = frame.point(a * x.value + c * y.value + e, b * x.value + d * y.value + f)
-            if kind == _PATH_MOVETO:
+            if kind == pdfium_c.FPDF_SEGMENT_MOVETO:
                 if len(points) > 1:
                     subpaths.append(points)
                 points = [(px, py)]
@@ -522,13 +537,13 @@ def extract_graphics(page: Any, frame: _PageFrame, settings: LiteSettings) -> tu
         for k in range(max(count, 0)):
             obj = pdfium_c.FPDFFormObj_GetObject(container, k) if is_form else pdfium_c.FPDFPage_GetObject(container, k)
             kind = pdfium_c.FPDFPageObj_GetType(obj)
-            if kind not in (_OBJ_PATH, _OBJ_FORM, _OBJ_IMAGE):
+            if kind not in (pdfium_c.FPDF_PAGEOBJ_PATH, pdfium_c.FPDF_PAGEOBJ_FORM, pdfium_c.FPDF_PAGEOBJ_IMAGE):
                 continue
             pdfium_c.FPDFPageObj_GetMatrix(obj, fs)
             matrix = _compose(ctm, (fs.a, fs.b, fs.c, fs.d, fs.e, fs.f))
-            if kind == _OBJ_PATH:
+            if kind == pdfium_c.FPDF_PAGEOBJ_PATH:
                 path(obj, matrix, ctm)
-            elif kind == _OBJ_IMAGE:
+            elif kind == pdfium_c.FPDF_PAGEOBJ_IMAGE:
                 image(matrix)
             elif depth < _MAX_FORM_DEPTH:
                 walk(obj, True, matrix, depth + 1)

@@ -12,7 +12,7 @@ import re
 import statistics
 import unicodedata
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable, NamedTuple, Sequence
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -170,7 +170,6 @@ class Block:
     bottom: float
     phrase: Phrase | None = None
     table: int | None = None
-    lines: int = field(default=1)
 
 
 # --------------------------------------------------------------------------------------------
@@ -186,6 +185,18 @@ _LIST_ITEM_RE = re.compile(rf"^(?:[{re.escape(BULLETS)}]|{_ENUM})\s+\S")
 #: Unicode categories of glyphs that act as bullets when they open a line alone: symbols, private-use
 #: code points and the control codes that symbol fonts often map their glyphs to.
 _BULLET_CATEGORIES = {"So", "Sm", "Co", "Cc"}
+#: Fonts whose glyphs are pictograms (their "r" or "l" is a bullet or a box).
+SYMBOL_FONT_RE = re.compile(r"wingding|dingbat|symbol|webding|marlett", re.IGNORECASE)
+#: Captions of tables and figures, English and Korean: "Table 3:", "Figure 1.", "표 2.", "<표 1>", "[표 4]".
+CAPTION_RE = re.compile(
+    r"^\s*(?:"
+    r"(?:Table|Tab\.|Figure|Fig\.|Chart|Exhibit|Graph|Schedule|Example|Listing|Appendix\s+Table)"
+    r"\s*[A-Z]?\d+(?:[.\-–]\d+)*[A-Za-z]?\s*[:.\-–—]?"
+    r"|[<\[【〈(]\s*(?:표|그림|도표|차트|Table|Figure)\s*[\d\-.]+\s*[>\]】〉)]"
+    r"|(?:표|그림|도표|차트)\s*[\d\-.]+[.:)]?"
+    r")(?:\s|$)",
+    re.IGNORECASE,
+)
 
 
 def is_list_item(text: str) -> bool:
@@ -194,17 +205,6 @@ def is_list_item(text: str) -> bool:
         return True
     head, _, rest = text.partition(" ")
     return len(head) == 1 and bool(rest.strip()) and unicodedata.category(head) in _BULLET_CATEGORIES
-#: Fonts whose glyphs are pictograms (their "r" or "l" is a bullet or a box).
-SYMBOL_FONT_RE = re.compile(r"wingding|dingbat|symbol|webding|marlett", re.IGNORECASE)
-#: Captions of tables and figures, English and Korean: "Table 3:", "Figure 1.", "표 2.", "<표 1>", "[표 4]".
-CAPTION_RE = re.compile(
-    r"^\s*(?:"
-    r"(?:Table|Tab\.|Figure|Fig\.|Chart|Exhibit|Graph|Schedule|Appendix\s+Table)\s*[A-Z]?\d+(?:[.\-–]\d+)*[A-Za-z]?\s*[:.\-–—]?"
-    r"|[<\[【〈(]\s*(?:표|그림|도표|차트|Table|Figure)\s*[\d\-.]+\s*[>\]】〉)]"
-    r"|(?:표|그림|도표|차트)\s*[\d\-.]+[.:)]?"
-    r")(?:\s|$)",
-    re.IGNORECASE,
-)
 
 
 def is_caption(text: str) -> bool:
@@ -239,21 +239,11 @@ PAGE_NUMBER_RE = re.compile(
 )
 _DIGITS_RE = re.compile(r"\d+")
 _SPACE_RE = re.compile(r"\s+")
-_HYPHEN_END_RE = re.compile(r"[A-Za-z]-$")
 
 
 def join_lines(texts: Sequence[str]) -> str:
-    """Join the lines of a paragraph, mending words hyphenated at line ends ("infor-" + "mation")."""
-    out = ""
-    for text in texts:
-        text = text.strip()
-        if not out:
-            out = text
-        elif _HYPHEN_END_RE.search(out) and text[:1].islower():
-            out = out[:-1] + text
-        else:
-            out = f"{out} {text}"
-    return out
+    """Join the lines of a paragraph or cell with single spaces; hyphens at line ends stay as printed."""
+    return " ".join(t.strip() for t in texts if t.strip())
 
 
 # --------------------------------------------------------------------------------------------
@@ -473,10 +463,7 @@ def page_zones(phrases: list[Phrase], body_size: float, settings: "LiteSettings"
 
 
 def _prose_count(phrases: Sequence[Phrase], settings: "LiteSettings") -> int:
-    return sum(
-        1 for p in phrases
-        if len(p.words) > settings.short_phrase_words or p.x1 - p.x0 > settings.short_phrase_width * p.size
-    )
+    return sum(1 for p in phrases if _is_prose(p, settings))
 
 
 # --------------------------------------------------------------------------------------------
@@ -646,6 +633,25 @@ def _column_sides(blocks: list[Block], min_gap: float) -> bool:
     return left >= 2 and len(blocks) - left >= 2
 
 
+def _label_value_rows(left: list[Block], right: list[Block], settings: "LiteSettings") -> bool:
+    """True when the two sides of a gutter pair up line by line with short text on the left: labels
+    and their values, read across rather than down."""
+    labels = [b for b in left if b.phrase is not None]
+    if len(labels) < 2 or len(labels) < len(left) - 1:
+        return False
+    short = sum(1 for b in labels if not _is_prose(b.phrase, settings))
+    paired = sum(
+        1 for b in labels
+        if any(r.phrase is not None and _same_baseline(b.top, b.bottom, r.top, r.bottom, settings.line_overlap) for r in right)
+    )
+    return short >= 0.6 * len(labels) and paired >= 0.6 * len(labels)
+
+
+def _is_prose(phrase: Phrase, settings: "LiteSettings") -> bool:
+    """A long phrase: more words or wider (em) than a table cell or a label usually is."""
+    return len(phrase.words) > settings.short_phrase_words or phrase.x1 - phrase.x0 > settings.short_phrase_width * phrase.size
+
+
 def reading_order(blocks: list[Block], settings: "LiteSettings", depth: int = 0) -> list[Block]:
     """Order blocks for reading: columns left to right, each top to bottom (recursive XY-cut).
 
@@ -661,7 +667,7 @@ def reading_order(blocks: list[Block], settings: "LiteSettings", depth: int = 0)
     if cut is not None:
         left = [b for b in blocks if (b.x0 + b.x1) / 2 < cut]
         right = [b for b in blocks if (b.x0 + b.x1) / 2 >= cut]
-        if left and right:
+        if left and right and not _label_value_rows(left, right, settings):
             return reading_order(left, settings, depth + 1) + reading_order(right, settings, depth + 1)
     masked = _masked_vertical_cut(blocks, settings.gutter * size, settings.wide_block)
     ys = _horizontal_gaps(blocks)

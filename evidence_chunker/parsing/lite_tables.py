@@ -72,7 +72,6 @@ class FoundTable:
     n_cols: int
     cells: list[Cell]
     kind: str
-    phrases: list[Phrase] = field(default_factory=list)
     #: For borderless tables: indexes of the first and last text line used, within the lines searched.
     lines: tuple[int, int] = (-1, -1)
 
@@ -234,52 +233,69 @@ def find_ruled_tables(
     """Tables drawn with rules: each connected group of rules becomes a grid whose cells hold words.
 
     Boundaries missing from the drawing become spans; inside a ruled cell, text that is itself
-    aligned in rows and columns (rules drawn only around groups) is split further.
+    aligned in rows and columns (rules drawn only around groups) is split further. Lone boxes,
+    shaded bands, nested frames, diagrams and page-wide design bands are skipped: the aligned-text
+    finder may still read their text as a table.
     """
     tables = []
     tol = settings.snap_tolerance
     for comp_h, comp_v in edge_components(hs, vs, tol):
-        xs = _drop_slivers(_cluster([v.x0 for v in comp_v] + [min(h.x0 for h in comp_h), max(h.x1 for h in comp_h)], tol), settings.min_cell)
-        ys = _drop_slivers(_cluster([h.top for h in comp_h] + [min(v.top for v in comp_v), max(v.bottom for v in comp_v)], tol), settings.min_cell)
+        xs = _cluster([v.x0 for v in comp_v] + [min(h.x0 for h in comp_h), max(h.x1 for h in comp_h)], tol)
+        ys = _cluster([h.top for h in comp_h] + [min(v.top for v in comp_v), max(v.bottom for v in comp_v)], tol)
+        xs, ys = _drop_slivers(xs, settings.min_cell), _drop_slivers(ys, settings.min_cell)
         if len(xs) < 3 or len(ys) < 3:
-            continue  # a lone box or a shaded band: the aligned-text finder may still use its text
+            continue
         box = (xs[0], ys[0], xs[-1], ys[-1])
-        if _diagram(box, figures, settings):
-            continue  # arrows and callouts: a diagram drawn with boxes
+        if (
+            box[2] - box[0] >= settings.page_wide * page_width
+            or _diagram(box, figures, settings)
+            or not _ruled_enough(xs, ys, comp_h, comp_v, settings)
+        ):
+            continue
         inside = [w for w in words if box[0] <= (w.x0 + w.x1) / 2 <= box[2] and box[1] <= (w.top + w.bottom) / 2 <= box[3]]
         if not inside:
             continue
-        xs, ys, soft_x, soft_y = _refine_grid(xs, ys, inside, comp_h, comp_v, settings)
-        n_rows, n_cols = len(ys) - 1, len(xs) - 1
-        if n_rows * n_cols < 2:
-            continue
-
-        def v_sep(row: int, col: int) -> bool:  # boundary left of ``col`` in ``row``
-            x = xs[col]
-            if x in soft_x:
-                return True
-            return _coverage(comp_v, x, ys[row], ys[row + 1], False, tol) >= settings.rule_coverage
-
-        def h_sep(row: int, col: int) -> bool:  # boundary above ``row`` in ``col``
-            y = ys[row]
-            if y in soft_y:
-                return True
-            return _coverage(comp_h, y, xs[col], xs[col + 1], True, tol) >= settings.rule_coverage
-
-        if not _ruled_enough(xs, ys, soft_x, soft_y, comp_h, comp_v, settings):
-            continue  # nested boxes, diagrams: rules that do not divide the area into rows and columns
-        if box[2] - box[0] >= settings.page_wide * page_width:
-            continue  # a band running edge to edge is page design, not a table
-        cells = _grid_cells(xs, ys, v_sep, h_sep, inside, soft_x, settings)
+        grid = _refine_grid(_Grid(xs, ys, comp_h, comp_v, settings), inside, settings)
+        cells = _grid_cells(grid, inside)
         filled = sum(1 for c in cells if c.text)
         if filled < 2 or filled < settings.min_fill * len(cells):
             continue
-        table = _trim(FoundTable(box[0], box[1], box[2], box[3], n_rows, n_cols, cells, "ruled"))
+        table = _trim(FoundTable(box[0], box[1], box[2], box[3], len(grid.ys) - 1, len(grid.xs) - 1, cells, "ruled"))
         if table is None or table.n_rows < 2 or table.n_cols < 2:
-            continue  # a lone box or a shaded heading band: the aligned-text finder may still use its text
+            continue
         mark_headers(table, rule_rows=set(), settings=settings)
         tables.append(table)
     return tables
+
+
+@dataclass
+class _Grid:
+    """Column and row boundaries of a ruled table; text-derived ("soft") boundaries always separate,
+    drawn ones where rules cover them."""
+
+    xs: list[float]
+    ys: list[float]
+    hs: list[Edge]
+    vs: list[Edge]
+    settings: "LiteSettings"
+    soft_x: set[float] = field(default_factory=set)
+    soft_y: set[float] = field(default_factory=set)
+
+    def v_sep(self, row: int, col: int) -> bool:
+        """True when a boundary separates column ``col`` from the one left of it in ``row``."""
+        x = self.xs[col]
+        if x in self.soft_x:
+            return True
+        tol = self.settings.snap_tolerance
+        return _coverage(self.vs, x, self.ys[row], self.ys[row + 1], False, tol) >= self.settings.rule_coverage
+
+    def h_sep(self, row: int, col: int) -> bool:
+        """True when a boundary separates row ``row`` from the one above it in ``col``."""
+        y = self.ys[row]
+        if y in self.soft_y:
+            return True
+        tol = self.settings.snap_tolerance
+        return _coverage(self.hs, y, self.xs[col], self.xs[col + 1], True, tol) >= self.settings.rule_coverage
 
 
 def _drop_slivers(bounds: list[float], min_size: float) -> list[float]:
@@ -309,90 +325,89 @@ def _diagram(box: tuple, figures: Sequence[tuple], settings: "LiteSettings") -> 
     return pieces >= settings.diagram_pieces
 
 
-def _ruled_enough(xs, ys, soft_x, soft_y, comp_h, comp_v, settings: "LiteSettings") -> bool:
+def _ruled_enough(xs: list[float], ys: list[float], hs: list[Edge], vs: list[Edge], settings: "LiteSettings") -> bool:
     """True when some drawn interior rule runs across most of the grid (a row or column divider).
 
     A divider counts only where a rule of the other direction passes across it: two boxes drawn side
     by side meet at a shared edge that no rule crosses.
     """
     tol = settings.snap_tolerance
-    inner_x = [x for x in xs[1:-1] if x not in soft_x and any(h.x0 < x - tol and h.x1 > x + tol for h in comp_h)]
-    inner_y = [y for y in ys[1:-1] if y not in soft_y and any(v.top < y - tol and v.bottom > y + tol for v in comp_v)]
-    v_ok = any(_coverage(comp_v, x, ys[0], ys[-1], False, tol) >= settings.divider_coverage for x in inner_x)
-    h_ok = any(_coverage(comp_h, y, xs[0], xs[-1], True, tol) >= settings.divider_coverage for y in inner_y)
+    inner_x = [x for x in xs[1:-1] if any(h.x0 < x - tol and h.x1 > x + tol for h in hs)]
+    inner_y = [y for y in ys[1:-1] if any(v.top < y - tol and v.bottom > y + tol for v in vs)]
+    v_ok = any(_coverage(vs, x, ys[0], ys[-1], False, tol) >= settings.divider_coverage for x in inner_x)
+    h_ok = any(_coverage(hs, y, xs[0], xs[-1], True, tol) >= settings.divider_coverage for y in inner_y)
     return v_ok or (h_ok and not inner_x)
 
 
-def _refine_grid(
-    xs: list[float],
-    ys: list[float],
-    words: list[Word],
-    comp_h: list[Edge],
-    comp_v: list[Edge],
-    settings: "LiteSettings",
-) -> tuple[list[float], list[float], set[float], set[float]]:
-    """Add text-aligned boundaries inside ruled cells (rules drawn only around groups of rows/columns).
+def _refine_grid(grid: _Grid, words: list[Word], settings: "LiteSettings") -> _Grid:
+    """Add text-aligned ("soft") boundaries inside ruled cells: rules drawn only around groups of
+    rows or columns, as in statistical tables. Returns the grid with its boundaries sorted."""
+    for x in _text_columns(grid, words, settings):
+        grid.xs.append(x)
+        grid.soft_x.add(x)
+    grid.xs.sort()
+    for y in _text_rows(grid, words, settings):
+        grid.ys.append(y)
+        grid.soft_y.add(y)
+    grid.ys.sort()
+    return grid
 
-    A column boundary is added where a vertical strip inside a grid column is free of words in every
-    row; a row boundary where every grid column with text breaks lines at the same height.
-    """
-    soft_x: set[float] = set()
-    soft_y: set[float] = set()
-    new_xs = list(xs)
-    for c in range(len(xs) - 1):
-        lo, hi = xs[c], xs[c + 1]
+
+def _text_columns(grid: _Grid, words: list[Word], settings: "LiteSettings") -> list[float]:
+    """Column boundaries inside ruled columns: vertical strips free of words on every line, with text
+    on both sides on at least half the lines (the top lines of a long column may hold a spanning
+    heading and are not required to be free)."""
+    out = []
+    for lo, hi in zip(grid.xs, grid.xs[1:]):
         col_words = [w for w in words if lo <= (w.x0 + w.x1) / 2 < hi]
         if len(col_words) < 4:
             continue
-        size = statistics.median(w.size for w in col_words)
         lines = _word_lines(col_words)
         if len(lines) < 3:
             continue
-        # a word crossing the gap in a header row is a span, not a reason to drop the gap
+        size = statistics.median(w.size for w in col_words)
         body = lines[len(lines) // 4:] if len(lines) >= 8 else lines
-        intervals = [(w.x0, w.x1) for ln in body for w in ln]
-        for a, b in _free_strips(intervals, lo, hi):
+        for a, b in _free_strips([(w.x0, w.x1) for ln in body for w in ln], lo, hi):
             if b - a < settings.min_gutter * size:
                 continue
             mid = (a + b) / 2
             left = sum(1 for ln in body if any(w.x1 <= mid for w in ln))
             right = sum(1 for ln in body if any(w.x0 >= mid for w in ln))
             if left >= 0.5 * len(body) and right >= 0.5 * len(body):
-                new_xs.append(mid)
-                soft_x.add(mid)
-    new_ys = list(ys)
-    for r in range(len(ys) - 1):
-        lo, hi = ys[r], ys[r + 1]
+                out.append(mid)
+    return out
+
+
+def _text_rows(grid: _Grid, words: list[Word], settings: "LiteSettings") -> list[float]:
+    """Row boundaries inside ruled rows holding stacked values: several cells with one value per
+    line, lines aligned across the row, and a drawn column divider in the row (else its lines may
+    belong to one spanning cell)."""
+    out = []
+    hard_xs = [x for x in grid.xs[1:-1] if x not in grid.soft_x]
+    tol = settings.snap_tolerance
+    for lo, hi in zip(grid.ys, grid.ys[1:]):
         row_words = [w for w in words if lo <= (w.top + w.bottom) / 2 < hi]
         if len(row_words) < 4:
             continue
-        if not any(
-            _coverage(comp_v, x, lo, hi, False, settings.snap_tolerance) >= settings.rule_coverage for x in xs[1:-1]
-        ):
-            continue  # no drawn column divider in this row: its lines may belong to one spanning cell
-        cols = sorted(new_xs)
+        if not any(_coverage(grid.vs, x, lo, hi, False, tol) >= settings.rule_coverage for x in hard_xs):
+            continue
         by_col: dict[int, list[list[Word]]] = {}
-        for c in range(len(cols) - 1):
-            cw = [w for w in row_words if cols[c] <= (w.x0 + w.x1) / 2 < cols[c + 1]]
-            if cw:
-                by_col[c] = _word_lines(cw)
+        for c, (left, right) in enumerate(zip(grid.xs, grid.xs[1:])):
+            cell_words = [w for w in row_words if left <= (w.x0 + w.x1) / 2 < right]
+            if cell_words:
+                by_col[c] = _word_lines(cell_words)
         multi = sum(1 for lines in by_col.values() if len(lines) >= 2)
         if len(by_col) < 2 or multi < 2 or multi < settings.split_row_share * len(by_col):
             continue  # wrapped text in one or two cells, not stacked rows
         cell_lines = [ln for lines in by_col.values() for ln in lines]
-        tokens = sum(1 for ln in cell_lines if _is_token(ln))
-        if tokens < settings.split_row_token_share * len(cell_lines):
+        if sum(1 for ln in cell_lines if _is_token(ln)) < settings.split_row_token_share * len(cell_lines):
             continue  # lines of running text: wrapped cells, not one value per line
-        all_lines = _word_lines(row_words)
-        if len(all_lines) < 2 or any(
-            not _lines_align(lines, all_lines) for lines in by_col.values()
-        ):
+        row_lines = _word_lines(row_words)
+        if len(row_lines) < 2 or not all(_lines_align(lines, row_lines) for lines in by_col.values()):
             continue
-        for upper, lower in zip(all_lines, all_lines[1:]):
-            mid = (max(w.bottom for w in upper) + min(w.top for w in lower)) / 2
-            new_ys.append(mid)
-            soft_y.add(mid)
-    return sorted(new_xs), sorted(new_ys), soft_x, soft_y
+        for upper, lower in zip(row_lines, row_lines[1:]):
+            out.append((max(w.bottom for w in upper) + min(w.top for w in lower)) / 2)
+    return out
 
 
 def _is_token(line: list[Word]) -> bool:
@@ -466,23 +481,23 @@ def _turned_lines(words: Sequence[Word], orientation: int) -> list[list[Word]]:
     return [sorted(col, key=lambda w: -w.x1) for col in columns]
 
 
-def _grid_cells(xs, ys, v_sep, h_sep, words, soft_x, settings) -> list[Cell]:
+def _grid_cells(grid: _Grid, words: Sequence[Word]) -> list[Cell]:
     """Cells of a grid whose boundaries may be missing (spans); words are placed by their centre.
 
     A soft (text-derived) column boundary is dropped in a row where a word straddles it.
     """
+    xs, ys = grid.xs, grid.ys
     n_rows, n_cols = len(ys) - 1, len(xs) - 1
     slot_words: dict[tuple[int, int], list[Word]] = {}
     straddle: set[tuple[int, int]] = set()
     for w in words:
-        cx, cy = (w.x0 + w.x1) / 2, (w.top + w.bottom) / 2
-        r = _index(ys, cy)
-        c = _index(xs, cx)
+        r = _index(ys, (w.top + w.bottom) / 2)
+        c = _index(xs, (w.x0 + w.x1) / 2)
         if r is None or c is None:
             continue
         slot_words.setdefault((r, c), []).append(w)
         for k in range(1, n_cols):
-            if xs[k] in soft_x and w.x0 < xs[k] - 1 and w.x1 > xs[k] + 1:
+            if xs[k] in grid.soft_x and w.x0 < xs[k] - 1 and w.x1 > xs[k] + 1:
                 straddle.add((r, k))
     owner: dict[tuple[int, int], Cell] = {}
     cells: list[Cell] = []
@@ -491,22 +506,24 @@ def _grid_cells(xs, ys, v_sep, h_sep, words, soft_x, settings) -> list[Cell]:
             if (r, c) in owner:
                 continue
             width = 1
-            while c + width < n_cols and (
-                not v_sep(r, c + width) or (r, c + width) in straddle
-            ) and (r, c + width) not in owner:
+            while (
+                c + width < n_cols
+                and (not grid.v_sep(r, c + width) or (r, c + width) in straddle)
+                and (r, c + width) not in owner
+            ):
                 width += 1
             height = 1
-            while r + height < n_rows and not any(h_sep(r + height, k) for k in range(c, c + width)):
+            while r + height < n_rows and not any(grid.h_sep(r + height, k) for k in range(c, c + width)):
                 if any((r + height, k) in owner for k in range(c, c + width)):
                     break
                 height += 1
-            cell_words = [w for rr in range(r, r + height) for cc in range(c, c + width) for w in slot_words.get((rr, cc), [])]
+            cell_words = [
+                w for rr in range(r, r + height) for cc in range(c, c + width) for w in slot_words.get((rr, cc), [])
+            ]
             cell = Cell(
                 row=r, col=c, row_span=height, col_span=width,
                 x0=xs[c], top=ys[r], x1=xs[c + width], bottom=ys[r + height],
-                text=_words_text(cell_words),
-                bold=_mostly_bold(cell_words),
-                font=_main_font(cell_words),
+                text=_words_text(cell_words), bold=_mostly_bold(cell_words), font=_main_font(cell_words),
             )
             cells.append(cell)
             for rr in range(r, r + height):
@@ -595,7 +612,7 @@ def find_aligned_tables(
     mark spanning headings, vertical ones limit those spans;
     ``figures`` are boxes of chart and picture artwork, where aligned labels are not tables.
     """
-    kinds = [is_table_line(ln, settings) for ln in lines]
+    kinds = [is_table_line(ln, settings) and not is_caption(ln.text) for ln in lines]
     tables: list[FoundTable] = []
     i = 0
     while i < len(lines):
@@ -647,26 +664,16 @@ def _join_sections(
             ):
                 segment = list(range(prev.lines[0], table.lines[1] + 1))
                 joined_kinds = [k if i not in segment else (k or i == segment[0]) for i, k in enumerate(kinds)]
-                found = _aligned_table(lines, segment, joined_kinds, rules, figures, _Relaxed(settings))
-                if found is not None and found[0].lines[1] == table.lines[1] and found[0].n_cols >= max(prev.n_cols, table.n_cols):
+                found = _aligned_table(lines, segment, joined_kinds, rules, figures, settings, look_above=False)
+                if (
+                    found is not None
+                    and found[0].lines[1] == table.lines[1]
+                    and found[0].n_cols >= max(prev.n_cols, table.n_cols)
+                ):
                     out[-1] = found[0]
                     continue
         out.append(table)
     return out
-
-
-class _Relaxed:
-    """Settings seen by a table rebuilt from sections: larger row gaps and no heading search above."""
-
-    def __init__(self, settings: "LiteSettings"):
-        self._settings = settings
-
-    def __getattr__(self, name: str):
-        if name == "row_gap":
-            return self._settings.section_gap
-        if name == "max_header_lines":
-            return 0
-        return getattr(self._settings, name)
 
 
 def _segment_end(lines: Sequence[Line], kinds: list[bool], start: int, settings: "LiteSettings") -> int:
@@ -679,7 +686,7 @@ def _segment_end(lines: Sequence[Line], kinds: list[bool], start: int, settings:
     plain = 0
     for j in range(start + 1, len(lines)):
         prev, line = lines[j - 1], lines[j]
-        if line.top - prev.bottom > settings.row_gap * max(line.size, prev.size):
+        if line.top - prev.bottom > settings.row_gap * max(line.size, prev.size) or is_caption(line.text):
             break
         if kinds[j]:
             last, plain = j, 0
@@ -747,10 +754,10 @@ def _aligned_table(
     rules: Sequence[Edge],
     figures: Sequence[tuple],
     settings: "LiteSettings",
+    look_above: bool = True,
 ) -> tuple[FoundTable, int] | None:
-    """Build and validate the table made by the lines ``segment`` (plus heading lines just above it).
-
-    Returns the table and the index of its last line, or None.
+    """Build and validate the table made by the lines ``segment`` (plus, with ``look_above``, the
+    heading lines just above it). Returns the table and the index of its last line, or None.
     """
     core = [lines[k] for k in segment if kinds[k]]
     if len(core) < settings.min_table_lines:
@@ -775,7 +782,7 @@ def _aligned_table(
     body = [lines[k] for k in kept]
     x_lo = min(ln.x0 for ln in core)
     x_hi = max(ln.x1 for ln in core)
-    header = _header_lines_above(lines, kept[0], x_lo, x_hi, gutters, settings)
+    header = _header_lines_above(lines, kept[0], x_lo, x_hi, gutters, settings) if look_above else []
     rows_lines = header + body
     data = [i for i, ln in enumerate(rows_lines) if _is_data_line(ln)]
     header_zone = data[0] if data else len(header)
@@ -825,7 +832,6 @@ def _aligned_table(
         x0=min(ln.x0 for ln in rows_lines), top=min(ln.top for ln in rows_lines),
         x1=max(ln.x1 for ln in rows_lines), bottom=max(ln.bottom for ln in rows_lines),
         n_rows=len(groups), n_cols=n_cols, cells=cells, kind="aligned",
-        phrases=[p for ln in rows_lines for p in ln.phrases],
     )
     _drop_empty_columns(table)
     hrules = [e for e in rules if e.horizontal]
@@ -1102,6 +1108,9 @@ def _plausible(table: FoundTable, rules: Sequence[Edge], settings: "LiteSettings
         return True
     if (ruled_above or ruled_below) and fill >= settings.min_fill and words <= settings.max_words_per_cell * 2:
         return True
+    labels = [len(c.text.split()) for c in texts if c.col == 0]
+    if ruled_above and ruled_below and labels and max(labels) <= settings.max_label_words:
+        return True  # short labels beside longer text between rules: a ruled key-value table
     return (
         table.n_rows >= settings.min_text_table_rows
         and fill >= settings.text_table_fill
@@ -1131,7 +1140,7 @@ def find_index_tables(lines: Sequence[Line], settings: "LiteSettings") -> list[F
                 FoundTable(
                     min(ln.x0 for ln in all_lines), min(ln.top for ln in all_lines),
                     max(ln.x1 for ln in all_lines), max(ln.bottom for ln in all_lines),
-                    len(run), 2, cells, "index", [p for ln in all_lines for p in ln.phrases],
+                    len(run), 2, cells, "index",
                 )
             )
         run.clear()
@@ -1223,7 +1232,7 @@ def _styled_header_rows(rows: list[list[Cell]], rule_rows: set[int], settings: "
     if len(first) < 2 or not body:
         return 0
     bold_first = all(c.bold for c in first)
-    bold_body = sum(1 for c in body if c.bold) / len(body)
+    bold_body = sum(len(c.text) for c in body if c.bold) / max(1, sum(len(c.text) for c in body))
     fonts_first = {c.font for c in first}
     fonts_body = {c.font for c in body}
     distinct_font = not (fonts_first & fonts_body)
