@@ -2,9 +2,15 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-# pip here is capped at torch<=2.14.1 and only 2.13.0 is a CPU build on local disk: pin it so pip
-# never picks a multi-GB CUDA build when Docling's extra asks for torch.
-TORCH_PIN ?= torch==2.13.0
+# The test set-up installs Docling and sentence-transformers, which need torch and torchvision. Pin a pair
+# that imports together and that pip takes from this machine's local wheel store (torchvision from PyPI
+# does not load beside the CPU-only torch 2.13.0 wheel: "operator torchvision::nms does not exist").
+ARCH := $(shell uname -m)
+ifeq ($(ARCH),aarch64)
+TORCH_PIN ?= torch==2.9.1 torchvision==0.24.1
+else
+TORCH_PIN ?= torch==2.14.1 torchvision==0.29.1
+endif
 OUT ?= out
 
 .PHONY: setup setup-dev demo test bench clean
@@ -18,7 +24,7 @@ $(VENV)/.core: $(BIN)/python pyproject.toml
 	touch $@
 
 $(VENV)/.dev: $(BIN)/python pyproject.toml
-	$(BIN)/pip install -q "$(TORCH_PIN)" -e ".[dev,docling]"
+	$(BIN)/pip install -q $(TORCH_PIN) -e ".[dev,docling]"
 	touch $@ $(VENV)/.core
 
 setup: $(VENV)/.core
