@@ -42,6 +42,7 @@ test: $(VENV)/.dev
 
 bench: $(VENV)/.dev
 	$(BIN)/python benchmarks/bench_lite_parser.py
+	$(BIN)/python benchmarks/bench_units.py
 	$(BIN)/python benchmarks/bench_semantic.py
 	$(BIN)/python benchmarks/bench_ingest.py
 	$(BIN)/python benchmarks/bench_corpus.py

@@ -47,6 +47,11 @@ LEXICAL_WEIGHT = 0.25
 ENTITY_MATCH_BONUS = 0.05
 #: Anchors scoring below this fraction of the best anchor are dropped.
 RELATIVE_ANCHOR_FLOOR = 0.35
+#: Weight of the document prior: an anchor gains up to this much when its document best matches the query.
+DOC_PRIOR_WEIGHT = 0.15
+#: BM25 parameters of the document prior.
+DOC_BM25_K1 = 1.2
+DOC_BM25_B = 0.75
 #: Region ids remembered for get_region() (oldest forgotten first).
 MAX_REMEMBERED_REGIONS = 10_000
 #: Default number of regions returned by search().
@@ -75,6 +80,54 @@ class _KeyStats:
         return math.log(1.0 + (self.units - df + 0.5) / (df + 0.5))
 
 
+class _DocumentStats:
+    """Per-document term counts for a BM25 document prior (which document is a query about?).
+
+    In a corpus of many reports, a table row never names its company; the document around it does. The
+    prior lifts every anchor of the documents that match the query as a whole.
+    """
+
+    def __init__(self) -> None:
+        self.postings: dict[str, dict[str, int]] = {}
+        self.lengths: dict[str, int] = {}
+
+    def add(self, doc: SemanticDocument) -> None:
+        counts: Counter[str] = Counter()
+        for unit in doc.units:
+            counts.update(unit.terms)
+            counts.update(unit.concepts)
+            counts.update(unit.entities)
+        for key, count in counts.items():
+            self.postings.setdefault(key, {})[doc.document_id] = count
+        self.lengths[doc.document_id] = sum(counts.values())
+
+    def remove(self, document_id: str) -> None:
+        self.lengths.pop(document_id, None)
+        for key in [k for k, docs in self.postings.items() if document_id in docs]:
+            docs = self.postings[key]
+            del docs[document_id]
+            if not docs:
+                del self.postings[key]
+
+    def scores(self, keys: Iterable[str]) -> dict[str, float]:
+        """BM25 of each document for the query keys, scaled so the best document has 1.0."""
+        n = len(self.lengths)
+        if n < 2:
+            return {}
+        average = sum(self.lengths.values()) / n
+        totals: dict[str, float] = {}
+        for key in set(keys):
+            docs = self.postings.get(key)
+            if not docs:
+                continue
+            idf = math.log(1.0 + (n - len(docs) + 0.5) / (len(docs) + 0.5))
+            for document_id, tf in docs.items():
+                norm = tf + DOC_BM25_K1 * (1 - DOC_BM25_B + DOC_BM25_B * self.lengths[document_id] / average)
+                totals[document_id] = totals.get(document_id, 0.0) + idf * tf * (DOC_BM25_K1 + 1) / norm
+        best = max(totals.values(), default=0.0)
+        return {d: v / best for d, v in totals.items()} if best > 0 else {}
+
+
 def _unit_keys(unit: SemanticUnit) -> set[str]:
     return set(unit.terms) | set(unit.concepts) | set(unit.context_entities)
 
@@ -90,6 +143,7 @@ class SemanticRepository:
         self._store: SqliteStore | None = None
         self._infos: dict[str, dict[str, Any]] = {}
         self._keys = _KeyStats()
+        self._doc_stats = _DocumentStats()
         #: Documents of the index file that could not be read (document id → why); see open().
         self.damaged: dict[str, str] = {}
 
@@ -162,6 +216,7 @@ class SemanticRepository:
         repo._documents = {d: held[d] for d in index.document_ids()}
         for doc in repo._documents.values():
             repo._keys.add(doc)
+            repo._doc_stats.add(doc)
         repo._index = index
         return repo
 
@@ -199,9 +254,11 @@ class SemanticRepository:
         replaced = self._documents.pop(doc.document_id, None)
         if replaced is not None:
             self._keys.add(replaced, -1)
+            self._doc_stats.remove(doc.document_id)
         self._index.add(doc.document_id, list(range(len(doc.units))), vectors)
         self._documents[doc.document_id] = doc
         self._keys.add(doc)
+        self._doc_stats.add(doc)
         return True
 
     def remove(self, document_id: str) -> None:
@@ -213,6 +270,7 @@ class SemanticRepository:
         self._infos.pop(document_id, None)
         self._index.remove(document_id)
         self._keys.add(self._documents.pop(document_id), -1)
+        self._doc_stats.remove(document_id)
 
     @property
     def documents(self) -> list[str]:
@@ -254,6 +312,7 @@ class SemanticRepository:
         query_entities = frozenset(entity_ids(query))
         query_keys = set(normalized_terms(query)) | set(load_lexicon().concepts(query)) | set(query_entities)
         weights = {key: self._keys.idf(key) for key in query_keys}
+        prior = self._doc_stats.scores(query_keys) if only is None or len(only) > 1 else {}
         total_weight = sum(weights.values())
         gate = bool(getattr(embedder, "lexical_gate", False))
         top_n = max(MIN_ANCHOR_CANDIDATES, k * ANCHOR_CANDIDATES_PER_REGION)
@@ -275,6 +334,7 @@ class SemanticRepository:
             if gate and overlap == 0.0:
                 continue
             score = (1.0 - LEXICAL_WEIGHT) * cosine + LEXICAL_WEIGHT * overlap
+            score += DOC_PRIOR_WEIGHT * prior.get(document_id, 0.0)
             if query_entities and not query_entities.isdisjoint(context):
                 score += ENTITY_MATCH_BONUS
             scored.append((document_id, position, round(min(max(score, 0.0), 1.0), SCORE_DECIMALS)))
