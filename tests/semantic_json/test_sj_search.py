@@ -204,3 +204,21 @@ def test_neighbour_about_another_company_that_mentions_b_stays_out():
     assert result.region_count >= 1
     assert "단정하기는 어렵다" in result[0].text
     assert all("A기업" not in region.text for region in result)
+
+
+def test_document_that_names_the_company_wins_for_identical_rows():
+    from semantic_json import SemanticRepository, compile
+
+    def report(company: str, income: str) -> str:
+        return (
+            f"{company} Annual Report 2024\n\n{company} grew its business in every region.\n\n"
+            f"Operating income | 2024: {income}; 2023: 1,681\nNet income | 2024: 1,375; 2023: 1,109"
+        )
+
+    repo = SemanticRepository()
+    repo.add(compile(report("Heron Systems", "2,204"), "heron"))
+    repo.add(compile(report("Kestrel Dynamics", "1,938"), "kestrel"))
+    repo.add(compile(report("Osprey Metals", "977"), "osprey"))
+    top = repo.search("Kestrel Dynamics operating income 2024", k=3)[0]
+    assert top.document_id == "kestrel"
+    assert "1,938" in top.text
