@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections import Counter
 import sys
 import warnings
 from pathlib import Path
 
-from .batch import BatchRun, atomic_output, collect_inputs
+from .batch import BatchReport, BatchRun, atomic_output, collect_inputs
 
 EPILOG = """\
 examples:
@@ -135,31 +136,39 @@ def format_unit_text(eu) -> str:
     return "\n".join(lines)
 
 
-def cmd_chunk(args: argparse.Namespace) -> int:
+def write_items(args: argparse.Namespace, desc: str, produce, render, kind_of) -> tuple[BatchReport, Counter] | None:
+    """The loop of ``chunk`` and ``corpus``: for every input, ``produce(chunker, parsed)`` gives items, each
+    written as ``render(item)`` to ``-o`` (atomically) or stdout. Returns the batch report and a count of
+    items by ``kind_of(item)``; None (after a message) when no input file was found."""
     chunker = make_chunker(args)
     inputs = collect_inputs(args.inputs)
     if not inputs:
         print("error: no PDF or JSON files found in the given paths", file=sys.stderr)
-        return 2
-
-    def step(path: Path):
-        return chunker.chunk_parsed(load_parsed(path, chunker))
-
-    run = BatchRun(inputs, step, progress=not args.no_progress, desc="chunk")
-    units_total = 0
+        return None
+    run = BatchRun(inputs, lambda path: produce(chunker, load_parsed(path, chunker)),
+                   progress=not args.no_progress, desc=desc)
+    kinds: Counter = Counter()
     with atomic_output(args.output) as out:
-        for _path, units in run:
-            units_total += len(units)
-            for eu in units:
-                if args.format == "jsonl":
-                    out.write(json.dumps(eu.to_dict(), ensure_ascii=False) + "\n")
-                else:
-                    out.write(format_unit_text(eu) + "\n\n")
-    report = run.report
-    print(
-        f"chunked {len(report.done)} file(s) into {units_total} evidence unit(s); {len(report.failures)} failed",
-        file=sys.stderr,
-    )
+        for _path, items in run:
+            for item in items:
+                kinds[kind_of(item)] += 1
+                out.write(render(item))
+    return run.report, kinds
+
+
+def cmd_chunk(args: argparse.Namespace) -> int:
+    def render(eu) -> str:
+        if args.format == "jsonl":
+            return json.dumps(eu.to_dict(), ensure_ascii=False) + "\n"
+        return format_unit_text(eu) + "\n\n"
+
+    outcome = write_items(args, "chunk", lambda chunker, parsed: chunker.chunk_parsed(parsed), render,
+                          lambda eu: "unit")
+    if outcome is None:
+        return 2
+    report, kinds = outcome
+    print(f"chunked {len(report.done)} file(s) into {kinds['unit']} evidence unit(s); {len(report.failures)} failed",
+          file=sys.stderr)
     return 1 if report.failures else 0
 
 

@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from .batch import BatchRun, atomic_output, collect_inputs
+from .batch import atomic_output, collect_inputs
 
 
 def register(sub) -> None:
@@ -33,29 +33,20 @@ def register(sub) -> None:
 
 
 def cmd_corpus(args: argparse.Namespace) -> int:
-    from .cli import load_parsed, make_chunker
+    from .cli import write_items
     from .export.corpus import chunk_to_record
 
-    chunker = make_chunker(args)
-    inputs = collect_inputs(args.inputs)
-    if not inputs:
-        print("error: no PDF or JSON files found in the given paths", file=sys.stderr)
+    def render(chunk) -> str:
+        return json.dumps(chunk_to_record(chunk), ensure_ascii=False) + "\n"
+
+    outcome = write_items(args, "corpus", lambda chunker, parsed: chunker.build_corpus_parsed(parsed), render,
+                          lambda chunk: chunk.metadata.get("kind", "text"))
+    if outcome is None:
         return 2
-    run = BatchRun(inputs, lambda path: chunker.build_corpus_parsed(load_parsed(path, chunker)),
-                   progress=not args.no_progress, desc="corpus")
-    counts = {"table": 0, "text": 0}
-    with atomic_output(args.output) as out:
-        for _path, chunks in run:
-            for chunk in chunks:
-                record = chunk_to_record(chunk)
-                counts[record["kind"]] = counts.get(record["kind"], 0) + 1
-                out.write(json.dumps(record, ensure_ascii=False) + "\n")
-    print(
-        f"{len(run.report.done)} file(s): {counts['table']} table chunk(s), {counts['text']} text chunk(s); "
-        f"{len(run.report.failures)} failed",
-        file=sys.stderr,
-    )
-    return 1 if run.report.failures else 0
+    report, kinds = outcome
+    print(f"{len(report.done)} file(s): {kinds['table']} table chunk(s), {kinds['text']} text chunk(s); "
+          f"{len(report.failures)} failed", file=sys.stderr)
+    return 1 if report.failures else 0
 
 
 # --------------------------------------------------------------------------- ingest / search / show / verify

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from ..units import PageBox
@@ -231,3 +232,24 @@ def _json_default(value: Any) -> Any:
     if hasattr(value, "to_dict"):
         return value.to_dict()
     raise TypeError(f"{type(value).__name__} is not JSON serialisable")
+
+
+def first_per_key(results: Sequence[Any], metadata_of: Callable[[Any], dict[str, Any] | None],
+                  k: int | None = None, key: str = "chunk_id") -> list[Any]:
+    """The first result per ``metadata_of(result)[key]`` of a best-first list, stopping at ``k`` distinct.
+
+    Results without the key are each kept as distinct. The exporters' ``dedupe_by_chunk_id`` are this,
+    with the metadata read the LangChain or the LlamaIndex way.
+    """
+    kept: list[Any] = []
+    seen: set[Any] = set()
+    for result in results:
+        if k is not None and len(kept) >= k:
+            break
+        value = (metadata_of(result) or {}).get(key)
+        if value is not None:
+            if value in seen:
+                continue
+            seen.add(value)
+        kept.append(result)
+    return kept

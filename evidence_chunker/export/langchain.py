@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Literal, Mapping, Sequence
 
 from ..errors import ExtraNotInstalledError
-from .chunks import RetrievalChunk, vector_store_metadata
+from .chunks import RetrievalChunk, first_per_key, vector_store_metadata
 
 try:
     from langchain_core.callbacks import CallbackManagerForRetrieverRun
@@ -80,19 +80,7 @@ def dedupe_by_chunk_id(results: Sequence[Any], k: int | None = None, key: str = 
     ``results`` are Documents or ``(Document, score)`` pairs and come back in the same form. Results
     without the key are each kept as distinct.
     """
-    kept: list[Any] = []
-    seen: set[Any] = set()
-    for result in results:
-        if k is not None and len(kept) >= k:
-            break
-        document = result[0] if isinstance(result, tuple) else result
-        value = (document.metadata or {}).get(key)
-        if value is not None:
-            if value in seen:
-                continue
-            seen.add(value)
-        kept.append(result)
-    return kept
+    return first_per_key(results, lambda result: (result[0] if isinstance(result, tuple) else result).metadata, k=k, key=key)
 
 
 if _AVAILABLE:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Literal, Mapping, Sequence
 
 from ..errors import ExtraNotInstalledError
-from .chunks import RetrievalChunk, vector_store_metadata
+from .chunks import RetrievalChunk, first_per_key, vector_store_metadata
 
 try:
     from llama_index.core.callbacks import CallbackManager
@@ -84,19 +84,7 @@ def to_llamaindex_units(chunks: Iterable[RetrievalChunk], text_field: TextField 
 def dedupe_by_chunk_id(results: Sequence[Any], k: int | None = None, key: str = "chunk_id") -> list[Any]:
     """The first result per ``metadata[key]`` of a best-first list of NodeWithScore (or nodes), stopping
     at ``k`` distinct; results without the key are each kept as distinct."""
-    kept: list[Any] = []
-    seen: set[Any] = set()
-    for result in results:
-        if k is not None and len(kept) >= k:
-            break
-        node = getattr(result, "node", result)
-        value = (node.metadata or {}).get(key)
-        if value is not None:
-            if value in seen:
-                continue
-            seen.add(value)
-        kept.append(result)
-    return kept
+    return first_per_key(results, lambda result: getattr(result, "node", result).metadata, k=k, key=key)
 
 
 if _AVAILABLE:
