@@ -15,6 +15,8 @@ import jsonschema
 import pydantic
 import pytest
 
+from sj_support import ENGLISH_NEIGHBOURS_TEXT, KOREAN_NEIGHBOURS_TEXT
+
 from semantic_json import SemanticRepository, compile
 from semantic_json.citations import (
     DEFAULT_TOOL_NAME,
@@ -34,26 +36,6 @@ from semantic_json.citations import (
 from semantic_json.errors import TransportFormatError
 from semantic_json.transport import TRANSPORT_SCHEMA_ID, SearchResult
 from semantic_json.validation import load_schema, validate_transport
-
-# The texts are spelled out here rather than imported: `from conftest import` resolves to whichever conftest
-# module pytest imported first when the whole suite runs.
-KOREAN_NEIGHBOURS_TEXT = """# 신용 분석
-
-A기업은 최근 매출이 감소하였으며 차입금 상환에 어려움을 겪고 있다. A기업의 중장기 채무상환능력은 취약하다.
-
-B기업은 현재까지 원리금을 정상적으로 상환하고 있다.
-다만 주요 거래계약이 내년에 만료될 예정이며,
-중장기적으로 현재의 상환능력이 유지된다고 단정하기는 어렵다.
-C기업은 상환능력이 우수하며 중장기 전망도 양호하다.
-"""
-ENGLISH_NEIGHBOURS_TEXT = (
-    "Company A reported weaker sales and missed a loan repayment in March. "
-    "Company A's medium-term repayment capacity is weak.\n"
-    "Company B has repaid principal and interest on schedule. However, its key supply contract expires next "
-    "year, so it cannot be concluded that its repayment capacity will be maintained over the medium term.\n"
-    "Company A also plans to refinance its bonds, which weakens its repayment capacity further.\n"
-)
-
 
 # ------------------------------------------------------------------------------------------------ helpers
 
