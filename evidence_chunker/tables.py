@@ -38,6 +38,8 @@ _NUMERIC = re.compile(
     re.VERBOSE,
 )
 _DASH = re.compile(r"^\s*[-−–—]+\s*$")
+#: A row that closes a section ("Total current assets", "합계"): rows after it no longer belong to it.
+_TOTAL_ROW = re.compile(r"^\s*(total\b|subtotal\b|합\s*계|소\s*계|총\s*계|계$)", re.IGNORECASE)
 _YEAR = re.compile(r"^\s*(FY\s*)?(19|20)\d{2}\s*(년|년도|E|F|A|P)?\s*$", re.IGNORECASE)
 
 
@@ -238,7 +240,8 @@ def flatten_rows(layout: TableLayout) -> list[str]:
     """One line per body row: "row header | column header: value; ..."; empty cells are skipped.
 
     A section row ("Current assets") becomes its own line and prefixes the rows under it
-    ("Current assets > Cash | 2024: 1,234"). Every non-empty body cell appears in exactly one line.
+    ("Current assets > Cash | 2024: 1,234") up to and including its total row ("Total current assets").
+    Every non-empty body cell appears in exactly one line.
     """
     lines: list[str] = []
     section = ""
@@ -246,8 +249,8 @@ def flatten_rows(layout: TableLayout) -> list[str]:
     for r in layout.body_rows:
         row = layout.grid[r]
         if r in layout.section_rows:
-            section = row[0]
-            lines.append(section)
+            lines.append(row[0])
+            section = row[0].rstrip(":： ")
             continue
         head_parts = []
         for c in range(layout.row_header_cols):
@@ -267,6 +270,8 @@ def flatten_rows(layout: TableLayout) -> list[str]:
             lines.append(f"{head}{ROW_HEADER_SEP}{body}")
         elif head or body:
             lines.append(head or body)
+        if section and head_parts and _TOTAL_ROW.match(head_parts[0]):
+            section = ""
     return lines
 
 
