@@ -117,7 +117,15 @@ def atomic_output(path: str | Path | None, mode: str = "w") -> Iterator[IO]:
             yield handle
             handle.flush()
             os.fsync(handle.fileno())
+        os.chmod(tmp, _default_file_mode())  # mkstemp makes 0600; the result is an ordinary output file
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _default_file_mode() -> int:
+    """0666 less the process umask: the mode open() would have given a new file."""
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask

@@ -19,7 +19,7 @@ from .context import (
     collect_context,
     similarity_terms,
 )
-from .geometry import item_box, item_boxes, normalise
+from .geometry import bottom_left_cells, item_box, item_boxes, normalise
 from .parsing.parsed import ParsedDoc
 from .tables import (
     TableLayout,
@@ -100,7 +100,7 @@ def group_tables(items: list[DocItem], doc: DoclingDocument) -> list[TableGroup]
     for index, item in enumerate(items):
         if not isinstance(item, TableItem) or item.data is None or item.data.num_rows == 0:
             continue
-        data = plain_table_data(item.data, doc)
+        data = bottom_left_cells(plain_table_data(item.data, doc), item, doc)
         layout = analyse_table(data)
         if groups:
             prev = groups[-1]
@@ -211,8 +211,9 @@ def _page_of(item: DocItem, doc: DoclingDocument, default: int) -> int:
     return box.page if box else default
 
 
-def _boxes_of(items: list[DocItem], doc: DoclingDocument) -> list[PageBox]:
-    return [PageBox(page=b.page, bbox=b.bbox) for item in items for b in item_boxes(item, doc)]
+def _boxes_of(items: list[DocItem], doc: DoclingDocument) -> list[list[PageBox]]:
+    """The boxes of each item, one list per item."""
+    return [[PageBox(page=b.page, bbox=b.bbox) for b in item_boxes(item, doc)] for item in items]
 
 
 def _safe(caption: str | None) -> str | None:

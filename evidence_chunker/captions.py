@@ -28,8 +28,9 @@ TABLE_CAPTION = re.compile(
     re.IGNORECASE | re.VERBOSE,
 )
 #: Figure captions: never a table's caption.
+#: "Figure 1:", "Fig. 2", "Fig 3", "Figure: …", "그림 1", "<그림 2>", "Chart 4" — but not "Figures in millions".
 FIGURE_CAPTION = re.compile(
-    r"^\s*((fig\.|figure|chart)\s*\d+|[<〈\[(]\s*그림\s*\d+\s*[>〉\])]|그림\s*\d+)", re.IGNORECASE
+    r"^\s*[<〈\[(]?\s*(fig\.|fig\b|figure\b|그림|chart\s*\d|도표\s*\d)", re.IGNORECASE
 )
 
 

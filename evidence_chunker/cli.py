@@ -19,6 +19,22 @@ examples:
 """
 
 
+class CliError(Exception):
+    """Unusable input to a command (a missing or unreadable file, a bad option): printed as
+    ``error: …`` on stderr, exit status 2."""
+
+
+def positive_int(text: str) -> int:
+    """argparse type: an integer of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
 def _add_parser_choice(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--parser",
@@ -180,6 +196,9 @@ def main(argv: list[str] | None = None) -> int:
         warnings.formatwarning = lambda message, category, *a, **k: f"warning: {message}\n"  # type: ignore[assignment]
         try:
             return int(args.func(args) or 0)
+        except CliError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
         except KeyboardInterrupt:
             print("interrupted", file=sys.stderr)
             return 130

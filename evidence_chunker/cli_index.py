@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from .batch import atomic_output, collect_inputs
+from .cli import CliError, positive_int
 
 
 def register(sub) -> None:
@@ -72,7 +73,7 @@ def register_index_commands(sub) -> None:
     ingest.add_argument("inputs", nargs="+", metavar="PATH", help="PDF files or folders (searched for *.pdf)")
     ingest.add_argument("--index", required=True, metavar="FILE", help=INDEX_HELP)
     _add_parser_choice(ingest)
-    ingest.add_argument("--workers", type=int, default=1, metavar="N",
+    ingest.add_argument("--workers", type=positive_int, default=1, metavar="N",
                         help="parse in N processes (default: 1; the machine's cores is a good value)")
     ingest.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     ingest.set_defaults(func=cmd_ingest)
@@ -88,7 +89,7 @@ def register_index_commands(sub) -> None:
     )
     search.add_argument("query", help="the question")
     search.add_argument("--index", required=True, metavar="FILE", help=INDEX_HELP)
-    search.add_argument("-k", type=int, default=5, metavar="N", help="number of regions (default: 5)")
+    search.add_argument("-k", type=positive_int, default=5, metavar="N", help="number of regions (default: 5)")
     view = search.add_mutually_exclusive_group()
     view.add_argument("--json", dest="view", action="store_const", const="json", help="the JSON transport (default)")
     view.add_argument("--text", dest="view", action="store_const", const="text", help="the plain-text view")
@@ -146,11 +147,11 @@ def _open_index(path: str, must_exist: bool = True):
     from semantic_json.store import IndexFileError
 
     if must_exist and not Path(path).is_file():
-        raise SystemExit(f"error: {path}: index file not found (create it with `sjt ingest ... --index {path}`)")
+        raise CliError(f"{path}: index file not found (create it with `sjt ingest ... --index {path}`)")
     try:
         repo = SemanticRepository.open(path)
     except (IndexFileError, EmbedderMismatchError) as exc:
-        raise SystemExit(f"error: {exc}") from exc
+        raise CliError(f"{exc}") from exc
     for document_id, why in repo.damaged.items():
         print(f"warning: {path}: document {document_id!r} is damaged and was left out ({why})", file=sys.stderr)
     return repo
@@ -159,8 +160,6 @@ def _open_index(path: str, must_exist: bool = True):
 def cmd_ingest(args: argparse.Namespace) -> int:
     from .ingest import ingest
 
-    if args.workers < 1:
-        raise SystemExit("error: --workers must be at least 1")
     inputs = collect_inputs(args.inputs, suffixes=(".pdf",))
     if not inputs:
         print("error: no PDF files found in the given paths", file=sys.stderr)
@@ -183,7 +182,7 @@ def cmd_search(args: argparse.Namespace) -> int:
         try:
             result = repo.search(args.query, k=args.k)
         except SemanticJsonError as exc:
-            raise SystemExit(f"error: {exc}") from exc
+            raise CliError(f"{exc}") from exc
         transport = result.to_json(indent=2)
         repo._store.set_meta(LAST_RESULT_KEY, transport)
     finally:
@@ -202,11 +201,11 @@ def _load_result(path: str):
     try:
         text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
     except OSError as exc:
-        raise SystemExit(f"error: {path}: cannot read ({exc.strerror or exc})") from exc
+        raise CliError(f"{path}: cannot read ({exc.strerror or exc})") from exc
     try:
         return SearchResult.from_json(text)
     except (SemanticJsonError, ValueError) as exc:
-        raise SystemExit(f"error: {path}: not a semantic-json-transport result ({exc})") from exc
+        raise CliError(f"{path}: not a semantic-json-transport result ({exc})") from exc
 
 
 def cmd_show(args: argparse.Namespace) -> int:
@@ -220,23 +219,23 @@ def cmd_show(args: argparse.Namespace) -> int:
         else:
             saved = repo._store.get_meta(LAST_RESULT_KEY)
             if saved is None:
-                raise SystemExit("error: no --result given and no search has been run on this index yet")
+                raise CliError("no --result given and no search has been run on this index yet")
             from semantic_json import SearchResult
 
             result = SearchResult.from_json(saved)
         region = next((r for r in result if r.region_id == args.region_id), None)
         if region is None:
             known = ", ".join(r.region_id for r in result) or "none"
-            raise SystemExit(f"error: region {args.region_id!r} is not in that result (regions: {known})")
+            raise CliError(f"region {args.region_id!r} is not in that result (regions: {known})")
         info = repo.document_info(region.document_id) if region.document_id in repo else {}
     finally:
         repo.close()
     pdf = info.get("pdf_path") or _path_from_uri(region.source.uri)
     if not pdf or not Path(pdf).is_file():
-        raise SystemExit(f"error: the PDF of {region.document_id!r} is not available ({pdf or 'no path recorded'})")
+        raise CliError(f"the PDF of {region.document_id!r} is not available ({pdf or 'no path recorded'})")
     boxes = [PageBox.from_dict(b) for b in (region.source.boxes or [])]
     if not boxes and not region.source.pages:
-        raise SystemExit(f"error: region {args.region_id} has no pages or boxes (it did not come from a PDF)")
+        raise CliError(f"region {args.region_id} has no pages or boxes (it did not come from a PDF)")
     pages = render_boxes(pdf, boxes, args.output, pages=region.source.pages or None, scale=args.scale)
     print(f"wrote {args.output}: {Path(pdf).name} page(s) {', '.join(map(str, pages))}, {len(boxes)} box(es)",
           file=sys.stderr)

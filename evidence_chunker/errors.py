@@ -49,7 +49,7 @@ class EmptyPdfError(PdfError):
 class ImageOnlyPdfError(PdfError):
     problem = (
         "the PDF has no text layer (scanned or image-only); the lite parser cannot read it: "
-        "use parser='docling' with OCR models"
+        "parse it with DoclingParser(do_ocr=True) and pass that parser to EvidenceChunker"
     )
 
 

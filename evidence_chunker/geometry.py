@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from docling_core.types.doc import CoordOrigin, DocItem, DoclingDocument
+from docling_core.types.doc import CoordOrigin, DocItem, DoclingDocument, TableData, TableItem
 
 
 @dataclass(frozen=True)
@@ -62,3 +62,18 @@ def normalise(box: Box, doc: DoclingDocument) -> tuple[float, float, float, floa
     l, t, r, b = box.bbox
     clamp = lambda v: min(max(v, 0.0), 1.0)  # noqa: E731
     return (clamp(l / w), clamp(t / h), clamp(r / w), clamp(b / h))
+
+
+def bottom_left_cells(data: TableData, table: TableItem, doc: DoclingDocument) -> TableData:
+    """``data`` with every cell box in BOTTOMLEFT points of the table's page (Docling writes TOPLEFT)."""
+    box = item_box(table, doc)
+    page = doc.pages.get(box.page) if box else None
+    if page is None or not any(c.bbox is not None and c.bbox.coord_origin != CoordOrigin.BOTTOMLEFT for c in data.table_cells):
+        return data
+    height = page.size.height
+    cells = [
+        c.model_copy(update={"bbox": c.bbox.to_bottom_left_origin(height)})
+        if c.bbox is not None and c.bbox.coord_origin != CoordOrigin.BOTTOMLEFT else c
+        for c in data.table_cells
+    ]
+    return data.model_copy(update={"table_cells": cells})

@@ -26,12 +26,14 @@ INFO_KIND = "pdf"
 
 @dataclass
 class IngestSummary:
-    """What an ingest run did; ``as_text()`` is the summary line the CLI prints."""
+    """What an ingest run did; ``as_text()`` is the summary line the CLI prints. ``pages`` counts every
+    document's pages, unchanged ones included; ``new_pages`` only those (re-)indexed by this run."""
 
     files: int = 0
     indexed: int = 0
     skipped: int = 0
     pages: int = 0
+    new_pages: int = 0
     units: int = 0
     chunks: int = 0
     anchors: int = 0
@@ -39,11 +41,11 @@ class IngestSummary:
     seconds: float = 0.0
 
     def as_text(self) -> str:
-        rate = self.pages / self.seconds if self.seconds else 0.0
+        rate = self.new_pages / self.seconds if self.seconds else 0.0
         return (
             f"files {self.files} (indexed {self.indexed}, unchanged {self.skipped}, failed {len(self.failures)}) | "
-            f"pages {self.pages} | evidence units {self.units} | chunks {self.chunks} | anchors {self.anchors} | "
-            f"{self.seconds:.1f} s ({rate:.1f} pages/s)"
+            f"pages {self.pages} ({self.new_pages} indexed now) | evidence units {self.units} | chunks {self.chunks} | "
+            f"anchors {self.anchors} | {self.seconds:.1f} s ({rate:.1f} pages/s indexed)"
         )
 
 
@@ -163,6 +165,7 @@ def ingest(paths: Iterable[Path], repo, parser: str = "lite", artifacts_path: st
                 repo.add(document, info=outcome.info)
                 summary.indexed += 1
                 summary.pages += outcome.info["pages"]
+                summary.new_pages += outcome.info["pages"]
                 summary.units += outcome.info["units"]
                 summary.chunks += outcome.info["chunks"]
                 summary.anchors += len(document.units)

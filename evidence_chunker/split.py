@@ -16,7 +16,7 @@ from docling_core.types.doc import TableData
 
 from .tables import render_html, slice_table_data
 from .tokens import DEFAULT_TOKEN_LIMIT, count_eu_tokens, count_tokens
-from .units import EvidenceUnit
+from .units import EvidenceUnit, PageBox
 
 #: The limit ``split_eu`` applies by default (cl100k tokens of ``EvidenceUnit.text``).
 SPLIT_LIMIT = DEFAULT_TOKEN_LIMIT
@@ -47,6 +47,29 @@ class SplitStats:
         return {"single": self.single, "row_split": self.row_split, "llm_summary": self.llm_summary, "pieces": self.pieces}
 
 
+def rows_boxes(data: TableData | None, header_rows: int, start: int, end: int, row_pages: list[int]) -> list[PageBox]:
+    """The boxes of body rows ``start``..``end`` (cell boxes joined, one per page), with the header rows
+    when they are on the first of those pages; empty when the cells carry no boxes."""
+    if data is None or not row_pages:
+        return []
+    joined: dict[int, list[float]] = {}
+    first_page = row_pages[start] if start < len(row_pages) else None
+    for cell in data.table_cells:
+        bbox = cell.bbox
+        if bbox is None or bbox.coord_origin.value != "BOTTOMLEFT":
+            continue
+        row = cell.start_row_offset_idx - header_rows
+        if start <= row < end and row < len(row_pages):
+            page = row_pages[row]
+        elif row < 0 and first_page is not None and start == 0:
+            page = first_page
+        else:
+            continue
+        box = joined.setdefault(page, [bbox.l, bbox.t, bbox.r, bbox.b])
+        box[0], box[1], box[2], box[3] = min(box[0], bbox.l), max(box[1], bbox.t), max(box[2], bbox.r), min(box[3], bbox.b)
+    return [PageBox(page=page, bbox=tuple(box)) for page, box in sorted(joined.items())]
+
+
 def _piece(eu: EvidenceUnit, data: TableData | None, start: int, end: int, first: bool, last: bool,
            with_before: bool, with_after: bool) -> EvidenceUnit:
     """Body rows ``start``..``end`` of ``eu`` as an unnumbered piece (ids are set once all pieces exist)."""
@@ -75,7 +98,8 @@ def _piece(eu: EvidenceUnit, data: TableData | None, start: int, end: int, first
         context_before_boxes=list(eu.context_before_boxes) if before else [],
         context_after_boxes=list(eu.context_after_boxes) if after else [],
         page_span=pages,
-        page_boxes=[b for b in eu.page_boxes if b.page in pages] or list(eu.page_boxes[:1]),
+        page_boxes=rows_boxes(data, eu.header_row_count, start, end, eu.row_pages)
+        or [b for b in eu.page_boxes if b.page in pages] or list(eu.page_boxes[:1]),
         body_row_range=(start, end),
         table_data=None,
     )

@@ -6,8 +6,6 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Literal
 
 CaptionConfidence = Literal["direct", "inferred", "none"]
-#: Captions starting with these words belong to figures, not tables (see ``safe_caption``).
-FIGURE_CAPTION_PREFIXES = ("fig", "figure", "그림", "chart", "도표")
 #: Box origin and unit written on every absolute box.
 COORD_ORIGIN = "BOTTOMLEFT"
 COORD_UNIT = "points"
@@ -45,7 +43,7 @@ class EvidenceUnit:
     ``bbox`` is the table's box on ``page_no`` normalised to 0..1 (BOTTOMLEFT, t > b);
     ``page_boxes`` are the absolute boxes of every part of the table (a table continued over a page
     break has one per page). ``table_data`` is docling-core ``TableData`` JSON, kept so pieces can
-    be rendered again. ``context_before_boxes``/``context_after_boxes`` are the adopted paragraphs' boxes.
+    be rendered again. ``context_before_boxes[i]``/``context_after_boxes[i]`` are the boxes of adopted paragraph i.
     """
 
     eu_id: str
@@ -68,8 +66,8 @@ class EvidenceUnit:
     row_pages: list[int] = field(default_factory=list)
     context_before_pages: list[int] = field(default_factory=list)
     context_after_pages: list[int] = field(default_factory=list)
-    context_before_boxes: list[PageBox] = field(default_factory=list)
-    context_after_boxes: list[PageBox] = field(default_factory=list)
+    context_before_boxes: list[list[PageBox]] = field(default_factory=list)
+    context_after_boxes: list[list[PageBox]] = field(default_factory=list)
     footnotes: list[str] = field(default_factory=list)
     headings: list[str] = field(default_factory=list)
     page_boxes: list[PageBox] = field(default_factory=list)
@@ -91,10 +89,9 @@ class EvidenceUnit:
     @property
     def safe_caption(self) -> str | None:
         """The caption, or None when it is a figure caption mistaken for a table's."""
-        if not self.caption_text:
-            return None
-        head = self.caption_text.strip().lower()
-        if head.startswith(FIGURE_CAPTION_PREFIXES):
+        from .captions import is_figure_caption
+
+        if not self.caption_text or is_figure_caption(self.caption_text):
             return None
         return self.caption_text
 
@@ -170,7 +167,7 @@ class EvidenceUnit:
         data["bbox"] = list(self.bbox)
         data["page_boxes"] = [box.to_dict() for box in self.page_boxes]
         for name in ("context_before_boxes", "context_after_boxes"):
-            data[name] = [box.to_dict() for box in getattr(self, name)]
+            data[name] = [[box.to_dict() for box in boxes] for boxes in getattr(self, name)]
         data["body_row_range"] = list(self.body_row_range) if self.body_row_range else None
         return data
 
@@ -186,7 +183,7 @@ class EvidenceUnit:
         values["bbox"] = tuple(values.get("bbox") or (0.0, 0.0, 0.0, 0.0))
         values["page_boxes"] = [PageBox.from_dict(b) for b in values.get("page_boxes") or ()]
         for name in ("context_before_boxes", "context_after_boxes"):
-            values[name] = [PageBox.from_dict(b) for b in values.get(name) or ()]
+            values[name] = [[PageBox.from_dict(b) for b in boxes] for boxes in values.get(name) or ()]
         if values.get("body_row_range") is not None:
             values["body_row_range"] = tuple(values["body_row_range"])
         return cls(**values)

@@ -32,7 +32,8 @@ class SourceSpan(BaseModel):
     provenance segments (e.g. from a PDF).
     """
 
-    model_config = ConfigDict(extra="forbid")
+    # v1 consumers must ignore keys they do not know (later v1 revisions may add some).
+    model_config = ConfigDict(extra="ignore")
 
     document_id: str
     uri: str | None = None
@@ -59,7 +60,8 @@ class SourceSpan(BaseModel):
 class EvidenceRegion(BaseModel):
     """A query-time region of original text, assembled around matching anchors."""
 
-    model_config = ConfigDict(extra="forbid")
+    # v1 consumers must ignore keys they do not know (later v1 revisions may add some).
+    model_config = ConfigDict(extra="ignore")
 
     region_id: str
     document_id: str

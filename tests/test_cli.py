@@ -100,6 +100,25 @@ def test_search_then_check_answer_accepts_cited_and_rejects_uncited(index, tmp_p
     assert "unsupported" in captured.err
 
 
-def test_search_on_a_missing_index_names_the_file(tmp_path):
-    with pytest.raises(SystemExit, match="index file not found"):
-        sjt(["search", "--index", str(tmp_path / "nope.sqlite"), "revenue"])
+def test_search_on_a_missing_index_names_the_file(tmp_path, capsys):
+    assert sjt(["search", "--index", str(tmp_path / "nope.sqlite"), "revenue"]) == 2
+    assert "nope.sqlite: index file not found" in capsys.readouterr().err
+
+
+def test_zero_regions_is_refused_by_the_option_parser(tmp_path, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        sjt(["search", "--index", str(tmp_path / "i.sqlite"), "revenue", "-k", "0"])
+    assert exit_info.value.code == 2 and "must be at least 1" in capsys.readouterr().err
+
+
+def test_verify_of_an_unreadable_result_exits_2(index, tmp_path, capsys):
+    bad = tmp_path / "result.json"
+    bad.write_text("{not json")
+    assert sjt(["verify", "--index", str(index), str(bad)]) == 2
+    assert "result.json: not a semantic-json-transport result" in capsys.readouterr().err
+
+
+def test_written_files_get_ordinary_permissions(tmp_path):
+    out = tmp_path / "units.jsonl"
+    assert sjt(["chunk", str(SAMPLE_PDFS / "mixed_brief.pdf"), "--parser", "lite", "-o", str(out)]) == 0
+    assert out.stat().st_mode & 0o644 == 0o644

@@ -84,3 +84,13 @@ def test_paragraph_about_another_table_is_not_context_when_similarity_is_require
     assert table4.page_span == {3}
     table2 = by_caption(units, "[표 2]")[0]
     assert table2.page_span == {1, 2}
+
+
+def test_split_pieces_carry_the_boxes_of_their_own_rows(annual):
+    pieces = by_caption(annual, "Table 7:")
+    boxes = [piece.page_boxes[0].bbox for piece in pieces]
+    # consecutive pieces stack down the page without overlapping: each box is its rows only
+    for upper, lower in zip(boxes, boxes[1:]):
+        assert upper[3] >= lower[1] - 1.0 and upper[1] > lower[1]
+    table_height = boxes[0][1] - boxes[-1][3]
+    assert all(b[1] - b[3] < table_height / 2 for b in boxes)

@@ -72,3 +72,4 @@ def test_split_oversized_units_counts_outcomes():
     stats: dict = {}
     out = split_oversized_units(long_pieces, stats)
     assert stats["row_split"] == 1 and stats["pieces"] == len(out) > 1
+

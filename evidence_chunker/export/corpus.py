@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Iterable, Sequence
 
+from ..batch import atomic_output
 from ..build import reading_order
 from ..errors import EvidenceChunkerError
 from ..parsing.parsed import ParsedDoc
@@ -187,21 +188,8 @@ def write_jsonl(chunks: Iterable[RetrievalChunk], path_or_handle: str | os.PathL
     if hasattr(path_or_handle, "write"):
         path_or_handle.write(payload)  # type: ignore[union-attr]
         return len(lines)
-    target = Path(path_or_handle)  # type: ignore[arg-type]
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(payload)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temp_name, target)
-    except BaseException:
-        try:
-            os.unlink(temp_name)
-        except FileNotFoundError:
-            pass
-        raise
+    with atomic_output(Path(path_or_handle)) as handle:  # type: ignore[arg-type]
+        handle.write(payload)
     return len(lines)
 
 

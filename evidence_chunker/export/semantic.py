@@ -74,18 +74,24 @@ def _table_lines(eu: EvidenceUnit) -> list[str]:
     return [line for line in lines if line]
 
 
+def _add_paragraphs(out: _CanonicalText, eu: EvidenceUnit, texts: list[str], pages: list[int],
+                    boxes: list[list[PageBox]]) -> None:
+    """One segment per adopted paragraph, so a region in it points at that paragraph's own box."""
+    for i, text in enumerate(texts):
+        own_boxes = boxes[i] if i < len(boxes) else []
+        own_pages = [pages[i]] if i < len(pages) else sorted({b.page for b in own_boxes}) or [eu.page_no]
+        out.block(text, eu.chunk_id, KIND_TEXT, own_pages, own_boxes)
+
+
 def _add_unit(out: _CanonicalText, eu: EvidenceUnit) -> None:
-    if eu.context_before:
-        out.block(BLOCK_SEP.join(eu.context_before), eu.chunk_id, KIND_TEXT,
-                  eu.context_before_pages, eu.context_before_boxes)
+    _add_paragraphs(out, eu, eu.context_before, eu.context_before_pages, eu.context_before_boxes)
     table_pages = sorted(set(eu.row_pages) | {eu.page_no})
     table_boxes = [box for box in eu.page_boxes if box.page in table_pages] or eu.page_boxes
     out.block(LINE_SEP.join(_table_lines(eu)), eu.chunk_id, KIND_TABLE, table_pages, table_boxes)
-    after = [*eu.context_after, *eu.footnotes]
-    if after:
-        after_pages = eu.context_after_pages or table_pages
-        out.block(BLOCK_SEP.join(after), eu.chunk_id, KIND_TEXT, after_pages,
-                  eu.context_after_boxes or [b for b in table_boxes if b.page in after_pages])
+    _add_paragraphs(out, eu, eu.context_after, eu.context_after_pages, eu.context_after_boxes)
+    if eu.footnotes:  # footnotes sit under the table
+        out.block(BLOCK_SEP.join(eu.footnotes), eu.chunk_id, KIND_TEXT, table_pages[-1:],
+                  [b for b in table_boxes if b.page in table_pages[-1:]])
 
 
 def _add_text(out: _CanonicalText, chunk: TextChunk) -> None:
