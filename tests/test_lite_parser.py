@@ -18,6 +18,8 @@ from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, Tabl
 
 from evidence_chunker.errors import ImageOnlyPdfError  # noqa: E402
 from evidence_chunker.parsing.lite import LiteParser, LiteSettings  # noqa: E402
+from evidence_chunker.parsing.lite_layout import Char, Line, Phrase, Word, words_from_chars  # noqa: E402
+from evidence_chunker.parsing.lite_tables import attach_value_marks  # noqa: E402
 
 BODY = ParagraphStyle("body", fontName="Helvetica", fontSize=10, leading=13)
 HEADING = ParagraphStyle("heading", fontName="Helvetica-Bold", fontSize=15, leading=19, spaceAfter=6)
@@ -416,6 +418,86 @@ def test_table_continued_on_next_page_is_parsed_as_two_tables(continued_pdf):
         assert all(c.column_header for c in table.data.grid[0])
     rows = sum(t.data.num_rows - 1 for t in doc.tables)
     assert rows == 60
+
+
+# --------------------------------------------------------------------------------------------
+# Headings over value columns, and amounts printed in pieces (see also test_lite_10k.py)
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def spanning_heading_pdf(tmp_path_factory) -> Path:
+    """A borderless table whose heading "Year ended December 31" is one string centred over two amount
+    columns (a word gap falls in the gutter between them), beside a two-line "Increase (Decrease)"."""
+    path = tmp_path_factory.mktemp("lite") / "spanning.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    c.drawString(72, 780, "Operating results for the last two years are summarised below.")
+    c.setFont("Helvetica-Bold", 9)
+    c.drawCentredString(370, 745, "Year ended December 31")
+    c.drawCentredString(470, 745, "Increase")
+    c.drawString(72, 730, "In millions")
+    c.drawRightString(340, 730, "2024")
+    c.drawRightString(410, 730, "2023")
+    c.drawCentredString(470, 730, "(Decrease)")
+    c.setFont("Helvetica", 9)
+    rows = [("Revenue", "12,480", "11,652", "828"), ("Cost of sales", "(8,101)", "(7,734)", "(367)"),
+            ("Gross profit", "4,379", "3,918", "461"), ("Net income", "1,375", "1,109", "266")]
+    y = 712
+    for label, a, b, d in rows:
+        c.drawString(72, y, label)
+        c.drawRightString(340, y, a)
+        c.drawRightString(410, y, b)
+        c.drawRightString(490, y, d)
+        y -= 15
+    c.drawString(72, y - 20, "Gross profit rose on a better product mix.")
+    c.showPage()
+    c.save()
+    return path
+
+
+def test_heading_centred_over_two_columns_stays_one_spanning_cell(spanning_heading_pdf):
+    (table,) = LiteParser().parse(spanning_heading_pdf).document.tables
+    heading = _cell(table, "Year ended December 31")
+    assert (heading.start_col_offset_idx, heading.col_span) == (1, 2) and heading.column_header
+    # a heading over one column alone is that column's label, not widened over the others
+    assert _cell(table, "Increase").col_span == 1
+    assert [c.text for c in table.data.grid[1]] == ["In millions", "2024", "2023", "(Decrease)"]
+    assert [c.text for c in table.data.grid[3]] == ["Cost of sales", "(8,101)", "(7,734)", "(367)"]
+
+
+def _char(text: str, x0: float, space: bool = False, printed: bool = False) -> Char:
+    return Char(text, x0, 100.0, x0 + 5.0, 110.0, 10.0, "Times", False, space, printed)
+
+
+def test_closing_parenthesis_set_apart_joins_its_amount_unless_a_space_is_printed():
+    settings = LiteSettings()
+
+    def words(gap: float, space: bool, printed: bool) -> list[str]:
+        chars = [_char(ch, 10.0 + 5 * i) for i, ch in enumerate("(565")]
+        chars.append(_char(")", 30.0 + gap, space=space, printed=printed))
+        return [w.text for w in words_from_chars(chars, settings)]
+
+    assert words(4.0, space=True, printed=False) == ["(565)"]  # a gap pdfium reports as a space
+    assert words(4.0, space=True, printed=True) == ["(565", ")"]  # a space the page prints
+    assert words(40.0, space=True, printed=False) == ["(565", ")"]  # too far: another cell
+    plain = [_char(ch, 10.0 + 5 * i) for i, ch in enumerate("565")] + [_char(")", 29.0, space=True)]
+    assert [w.text for w in words_from_chars(plain, settings)] == ["565", ")"]  # closes no "("
+
+
+def _phrase(text: str, x0: float, x1: float) -> Phrase:
+    return Phrase([Word(text, x0, 100.0, x1, 110.0, 10.0, False, "Times")])
+
+
+def test_value_marks_join_the_amount_they_belong_to():
+    settings = LiteSettings()
+    line = Line([
+        _phrase("Net income", 10, 60), _phrase("$", 200, 205), _phrase("96,995", 240, 270),
+        _phrase("(565", 300, 322), _phrase(")", 334, 337), _phrase("3.5", 380, 395), _phrase("%", 405, 412),
+    ])
+    assert [p.text for p in attach_value_marks(line, settings).phrases] == ["Net income", "$ 96,995", "(565)", "3.5%"]
+    words = Line([_phrase("Price", 10, 40), _phrase("$", 200, 205), _phrase("per share", 240, 280)])
+    assert attach_value_marks(words, settings) is words  # a sign before words is left alone
 
 
 # --------------------------------------------------------------------------------------------

@@ -76,6 +76,9 @@ DEFAULT_PHRASE_GAP = 1.0
 DEFAULT_SPLIT_GAP = 0.5
 DEFAULT_SPLIT_RATIO = 2.2
 DEFAULT_SPLIT_MIN_GAPS = 3
+#: A ")" or "%" this close after an amount, with no space printed between, ends the amount: "(565" and
+#: ")" in table cells of their own, as EDGAR renders financial statements, read "(565)".
+DEFAULT_MARK_GAP = 1.5
 #: A glyph this far left of the previous one starts a new word (text written out of order).
 DEFAULT_BACKTRACK = 0.5
 #: Two extents are on one baseline when they overlap by this share of the smaller height.
@@ -170,8 +173,16 @@ DEFAULT_SPAN_TOLERANCE = 0.2
 DEFAULT_MAX_HEADER_LINES = 4
 DEFAULT_HEADER_GAP = 1.5
 DEFAULT_HEADER_SLACK = 1.0
+#: A section label ("Current assets:") right above a table's first row may stand this far (em) left
+#: of the row labels and still be a row of the table.
+DEFAULT_SECTION_INDENT = 3.0
 #: A line continues the table row above when the gap is below this (em).
 DEFAULT_WRAP_GAP = 0.45
+#: A currency sign standing alone at most this far (em) before an amount on its row belongs to it:
+#: EDGAR prints "$" in a cell of its own at the left of the amount's cell; the cell reads "$ 298,085".
+DEFAULT_CURRENCY_GAP = 8.0
+#: Heading text lines up with a column (left, right or centre) within this many em.
+DEFAULT_ALIGN_TOLERANCE = 0.6
 #: A borderless table is accepted when this share of its later-column cells are quantities...
 DEFAULT_NUMERIC_SHARE = 0.4
 #: ...or, for text tables, when cells average at most this many words...
@@ -201,6 +212,7 @@ class LiteSettings:
     split_gap: float = DEFAULT_SPLIT_GAP
     split_ratio: float = DEFAULT_SPLIT_RATIO
     split_min_gaps: int = DEFAULT_SPLIT_MIN_GAPS
+    mark_gap: float = DEFAULT_MARK_GAP
     backtrack: float = DEFAULT_BACKTRACK
     line_overlap: float = DEFAULT_LINE_OVERLAP
     size_jump: float = DEFAULT_SIZE_JUMP
@@ -247,7 +259,10 @@ class LiteSettings:
     max_header_lines: int = DEFAULT_MAX_HEADER_LINES
     header_gap: float = DEFAULT_HEADER_GAP
     header_slack: float = DEFAULT_HEADER_SLACK
+    section_indent: float = DEFAULT_SECTION_INDENT
     wrap_gap: float = DEFAULT_WRAP_GAP
+    currency_gap: float = DEFAULT_CURRENCY_GAP
+    align_tolerance: float = DEFAULT_ALIGN_TOLERANCE
     numeric_share: float = DEFAULT_NUMERIC_SHARE
     max_words_per_cell: float = DEFAULT_MAX_WORDS_PER_CELL
     max_label_words: int = DEFAULT_MAX_LABEL_WORDS
@@ -378,7 +393,7 @@ def extract_chars(page: Any, frame: _PageFrame) -> list[tuple[Char, int]]:
         fonts: dict[int, tuple[str, bool]] = {}
         out: list[tuple[Char, int]] = []
         seen: dict[tuple[str, int], list[float]] = {}
-        space = False
+        space = printed = False
         skip_next = False
         for i in range(count):
             if skip_next:
@@ -394,6 +409,8 @@ def extract_chars(page: Any, frame: _PageFrame) -> list[tuple[Char, int]]:
                     continue
             if code in (0x20, 0xA0, 0x3000, 0x09) or code in (0x0D, 0x0A) or code in _UNICODE_NONCHAR:
                 space = True
+                if code in (0x20, 0xA0, 0x3000, 0x09) and not pdfium_c.FPDFText_IsGenerated(raw, i):
+                    printed = True  # a space of the page's text, not one pdfium made up for a gap
                 continue
             if code < 0x20 or pdfium_c.FPDFText_IsGenerated(raw, i):
                 space = True
@@ -426,8 +443,8 @@ def extract_chars(page: Any, frame: _PageFrame) -> list[tuple[Char, int]]:
             if not ligature and any(abs(x0 - other) < _DUPLICATE_DISTANCE for other in xs):
                 continue
             xs.append(x0)
-            out.append((Char(text, x0, top, x1, bottom, size, font[0], font[1], space), orientation))
-            space = False
+            out.append((Char(text, x0, top, x1, bottom, size, font[0], font[1], space, printed), orientation))
+            space = printed = False
         return out
     finally:
         textpage.close()

@@ -20,7 +20,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 class Char(NamedTuple):
-    """One printed glyph; ``space_before`` says a space (real or pdfium-generated) preceded it."""
+    """One printed glyph; ``space_before`` says a space (real or pdfium-generated) preceded it,
+    ``printed_space`` that a space character of the page's text did."""
 
     text: str
     x0: float
@@ -31,6 +32,7 @@ class Char(NamedTuple):
     font: str
     bold: bool
     space_before: bool
+    printed_space: bool = False
 
 
 @dataclass(slots=True)
@@ -290,9 +292,11 @@ def words_from_chars(chars: Sequence[Char], settings: "LiteSettings") -> list[Wo
             prev = current[-1]
             gap = ch.x0 - prev.x1
             size = max(prev.size, ch.size)
+            apart = ch.space_before or gap > settings.word_gap * size
+            if apart and not ch.printed_space and 0 <= gap <= settings.mark_gap * size and _closes_amount(current, ch):
+                apart = False
             if (
-                ch.space_before
-                or gap > settings.word_gap * size
+                apart
                 or ch.x0 < prev.x0 - settings.backtrack * size
                 or not _same_baseline(prev.top, prev.bottom, ch.top, ch.bottom, settings.line_overlap)
             ):
@@ -300,6 +304,21 @@ def words_from_chars(chars: Sequence[Char], settings: "LiteSettings") -> list[Wo
         current.append(ch)
     flush()
     return words
+
+
+def _closes_amount(current: Sequence[Char], ch: Char) -> bool:
+    """True when ``ch`` is a ")" or "%" that ends the amount in ``current`` though set apart from it
+    without a printed space (pdfium may report one for the gap). EDGAR renders "(565" and ")", "12.5"
+    and "%" in table cells of their own; they read "(565)" and "12.5%". A ")" counts only when it
+    closes a "(" of the amount."""
+    if ch.text not in (")", "%"):
+        return False
+    text = "".join(c.text for c in current)
+    if not any(c.isdigit() for c in text):
+        return False
+    if ch.text == ")":
+        return (text[-1].isdigit() or text[-1] == "%") and text.count("(") > text.count(")")
+    return text[-1].isdigit() or text[-1] == ")"
 
 
 def phrases_from_words(words: Sequence[Word], settings: "LiteSettings") -> list[Phrase]:
@@ -371,8 +390,14 @@ def split_phrases(phrases: list[Phrase], settings: "LiteSettings") -> list[Phras
     return out
 
 
+_DASHES = "-–—−"
+#: A lone amount or currency sign, as printed in a table cell: "$", "1,234", "(565)", "12.5%".
+_AMOUNT_RE = re.compile(r"^(?:[$€£¥₩]|[(\-−–]?[$€£¥₩]?\s?\d[\d,.]*\)?%?)$")
+
+
 def attach_list_markers(phrases: list[Phrase], settings: "LiteSettings") -> list[Phrase]:
-    """Merge a phrase that is only a bullet or enumerator into the phrase right after it on its line."""
+    """Merge a phrase that is only a bullet or enumerator into the phrase right after it on its line;
+    a dash followed by an amount or a currency sign is a table's nil value and stays alone."""
     markers = [p for p in phrases if len(p.words) == 1 and _is_marker(p.words[0].text, p.words[0].font)]
     if not markers:
         return phrases
@@ -388,10 +413,13 @@ def attach_list_markers(phrases: list[Phrase], settings: "LiteSettings") -> list
             ):
                 if best is None or other.x0 < best.x0:
                     best = other
-        if best is not None and not _is_marker(best.words[0].text, best.words[0].font):
-            best.words[:0] = marker.words
-            best.refresh()
-            merged.add(id(marker))
+        if best is None or _is_marker(best.words[0].text, best.words[0].font):
+            continue
+        if marker.words[0].text in _DASHES and _AMOUNT_RE.match(best.text):
+            continue  # a dash standing for nil in a table, then the next column's amount or "$"
+        best.words[:0] = marker.words
+        best.refresh()
+        merged.add(id(marker))
     return [p for p in phrases if id(p) not in merged]
 
 

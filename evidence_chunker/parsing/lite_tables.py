@@ -4,6 +4,12 @@ text columns, and tables of contents from dot leaders.
 Geometry is in PDF points, top-down ``(x0, top, x1, bottom)`` as in :mod:`.lite_layout`. Each finder
 returns :class:`FoundTable` objects whose cells carry text exactly as printed (never parsed as
 numbers), spans, and header flags.
+
+Financial statements as EDGAR renders them (US 10-K) get three extra steps in borderless tables: a
+currency sign or closing mark printed in a cell of its own joins its amount ("$ 298,085", "(565)";
+:func:`attach_value_marks`); column labels set so close that they read as one phrase are cut at the
+value columns' gutters (:func:`split_heading_line`); and a lone period heading ("Years ended") spans
+the columns it heads (:func:`_widen_lone_headings`).
 """
 
 from __future__ import annotations
@@ -602,6 +608,72 @@ def is_table_line(line: Line, settings: "LiteSettings") -> bool:
     return long == 0 or (long == 1 and _short(phrases[0], settings))
 
 
+#: A currency sign printed on its own before an amount.
+_CURRENCY_RE = re.compile(r"^(?:[$€£¥₩]|US\$|USD|EUR|GBP|JPY|KRW)$")
+#: What may follow an amount in a cell of its own: a closing parenthesis, a percent sign, or both.
+_CLOSING_RE = re.compile(r"^(?:\)%?|%)$")
+
+
+def attach_value_marks(line: Line, settings: "LiteSettings") -> Line:
+    """The line with currency signs and closing marks printed apart from their amounts joined to them.
+
+    EDGAR renders a statement's amounts over three table cells: "$" at the left of the value column,
+    the digits right-aligned, and ")" (or "%") after them; the amount reads as one value. A phrase
+    that is only a currency sign joins the amount right after it, separated by one space as printed
+    ("$ 298,085"); a phrase that is only ")" or "%" joins the amount right before it without a space
+    ("(565)", "(3)%"), a ")" only when it closes a "(" of that amount. Nothing else changes: the text
+    stays a faithful copy of the printed characters, never a converted number. Returns ``line`` itself
+    when nothing was joined.
+    """
+    phrases = line.phrases
+    if len(phrases) < 2:
+        return line
+    out: list[Phrase] = []
+    changed = False
+    k = 0
+    while k < len(phrases):
+        p = phrases[k]
+        nxt = phrases[k + 1] if k + 1 < len(phrases) else None
+        if (
+            nxt is not None
+            and len(p.words) == 1
+            and _CURRENCY_RE.match(p.text)
+            and is_number(nxt.text)
+            and not _CURRENCY_RE.match(nxt.words[0].text)
+            and 0 <= nxt.x0 - p.x1 <= settings.currency_gap * max(p.size, nxt.size)
+        ):
+            out.append(Phrase(list(p.words) + list(nxt.words)))
+            changed = True
+            k += 2
+            continue
+        if out and len(p.words) == 1 and _CLOSING_RE.match(p.text) and _closes(out[-1], p, settings):
+            last = out[-1]
+            a, b = last.words[-1], p.words[0]
+            joined = Word(
+                text=a.text + b.text, x0=a.x0, top=min(a.top, b.top), x1=b.x1, bottom=max(a.bottom, b.bottom),
+                size=a.size, bold=a.bold, font=a.font, orientation=a.orientation,
+            )
+            out[-1] = Phrase(list(last.words[:-1]) + [joined])
+            changed = True
+            k += 1
+            continue
+        out.append(p)
+        k += 1
+    return Line(out) if changed else line
+
+
+def _closes(amount: Phrase, mark: Phrase, settings: "LiteSettings") -> bool:
+    """True when the lone ")" or "%" ``mark`` ends the amount printed just before it."""
+    text = amount.words[-1].text
+    if not is_number(text) or not (text[-1:].isdigit() or text[-1:] in (")", "%")):
+        return False
+    if not 0 <= mark.x0 - amount.x1 <= settings.mark_gap * max(amount.size, mark.size):
+        return False
+    if mark.text.startswith(")"):
+        return text[-1] != ")" and text.count("(") > text.count(")")
+    return text[-1] != "%"
+
+
 def find_aligned_tables(
     lines: Sequence[Line], rules: Sequence[Edge], figures: Sequence[tuple], settings: "LiteSettings"
 ) -> list[FoundTable]:
@@ -612,6 +684,7 @@ def find_aligned_tables(
     mark spanning headings, vertical ones limit those spans;
     ``figures`` are boxes of chart and picture artwork, where aligned labels are not tables.
     """
+    lines = [attach_value_marks(ln, settings) for ln in lines]
     kinds = [is_table_line(ln, settings) and not is_caption(ln.text) for ln in lines]
     tables: list[FoundTable] = []
     i = 0
@@ -782,7 +855,13 @@ def _aligned_table(
     body = [lines[k] for k in kept]
     x_lo = min(ln.x0 for ln in core)
     x_hi = max(ln.x1 for ln in core)
-    header = _header_lines_above(lines, kept[0], x_lo, x_hi, gutters, settings) if look_above else []
+    bounds = [x_lo - 1] + [(a + b) / 2 for a, b in gutters] + [x_hi + 1]
+    n_cols = len(bounds) - 1
+    extents = _column_extents(core, bounds)
+    header = (
+        _header_lines_above(lines, kept[0], x_lo, x_hi, gutters, settings, bounds=bounds, extents=extents)
+        if look_above else []
+    )
     rows_lines = header + body
     data = [i for i, ln in enumerate(rows_lines) if _is_data_line(ln)]
     header_zone = data[0] if data else len(header)
@@ -791,15 +870,14 @@ def _aligned_table(
         if rows_lines[i].x1 <= first_gutter:
             header_zone = i
             break
-    bounds = [x_lo - 1] + [(a + b) / 2 for a, b in gutters] + [x_hi + 1]
-    n_cols = len(bounds) - 1
-    extents = _column_extents(core, bounds)
+    for i in range(len(header), header_zone):  # heading lines among the table's own lines
+        rows_lines[i] = split_heading_line(rows_lines[i], bounds, extents, settings)
     # place phrases: each line becomes a row of {first_col: (last_col, phrases)}
     placed: list[dict[int, tuple[int, list[Phrase]]]] = []
     for idx, ln in enumerate(rows_lines):
         row: dict[int, tuple[int, list[Phrase]]] = {}
         for p in ln.phrases:
-            reach = _spanner_rule(p, rules, x_hi - x_lo, settings) if idx < header_zone else None
+            reach = _spanner_rule(p, ln.phrases, rules, x_hi - x_lo, settings) if idx < header_zone else None
             first, last = _column_span(reach or p, bounds, extents)
             if first in row:
                 end, members = row[first]
@@ -807,6 +885,7 @@ def _aligned_table(
             else:
                 row[first] = (last, [p])
         placed.append(row)
+    _widen_lone_headings(placed, header_zone, extents, settings)
     groups = _merge_rows(rows_lines, placed, header_zone, settings)
     cells: list[Cell] = []
     for r, (members, row) in enumerate(groups):
@@ -865,10 +944,13 @@ class _Reach(NamedTuple):
 
 
 def _spanner_rule(
-    phrase: Phrase, rules: Sequence[Edge], table_width: float, settings: "LiteSettings"
+    phrase: Phrase, line: Sequence[Phrase], rules: Sequence[Edge], table_width: float, settings: "LiteSettings"
 ) -> _Reach | None:
     """A rule drawn just under a heading and wider than it: the heading spans the columns it covers,
-    up to the vertical rules on either side of the heading."""
+    up to the vertical rules on either side of the heading.
+
+    A rule that runs under other headings of the same line too (one rule under all the dates of a
+    statement) underlines the heading row, not one heading: it marks no span."""
     width = phrase.x1 - phrase.x0
     for e in rules:
         if not e.horizontal or not phrase.bottom - 1 <= e.top <= phrase.bottom + settings.spanner_gap * phrase.size:
@@ -883,6 +965,12 @@ def _spanner_rule(
                     x0 = v.x0
                 elif phrase.x1 <= v.x0 < x1:
                     x1 = v.x0
+        if any(
+            q is not phrase and min(x1, q.x1) - max(x0, q.x0) >= 0.5 * (q.x1 - q.x0)
+            and e.top - settings.spanner_gap * q.size <= q.bottom <= e.top + 1
+            for q in line
+        ):
+            continue
         return _Reach(x0, x1)
     return None
 
@@ -904,21 +992,45 @@ def _column_span(phrase: Phrase | _Reach, bounds: list[float], extents: list[tup
 
 
 def _header_lines_above(
-    lines: Sequence[Line], start: int, x_lo: float, x_hi: float, gutters: list[tuple[float, float]], settings: "LiteSettings"
+    lines: Sequence[Line],
+    start: int,
+    x_lo: float,
+    x_hi: float,
+    gutters: list[tuple[float, float]],
+    settings: "LiteSettings",
+    bounds: list[float] | None = None,
+    extents: list[tuple[float, float]] | None = None,
 ) -> list[Line]:
-    """Lines just above a table that read as its column headings (short, inside its width)."""
+    """Lines just above a table that read as its column headings (short, inside its width).
+
+    With the table's column ``bounds`` and ``extents``, a heading line's phrases that run over several
+    columns are first cut at the gutters (see :func:`split_heading_line`), and a heading centred over
+    the outermost column may overhang the table. Section labels ("Net sales:") standing in the first
+    column between the headings and the first row are taken along as rows.
+    """
     out: list[Line] = []
+    sections = 0  # section labels right above the first row, kept only when headings lie above them
     k = start - 1
     below = lines[start]
     width = x_hi - x_lo
-    while k >= 0 and len(out) < settings.max_header_lines:
+    while k >= 0 and len(out) < settings.max_header_lines + sections:
         line = lines[k]
+        if bounds is not None and extents is not None:
+            line = split_heading_line(line, bounds, extents, settings)
         size = max(line.size, below.size)
         if below.top - line.bottom > settings.header_gap * size:
             break
-        if line.x0 < x_lo - settings.header_slack * size or line.x1 > x_hi + settings.header_slack * size:
+        if len(out) == sections and _section_label(line, x_lo, gutters, settings):
+            out.insert(0, line)
+            sections += 1
+            below = line
+            k -= 1
+            continue
+        if _overhangs(line, x_lo, x_hi, extents, settings):
             break
-        if is_caption(line.text) or not all(_short(p, settings) for p in line.phrases):
+        # the label column's own heading ("(In millions, except per share data)") may be long
+        corner = line.phrases[0] if len(line.phrases) >= 2 and line.phrases[0].x1 <= sum(gutters[0]) / 2 else None
+        if is_caption(line.text) or not all(_short(p, settings) or p is corner for p in line.phrases):
             break
         if line.text.rstrip().endswith(":"):
             break  # an introduction ("... as follows:"), not a heading
@@ -931,7 +1043,163 @@ def _header_lines_above(
         out.insert(0, line)
         below = line
         k -= 1
+    return out if len(out) > sections else []
+
+
+def _section_label(line: Line, x_lo: float, gutters: list[tuple[float, float]], settings: "LiteSettings") -> bool:
+    """A label ending in a colon alone in the first column, at most a few em left of the row labels
+    (line items are often indented under their section): a section row such as "Current assets:"."""
+    if len(line.phrases) != 1:
+        return False
+    phrase = line.phrases[0]
+    return (
+        phrase.text.rstrip().endswith(":")
+        and _short(phrase, settings)
+        and phrase.x1 <= sum(gutters[0]) / 2
+        and phrase.x0 >= x_lo - settings.section_indent * phrase.size
+        and not is_caption(phrase.text)
+    )
+
+
+def _overhangs(
+    line: Line, x_lo: float, x_hi: float, extents: list[tuple[float, float]] | None, settings: "LiteSettings"
+) -> bool:
+    """True when ``line`` reaches beyond the table's sides by more than the heading slack; a heading
+    centred over the outermost column may (a date wider than the amounts under it)."""
+    for p in line.phrases:
+        slack = settings.header_slack * max(line.size, p.size)
+        if p.x0 >= x_lo - slack and p.x1 <= x_hi + slack:
+            continue
+        if extents is None:
+            return True
+        edge = extents[0] if p.x0 < x_lo - slack else extents[-1]
+        tol = settings.align_tolerance * p.size
+        if abs((p.x0 + p.x1) / 2 - (edge[0] + edge[1]) / 2) > tol:
+            return True
+    return False
+
+
+def _alignments(phrase: Phrase, lo: float, hi: float, tol: float) -> set[str]:
+    """How ``phrase`` lines up with the printed extent [lo, hi]: any of "left", "right", "centre"."""
+    out = set()
+    if abs(phrase.x0 - lo) <= tol:
+        out.add("left")
+    if abs(phrase.x1 - hi) <= tol:
+        out.add("right")
+    if abs((phrase.x0 + phrase.x1) / 2 - (lo + hi) / 2) <= tol:
+        out.add("centre")
     return out
+
+
+def _aligned_with(phrase: Phrase, lo: float, hi: float, tol: float) -> bool:
+    """True when ``phrase`` lines up with the printed extent [lo, hi]: left, right or centred."""
+    return bool(_alignments(phrase, lo, hi, tol))
+
+
+def split_heading_line(
+    line: Line, bounds: list[float], extents: list[tuple[float, float]], settings: "LiteSettings"
+) -> Line:
+    """A heading line with each phrase that runs over several columns cut into its column labels.
+
+    Column labels set close together ("September 30, 2023 September 24, 2022" over narrow amount
+    columns) read as one phrase. A phrase is cut at every word gap that overlaps the gutter between
+    two columns it covers, when every piece then lines up with its own column or columns in the same
+    way (all centred, all right- or all left-aligned, within ``align_tolerance`` em) and no two pieces
+    share a column. A heading that really spans the columns ("Year ended December 31" centred over
+    two) does not line up piece by piece and stays whole. Returns ``line`` itself when nothing is cut.
+    """
+    out: list[Phrase] = []
+    changed = False
+    for p in line.phrases:
+        pieces = _heading_pieces(p, bounds, extents, settings)
+        if pieces:
+            out.extend(pieces)
+            changed = True
+        else:
+            out.append(p)
+    return Line(out) if changed else line
+
+
+def _heading_pieces(
+    phrase: Phrase, bounds: list[float], extents: list[tuple[float, float]], settings: "LiteSettings"
+) -> list[Phrase] | None:
+    """The column labels ``phrase`` is made of (see :func:`split_heading_line`), or None."""
+    words = phrase.words
+    if len(words) < 2:
+        return None
+    first, last = _column_span(phrase, bounds, extents)
+    if last <= first:
+        return None
+    cuts = []
+    for k, (a, b) in enumerate(zip(words, words[1:])):
+        if any(a.x1 < extents[c + 1][0] and b.x0 > extents[c][1] for c in range(first, last)):
+            cuts.append(k + 1)
+    if not cuts:
+        return None
+    pieces = [Phrase(words[i:j]) for i, j in zip([0] + cuts, cuts + [len(words)])]
+    tol = settings.align_tolerance * phrase.size
+    previous = -1
+    common = {"left", "right", "centre"}
+    for piece in pieces:
+        lo, hi = _column_span(piece, bounds, extents)
+        common &= _alignments(piece, extents[lo][0], extents[hi][1], tol)
+        if lo <= previous or not common:
+            return None
+        previous = hi
+    return pieces
+
+
+def _widen_lone_headings(
+    placed: list[dict[int, tuple[int, list[Phrase]]]],
+    header_zone: int,
+    extents: list[tuple[float, float]],
+    settings: "LiteSettings",
+) -> None:
+    """Let a heading that stands alone over the value columns span the columns it heads.
+
+    The heading rows of a statement often hold one phrase over all the amounts, such as "Years ended"
+    above the dates or "(in millions)" under them, that is too short to reach across them. Such a
+    phrase (the only one of its line right of the label column, with another heading line labelling
+    at least two columns) spans:
+
+    * the widest group of labelled columns it is centred on (within ``align_tolerance`` em): over an
+      even group it sits above a gutter, so it cannot be one column's label; over an odd group only
+      when it stands above the labels (a unit line centred under the middle label belongs to it);
+    * else, when it stands above the labels, lines up with no column it overlaps and reaches into a
+      gutter, all the labelled columns.
+    """
+    for idx in range(header_zone):
+        row = placed[idx]
+        values = [f for f in row if f > 0]
+        if len(values) != 1 or len(row[values[0]][1]) != 1:
+            continue
+        first = values[0]
+        last, (phrase,) = row[first]
+        others = [j for j in range(header_zone) if j != idx and sum(1 for f in placed[j] if f > 0) >= 2]
+        if not others:
+            continue
+        labelled = sorted({
+            c for j in range(header_zone) if j != idx for f, (end, _) in placed[j].items() if f > 0
+            for c in range(f, end + 1)
+        })
+        above = any(j > idx for j in others)
+        tol = settings.align_tolerance * phrase.size
+        centre = (phrase.x0 + phrase.x1) / 2
+        best = None
+        for i in labelled:
+            for j in labelled:
+                if j <= i or abs(centre - (extents[i][0] + extents[j][1]) / 2) > tol:
+                    continue
+                columns = j - i + 1
+                if (columns % 2 == 0 or above) and (best is None or columns > best[1] - best[0] + 1):
+                    best = (i, j)
+        if best is None and above and last == first:
+            lo, hi = extents[first]
+            if not _aligned_with(phrase, lo, hi, tol) and (phrase.x1 > hi + tol or phrase.x0 < lo - tol):
+                best = (labelled[0], labelled[-1])
+        if best is not None and best[1] - best[0] > last - first and best[0] <= first <= best[1]:
+            del row[first]
+            row[best[0]] = (best[1], [phrase])
 
 
 def _paragraph_tail(above: Line, line: Line, settings: "LiteSettings") -> bool:
