@@ -66,7 +66,7 @@ class BatchRun:
         self.report = BatchReport()
 
     def __iter__(self) -> Iterator[tuple[Path, T]]:
-        bar = _progress(len(self.inputs), self.desc) if self.progress and len(self.inputs) > 1 else None
+        bar = progress_bar(len(self.inputs), self.desc) if self.progress and len(self.inputs) > 1 else None
         try:
             for path in self.inputs:
                 try:
@@ -85,7 +85,7 @@ class BatchRun:
                 bar.close()
 
 
-def _progress(total: int, desc: str):
+def progress_bar(total: int, desc: str):
     try:
         from tqdm import tqdm
     except ImportError:  # pragma: no cover - tqdm is a core dependency

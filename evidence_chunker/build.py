@@ -138,7 +138,7 @@ def build_units(parsed: ParsedDoc, doc_id: str, settings: BuildSettings | None =
     settings = settings or BuildSettings()
     doc = parsed.document
     items = reading_order(doc)
-    extents = PageExtents.of(items)
+    extents = PageExtents.of(items, doc)
     groups = group_tables(items, doc)
     taken: set[str] = set()
     per_page: dict[int, int] = {}
@@ -149,7 +149,7 @@ def build_units(parsed: ParsedDoc, doc_id: str, settings: BuildSettings | None =
         if caption is None:
             window = items[max(group.first - CAPTION_SEARCH_WINDOW, 0) : group.last + CAPTION_SEARCH_WINDOW + 1]
             neighbours = [it for it in window if isinstance(it, TextItem)]
-            caption = infer_caption(first_table, neighbours, taken) or Caption(None, "none")
+            caption = infer_caption(first_table, neighbours, taken, doc) or Caption(None, "none")
         if caption.ref:
             taken.add(caption.ref)
         skip = {ref.cref for part in group.parts for ref in (*part.captions, *part.footnotes)}
@@ -164,6 +164,7 @@ def build_units(parsed: ParsedDoc, doc_id: str, settings: BuildSettings | None =
             sim_threshold=settings.sim_threshold,
             max_paragraphs=settings.max_context_paragraphs,
             table_label=table_label(caption.text),
+            doc=doc,
         )
         footnotes = [" ".join(ref.resolve(doc).text.split()) for part in group.parts for ref in part.footnotes
                      if isinstance(ref.resolve(doc), TextItem)]

@@ -79,13 +79,14 @@ def direct_caption(doc: DoclingDocument, table: TableItem) -> Caption | None:
     return Caption(text=text, confidence="direct", ref=table.captions[0].cref)
 
 
-def infer_caption(table: TableItem, neighbours: list[DocItem], taken: set[str]) -> Caption | None:
+def infer_caption(table: TableItem, neighbours: list[DocItem], taken: set[str],
+                  doc: DoclingDocument | None = None) -> Caption | None:
     """The nearest table-caption-like text item above (preferred) or below the table, same page.
 
     ``neighbours`` are the text items around the table in reading order; ``taken`` holds refs of
     captions already given to other tables.
     """
-    box = item_box(table)
+    box = item_box(table, doc)
     if box is None:
         return None
     best: tuple[float, int, DocItem] | None = None
@@ -95,7 +96,7 @@ def infer_caption(table: TableItem, neighbours: list[DocItem], taken: set[str]) 
             continue
         if item.label not in (DocItemLabel.CAPTION, DocItemLabel.TEXT, DocItemLabel.PARAGRAPH, DocItemLabel.SECTION_HEADER):
             continue
-        other = item_box(item)
+        other = item_box(item, doc)
         if other is None or other.page != box.page:
             continue
         gap = vertical_gap(other, box)

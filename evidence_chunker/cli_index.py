@@ -184,7 +184,7 @@ def cmd_search(args: argparse.Namespace) -> int:
         except SemanticJsonError as exc:
             raise CliError(f"{exc}") from exc
         transport = result.to_json(indent=2)
-        repo._store.set_meta(LAST_RESULT_KEY, transport)
+        repo.set_note(LAST_RESULT_KEY, transport)
     finally:
         repo.close()
     if args.output:
@@ -217,7 +217,7 @@ def cmd_show(args: argparse.Namespace) -> int:
         if args.result:
             result = _load_result(args.result)
         else:
-            saved = repo._store.get_meta(LAST_RESULT_KEY)
+            saved = repo.get_note(LAST_RESULT_KEY)
             if saved is None:
                 raise CliError("no --result given and no search has been run on this index yet")
             from semantic_json import SearchResult

@@ -12,10 +12,10 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from docling_core.types.doc import DocItem, DocItemLabel, TableItem, TextItem
+from docling_core.types.doc import DocItem, DocItemLabel, DoclingDocument, TextItem
 
 from .captions import referenced_tables
-from .geometry import Box, item_box
+from .geometry import Box, item_box, item_boxes
 
 #: Default reach of context collection above and below a table (points).
 DEFAULT_BBOX_THRESHOLD = 300.0
@@ -72,16 +72,15 @@ class PageExtents:
     bottom: dict[int, float] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, items: list[DocItem]) -> "PageExtents":
+    def of(cls, items: list[DocItem], doc: DoclingDocument | None = None) -> "PageExtents":
+        """Extents from each item's first box."""
         extents = cls()
         for item in items:
-            for prov in item.prov:
-                box = item_box(item)
-                if box is None:
-                    continue
-                extents.top[box.page] = max(extents.top.get(box.page, box.top), box.top)
-                extents.bottom[box.page] = min(extents.bottom.get(box.page, box.bottom), box.bottom)
-                break
+            box = item_box(item, doc)
+            if box is None:
+                continue
+            extents.top[box.page] = max(extents.top.get(box.page, box.top), box.top)
+            extents.bottom[box.page] = min(extents.bottom.get(box.page, box.bottom), box.bottom)
         return extents
 
 
@@ -121,6 +120,7 @@ def collect_context(
     sim_threshold: float = DEFAULT_SIM_THRESHOLD,
     max_paragraphs: int = MAX_CONTEXT_PARAGRAPHS,
     table_label: str | None = None,
+    doc: DoclingDocument | None = None,
 ) -> ContextChoice:
     """Context paragraphs for the table(s) at reading-order positions ``first``..``last`` of ``items``.
 
@@ -128,10 +128,9 @@ def collect_context(
     When the table is numbered (``table_label``, e.g. "3"), a paragraph that names other tables but not
     this one ("see Table 2") explains those and is passed over. Paragraphs come back in reading order.
     """
-    table_top = item_box(items[first])
-    table_bottom = item_box(items[last])
-    if isinstance(items[last], TableItem) and items[last].prov:
-        table_bottom = item_box(items[last])
+    table_top = item_box(items[first], doc)
+    last_boxes = item_boxes(items[last], doc)
+    table_bottom = last_boxes[-1] if last_boxes else None  # a table may run over pages in one item
     if table_top is None or table_bottom is None:
         return ContextChoice(before=[], after=[])
 
@@ -147,7 +146,7 @@ def collect_context(
                 continue
             if len(item.text.strip()) < MIN_CONTEXT_CHARS:
                 continue
-            box = item_box(item)
+            box = item_box(item, doc)
             if box is None:
                 continue
             gap = distance(box, table_top, table_bottom, extents)

@@ -16,7 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from .batch import Failure, _progress
+from .batch import Failure, progress_bar
 from .errors import EvidenceChunkerError
 from .parsing.pdf_file import file_sha256
 
@@ -153,7 +153,7 @@ def ingest(paths: Iterable[Path], repo, parser: str = "lite", artifacts_path: st
             continue
         todo.append(path)
 
-    bar = _progress(len(todo), "ingest") if progress and len(todo) > 1 else None
+    bar = progress_bar(len(todo), "ingest") if progress and len(todo) > 1 else None
     try:
         for outcome in _prepared(todo, parser, artifacts_path, workers):
             if isinstance(outcome, Failure):

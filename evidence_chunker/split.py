@@ -195,8 +195,7 @@ def split_oversized_units(eu_list: list[EvidenceUnit], stats: SplitStats | dict 
         out.extend(result.units)
     if isinstance(stats, SplitStats):
         for name, value in vars(counts).items():
-            current = getattr(stats, name)
-            setattr(stats, name, current + value if not isinstance(value, list) else current + value)
+            setattr(stats, name, getattr(stats, name) + value)
     elif isinstance(stats, dict):
         for name, value in counts.as_dict().items():
             stats[name] = stats.get(name, 0) + value

@@ -52,6 +52,8 @@ DOC_PRIOR_WEIGHT = 0.15
 #: BM25 parameters of the document prior.
 DOC_BM25_K1 = 1.2
 DOC_BM25_B = 0.75
+#: Prefix of caller notes in the index file's meta table (apart from the store's own keys).
+NOTE_PREFIX = "note:"
 #: Region ids remembered for get_region() (oldest forgotten first).
 MAX_REMEMBERED_REGIONS = 10_000
 #: Default number of regions returned by search().
@@ -143,6 +145,7 @@ class SemanticRepository:
         self._store: SqliteStore | None = None
         self._infos: dict[str, dict[str, Any]] = {}
         self._keys = _KeyStats()
+        self._notes: dict[str, str] = {}
         self._doc_stats = _DocumentStats()
         #: Documents of the index file that could not be read (document id → why); see open().
         self.damaged: dict[str, str] = {}
@@ -179,6 +182,19 @@ class SemanticRepository:
         if document_id not in self._documents:
             raise UnknownDocumentError(document_id)
         return (self._store.info(document_id) if self._store is not None else self._infos.get(document_id)) or {}
+
+    def get_note(self, key: str) -> str | None:
+        """A string the caller stored with set_note() (kept in the index file when there is one)."""
+        if self._store is not None:
+            return self._store.get_meta(f"{NOTE_PREFIX}{key}")
+        return self._notes.get(key)
+
+    def set_note(self, key: str, value: str) -> None:
+        """Keep a string beside the documents, e.g. the last search result of a CLI session."""
+        if self._store is not None:
+            self._store.set_meta(f"{NOTE_PREFIX}{key}", value)
+        else:
+            self._notes[key] = value
 
     def close(self) -> None:
         """Close the index file (a repository in memory has nothing to close)."""
