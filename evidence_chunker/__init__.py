@@ -15,7 +15,7 @@ from .errors import (
     PdfNotFoundError,
     PdfTooLargeError,
 )
-from .parsing import ParsedDoc, ParserFallbackWarning, PdfParser
+from .parsing import DoclingParser, LiteParser, ParsedDoc, ParserFallbackWarning, PdfParser
 from .split import SplitResult, SplitStats, split_eu, split_oversized_units
 from .tokens import DEFAULT_TOKEN_LIMIT, count_eu_tokens, count_tokens, exceeds_token_limit
 from .units import EvidenceUnit, PageBox
@@ -25,6 +25,8 @@ __version__ = "0.2.0"
 __all__ = [
     "DEFAULT_TOKEN_LIMIT",
     "CorruptPdfError",
+    "DoclingParser",
+    "LiteParser",
     "DoclingJsonError",
     "EmptyPdfError",
     "EncryptedPdfError",

@@ -5,6 +5,8 @@ from __future__ import annotations
 import warnings
 from pathlib import Path
 
+from .docling_parser import DoclingParser
+from .lite import LiteParser, LiteSettings
 from .parsed import ParsedDoc, PdfParser, repair_hierarchy
 from .pdf_file import DEFAULT_MAX_PAGES, DEFAULT_MAX_PDF_BYTES, PdfFileInfo, file_sha256, inspect_pdf
 
@@ -22,8 +24,7 @@ def resolve_parser(choice: PdfParser | str | None = None, artifacts_path: str | 
     "auto" uses Docling when its models are present or can be fetched, else the lite parser with a
     ParserFallbackWarning that says why.
     """
-    from .docling_parser import DoclingParser, models_status
-    from .lite import LiteParser
+    from .docling_parser import models_status
 
     if choice is not None and not isinstance(choice, str):
         if not hasattr(choice, "parse"):
@@ -44,6 +45,9 @@ def resolve_parser(choice: PdfParser | str | None = None, artifacts_path: str | 
 
 
 __all__ = [
+    "DoclingParser",
+    "LiteParser",
+    "LiteSettings",
     "DEFAULT_MAX_PAGES",
     "DEFAULT_MAX_PDF_BYTES",
     "PARSER_NAMES",
