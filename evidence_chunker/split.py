@@ -74,7 +74,8 @@ def _piece(eu: EvidenceUnit, data: TableData | None, start: int, end: int, first
            with_before: bool, with_after: bool) -> EvidenceUnit:
     """Body rows ``start``..``end`` of ``eu`` as an unnumbered piece (ids are set once all pieces exist)."""
     header_rows = eu.header_row_count
-    html = render_html(slice_table_data(data, header_rows, start, end)) if data is not None else None
+    sliced = slice_table_data(data, header_rows, start, end) if data is not None else None
+    html = render_html(sliced) if sliced is not None else None
     row_pages = eu.row_pages[start:end]
     pages = set(row_pages) or {eu.page_no}
     before = eu.context_before if (first and with_before) else []
@@ -101,7 +102,7 @@ def _piece(eu: EvidenceUnit, data: TableData | None, start: int, end: int, first
         page_boxes=rows_boxes(data, eu.header_row_count, start, end, eu.row_pages)
         or [b for b in eu.page_boxes if b.page in pages] or list(eu.page_boxes[:1]),
         body_row_range=(start, end),
-        table_data=None,
+        table_data=sliced.model_dump(mode="json") if sliced is not None else None,
     )
 
 

@@ -54,6 +54,11 @@ def test_number_printed_in_a_table_leads_to_that_table(workdir, capsys):
     box = source.boxes[0]
     assert box["page"] == 6 and box["coord_origin"] == "BOTTOMLEFT" and box["unit"] == "points"
     assert all(chunk.startswith("annual_report_en-p6-1") for chunk in source.chunk_ids)
+    # a long table is searched in blocks of rows under its caption and header: the region stays small
+    lines = region.text.splitlines()
+    assert lines[0].startswith("Table 7: Quarterly financial data")
+    assert "Quarter | Revenue | Gross profit" in lines[1] or "Quarter | Revenue | Gross profit" in lines[2]
+    assert len(lines) <= 13
 
 
 def test_korean_question_finds_the_repayment_schedule_row(workdir):

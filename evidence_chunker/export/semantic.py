@@ -13,6 +13,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from docling_core.types.doc import TableData
+
+from ..split import rows_boxes
 from ..units import EvidenceUnit, PageBox
 from .chunks import KIND_TABLE, KIND_TEXT, RetrievalChunk, TextChunk
 
@@ -20,6 +23,9 @@ from .chunks import KIND_TABLE, KIND_TEXT, RetrievalChunk, TextChunk
 BLOCK_SEP = "\n\n"
 #: Between the lines of one table.
 LINE_SEP = "\n"
+#: A table is written as blocks of at most this many rows, each under the caption and header lines, so
+#: that a region around a matching row stays a few hundred tokens however long the table is.
+TABLE_SEGMENT_MAX_ROWS = 10
 
 
 class _CanonicalText:
@@ -62,16 +68,30 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-def _table_lines(eu: EvidenceUnit) -> list[str]:
-    """Abstract (which opens with the caption), header lines and rows: each line is one whole row."""
-    lines = []
-    if eu.safe_caption and not (eu.table_abstract or "").startswith(eu.safe_caption):
-        lines.append(_one_line(eu.safe_caption))
-    if eu.table_abstract:
-        lines.append(_one_line(eu.table_abstract))  # opens with the caption
-    lines.extend(_one_line(h) for h in eu.header_rows)
-    lines.extend(_one_line(r) for r in eu.flattened_rows)
-    return [line for line in lines if line]
+def _table_blocks(eu: EvidenceUnit) -> list[tuple[list[str], int, int]]:
+    """The table's lines in blocks of at most TABLE_SEGMENT_MAX_ROWS body rows: ``(lines, start, end)``.
+
+    Every block repeats the caption and the header lines, so a region assembled in any block reads as a
+    table (caption, header, the rows that matched) and stays small; the first block also holds the abstract
+    (which opens with the caption). Each line is one whole row.
+    """
+    caption = _one_line(eu.safe_caption) if eu.safe_caption else ""
+    abstract = _one_line(eu.table_abstract) if eu.table_abstract else ""
+    header = [_one_line(h) for h in eu.header_rows if h.strip()]
+    rows = [_one_line(r) for r in eu.flattened_rows]
+    blocks = []
+    for start in range(0, max(len(rows), 1), TABLE_SEGMENT_MAX_ROWS):
+        end = min(start + TABLE_SEGMENT_MAX_ROWS, len(rows))
+        head = []
+        if start == 0 and abstract:
+            if caption and not abstract.startswith(caption):
+                head.append(caption)
+            head.append(abstract)
+        elif caption:
+            head.append(caption)
+        lines = [line for line in (*head, *header, *rows[start:end]) if line]
+        blocks.append((lines, start, end))
+    return blocks
 
 
 def _add_paragraphs(out: _CanonicalText, eu: EvidenceUnit, texts: list[str], pages: list[int],
@@ -87,7 +107,12 @@ def _add_unit(out: _CanonicalText, eu: EvidenceUnit) -> None:
     _add_paragraphs(out, eu, eu.context_before, eu.context_before_pages, eu.context_before_boxes)
     table_pages = sorted(set(eu.row_pages) | {eu.page_no})
     table_boxes = [box for box in eu.page_boxes if box.page in table_pages] or eu.page_boxes
-    out.block(LINE_SEP.join(_table_lines(eu)), eu.chunk_id, KIND_TABLE, table_pages, table_boxes)
+    data = TableData.model_validate(eu.table_data) if eu.table_data else None
+    for lines, start, end in _table_blocks(eu):
+        pages = sorted(set(eu.row_pages[start:end])) or table_pages
+        boxes = rows_boxes(data, eu.header_row_count, start, end, eu.row_pages) or \
+            [box for box in table_boxes if box.page in pages] or table_boxes
+        out.block(LINE_SEP.join(lines), eu.chunk_id, KIND_TABLE, pages, boxes)
     _add_paragraphs(out, eu, eu.context_after, eu.context_after_pages, eu.context_after_boxes)
     if eu.footnotes:  # footnotes sit under the table
         out.block(BLOCK_SEP.join(eu.footnotes), eu.chunk_id, KIND_TEXT, table_pages[-1:],
