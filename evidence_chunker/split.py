@@ -48,24 +48,19 @@ class SplitStats:
 
 
 def rows_boxes(data: TableData | None, header_rows: int, start: int, end: int, row_pages: list[int]) -> list[PageBox]:
-    """The boxes of body rows ``start``..``end`` (cell boxes joined, one per page), with the header rows
-    when they are on the first of those pages; empty when the cells carry no boxes."""
+    """The boxes of body rows ``start``..``end`` (their cell boxes joined, one box per page); empty when
+    the cells carry no boxes. The header rows are left out: they may sit a page away from the rows."""
     if data is None or not row_pages:
         return []
     joined: dict[int, list[float]] = {}
-    first_page = row_pages[start] if start < len(row_pages) else None
     for cell in data.table_cells:
         bbox = cell.bbox
         if bbox is None or bbox.coord_origin.value != "BOTTOMLEFT":
             continue
         row = cell.start_row_offset_idx - header_rows
-        if start <= row < end and row < len(row_pages):
-            page = row_pages[row]
-        elif row < 0 and first_page is not None and start == 0:
-            page = first_page
-        else:
+        if not (start <= row < end and row < len(row_pages)):
             continue
-        box = joined.setdefault(page, [bbox.l, bbox.t, bbox.r, bbox.b])
+        box = joined.setdefault(row_pages[row], [bbox.l, bbox.t, bbox.r, bbox.b])
         box[0], box[1], box[2], box[3] = min(box[0], bbox.l), max(box[1], bbox.t), max(box[2], bbox.r), min(box[3], bbox.b)
     return [PageBox(page=page, bbox=tuple(box)) for page, box in sorted(joined.items())]
 
