@@ -214,3 +214,13 @@ def test_killed_ingest_leaves_earlier_documents_intact_and_rerun_completes(tmp_p
     repo = SemanticRepository.open(index)
     assert len(repo.documents) == 24
     repo.close()
+
+
+def test_a_block_over_a_page_break_points_at_its_own_rows_on_both_pages(workdir):
+    root, _, index = workdir
+    result = search(index, "Deferred tax liabilities Long-term debt", root / "break.json")
+    region = next(r for r in result if r.source.pages == [4, 5])
+    boxes = {box["page"]: box["bbox"] for box in region.source.boxes}
+    # the rows sit at the foot of page 4 and the head of page 5; the table itself starts high on page 4
+    assert boxes[4][1] < 300 and boxes[5][1] > 600
+    assert "Long-term debt |" in region.text and "Deferred tax liabilities |" in region.text
