@@ -18,6 +18,7 @@ missing; the harness then skips the system and prints the reason.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 import importlib.util
 import os
 import re
@@ -184,7 +185,7 @@ def bm25_tokens(text: str) -> list[str]:
     return terms
 
 
-class FixedWindowSystem:
+class FixedWindowSystem(ABC):
     """Shared ingest/search of the fixed-window baselines; subclasses build an index and score a query."""
 
     name = "fixed-window"
@@ -227,11 +228,13 @@ class FixedWindowSystem:
         """Which candidate scores count as retrieved (all of them, by default)."""
         return np.ones(len(scores), dtype=bool)
 
-    def _build(self, texts: list[str]) -> None:  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abstractmethod
+    def _build(self, texts: list[str]) -> None:
+        """Index the windows' texts."""
 
-    def _score(self, query: str) -> np.ndarray:  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abstractmethod
+    def _score(self, query: str) -> np.ndarray:
+        """One score per window for ``query``, higher better."""
 
 
 class BM25FixedWindows(FixedWindowSystem):
