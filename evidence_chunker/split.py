@@ -65,6 +65,20 @@ def rows_boxes(data: TableData | None, header_rows: int, start: int, end: int, r
     return [PageBox(page=page, bbox=tuple(box)) for page, box in sorted(joined.items())]
 
 
+def _normalised_like(eu: EvidenceUnit, box: PageBox) -> tuple[float, float, float, float]:
+    """``box`` normalised to 0..1 with the page size implied by the unit's own absolute and normalised
+    table boxes (pages of one report share a size); the unit's bbox when that size cannot be told."""
+    if not eu.page_boxes:
+        return eu.bbox
+    l, t, r, b = eu.page_boxes[0].bbox
+    nl, nt, nr, nb = eu.bbox
+    if nr - nl <= 0 or nt - nb <= 0:
+        return eu.bbox
+    width, height = (r - l) / (nr - nl), (t - b) / (nt - nb)
+    clamp = lambda v: min(max(v, 0.0), 1.0)  # noqa: E731
+    return (clamp(box.bbox[0] / width), clamp(box.bbox[1] / height), clamp(box.bbox[2] / width), clamp(box.bbox[3] / height))
+
+
 def _piece(eu: EvidenceUnit, data: TableData | None, start: int, end: int, first: bool, last: bool,
            with_before: bool, with_after: bool) -> EvidenceUnit:
     """Body rows ``start``..``end`` of ``eu`` as an unnumbered piece (ids are set once all pieces exist)."""
@@ -79,8 +93,10 @@ def _piece(eu: EvidenceUnit, data: TableData | None, start: int, end: int, first
         pages |= set(eu.context_before_pages)
     if after:
         pages |= set(eu.context_after_pages)
+    own_boxes = rows_boxes(data, eu.header_row_count, start, end, eu.row_pages)
     return replace(
         eu,
+        bbox=_normalised_like(eu, own_boxes[0]) if own_boxes else eu.bbox,
         flattened_rows=eu.flattened_rows[start:end],
         row_pages=row_pages,
         table_html=html,
@@ -94,8 +110,7 @@ def _piece(eu: EvidenceUnit, data: TableData | None, start: int, end: int, first
         context_before_boxes=list(eu.context_before_boxes) if before else [],
         context_after_boxes=list(eu.context_after_boxes) if after else [],
         page_span=pages,
-        page_boxes=rows_boxes(data, eu.header_row_count, start, end, eu.row_pages)
-        or [b for b in eu.page_boxes if b.page in pages] or list(eu.page_boxes[:1]),
+        page_boxes=own_boxes or [b for b in eu.page_boxes if b.page in pages] or list(eu.page_boxes[:1]),
         body_row_range=(start, end),
         table_data=sliced.model_dump(mode="json") if sliced is not None else None,
     )

@@ -94,3 +94,5 @@ def test_split_pieces_carry_the_boxes_of_their_own_rows(annual):
         assert upper[3] >= lower[1] - 1.0 and upper[1] > lower[1]
     table_height = boxes[0][1] - boxes[-1][3]
     assert all(b[1] - b[3] < table_height / 2 for b in boxes)
+    normalised_tops = [piece.bbox[1] for piece in pieces]
+    assert normalised_tops == sorted(normalised_tops, reverse=True) and len(set(normalised_tops)) == len(pieces)
