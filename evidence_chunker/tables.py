@@ -39,6 +39,7 @@ _NUMERIC = re.compile(
 )
 _DASH = re.compile(r"^\s*[-−–—]+\s*$")
 #: A row that closes a section ("Total current assets", "합계"): rows after it no longer belong to it.
+_ROMAN_SECTION = re.compile(r"^\s*([ⅠⅡⅢⅣⅤⅥⅦⅧⅨⅩ]+|[IVX]{1,4})\s*[.)]\s*\S")
 _TOTAL_ROW = re.compile(r"^\s*(total\b|subtotal\b|합\s*계|소\s*계|총\s*계|계$)", re.IGNORECASE)
 _YEAR = re.compile(r"^\s*(FY\s*)?(19|20)\d{2}\s*(년|년도|E|F|A|P)?\s*$", re.IGNORECASE)
 
@@ -236,29 +237,55 @@ def analyse_table(data: TableData) -> TableLayout:
     return TableLayout(grid=grid, origin=origin, header_rows=header_rows, row_header_cols=row_header_cols, section_rows=sections)
 
 
+def is_major_section(label: str) -> bool:
+    """A top-level section row: written in capitals ("ASSETS", "LIABILITIES AND EQUITY") or numbered
+    with a Roman numeral ("Ⅰ. 유동자산", "II. Non-current assets")."""
+    letters = [ch for ch in label if ch.isalpha()]
+    if letters and all("A" <= ch <= "Z" for ch in letters) and len(letters) >= 3:
+        return True
+    return bool(_ROMAN_SECTION.match(label))
+
+
+def _closes(total_label: str, section: str) -> bool:
+    """True when a total row names the section: "Total assets" closes "ASSETS"."""
+    named = _TOTAL_ROW.sub("", total_label, count=1).strip(" :：").lower()
+    return bool(named) and named == section.strip(" :：").lower()
+
+
 def flatten_rows(layout: TableLayout) -> list[str]:
     """One line per body row: "row header | column header: value; ..."; empty cells are skipped.
 
     A section row ("Current assets") becomes its own line and prefixes the rows under it
     ("Current assets > Cash | 2024: 1,234") up to and including its total row ("Total current assets").
+    Sections nest one level: a capitalised or Roman-numbered section ("ASSETS") holds the ones under it
+    ("ASSETS > Current assets > Cash") until its own total row ("Total assets") or the next such section.
     Every non-empty body cell appears in exactly one line.
     """
     lines: list[str] = []
-    section = ""
+    major, minor = "", ""
     labels = [layout.column_label(c) for c in range(layout.num_cols)]
     for r in layout.body_rows:
         row = layout.grid[r]
         if r in layout.section_rows:
             lines.append(row[0])
-            section = row[0].rstrip(":： ")
+            label = row[0].rstrip(":： ")
+            if is_major_section(label):
+                major, minor = label, ""
+            else:
+                minor = label
             continue
         head_parts = []
         for c in range(layout.row_header_cols):
             if row[c] and not (c > 0 and layout.origin[r][c] == layout.origin[r][c - 1]):
                 head_parts.append(row[c])
         head = LEVEL_SEP.join(head_parts)
-        if section and head:
-            head = section + SECTION_SEP + head
+        is_total = bool(head_parts) and bool(_TOTAL_ROW.match(head_parts[0]))
+        closes_major = is_total and bool(major) and _closes(head_parts[0], major)
+        if closes_major:
+            minor = ""  # "Total assets" sums the whole of ASSETS, not its last subsection
+        prefix = SECTION_SEP.join(p for p in (major, minor) if p)
+        if prefix and head:
+            head = prefix + SECTION_SEP + head
         pairs = []
         for c in range(layout.row_header_cols, layout.num_cols):
             value = row[c]
@@ -270,8 +297,10 @@ def flatten_rows(layout: TableLayout) -> list[str]:
             lines.append(f"{head}{ROW_HEADER_SEP}{body}")
         elif head or body:
             lines.append(head or body)
-        if section and head_parts and _TOTAL_ROW.match(head_parts[0]):
-            section = ""
+        if is_total:
+            minor = ""
+            if closes_major:
+                major = ""
     return lines
 
 

@@ -452,10 +452,12 @@ def test_balance_sheet_flattened_rows(rows):
     label_1 = "As of / September 30, 2023 / (in millions)"
     label_2 = "As of / September 24, 2022 / (in millions)"
     assert flattened[:2] == ["ASSETS:", "Current assets:"]
-    assert f"Current assets > Cash and cash equivalents | {label_1}: $ 29,965; {label_2}: $ 23,646" in flattened
-    assert f"Current liabilities > Short-term borrowings | {label_1}: $ —; {label_2}: $ 1,530" in flattened
-    assert f"Current liabilities > Accounts payable | {label_1}: 62,611; {label_2}: 64,115" in flattened
-    assert f"Total shareholders' equity (deficit) | {label_1}: 62,146; {label_2}: (3,451)" in flattened
+    liabilities = "LIABILITIES AND SHAREHOLDERS' EQUITY"
+    assert f"ASSETS > Current assets > Cash and cash equivalents | {label_1}: $ 29,965; {label_2}: $ 23,646" in flattened
+    assert f"ASSETS > Total assets | {label_1}: $ 352,583; {label_2}: $ 352,755" in flattened
+    assert f"{liabilities} > Current liabilities > Short-term borrowings | {label_1}: $ —; {label_2}: $ 1,530" in flattened
+    assert f"{liabilities} > Current liabilities > Accounts payable | {label_1}: 62,611; {label_2}: 64,115" in flattened
+    assert f"{liabilities} > Total shareholders' equity (deficit) | {label_1}: 62,146; {label_2}: (3,451)" in flattened
 
 
 # --------------------------------------------------------------------------------------------
