@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import socket
+from contextlib import suppress
 from pathlib import Path
 
 from ..errors import ExtraNotInstalledError, ModelsUnavailableError
@@ -31,19 +32,16 @@ def docling_installed() -> bool:
 
 
 def _hub_cache_dirs() -> list[Path]:
+    """Where downloaded Docling weights may be: the Hugging Face hub cache and Docling's own cache."""
     dirs = []
-    try:
+    with suppress(ImportError):
         from huggingface_hub import constants
 
         dirs.append(Path(constants.HF_HUB_CACHE))
-    except ImportError:
-        pass
-    try:
+    with suppress(ImportError):
         from docling.datamodel.settings import settings
 
         dirs.append(Path(settings.cache_dir) / "models")
-    except ImportError:
-        pass
     return dirs
 
 
