@@ -85,14 +85,38 @@ class TableLayout:
     def body_rows(self) -> range:
         return range(self.header_rows, self.num_rows)
 
-    def column_label(self, col: int) -> str:
-        """The column's header path over every header row, e.g. "Year ended December 31 / 2024"."""
+    def column_levels(self, col: int) -> list[str]:
+        """The column's header texts from the top header row down, repeats (spans) once."""
         levels: list[str] = []
         for row in range(self.header_rows):
             text = self.grid[row][col]
             if text and (not levels or levels[-1] != text):
                 levels.append(text)
-        return LEVEL_SEP.join(levels)
+        return levels
+
+    def column_label(self, col: int) -> str:
+        """The column's header path over every header row, e.g. "Year ended December 31 / 2024"."""
+        return LEVEL_SEP.join(self.column_levels(col))
+
+    def row_labels(self) -> list[str]:
+        """The shortest label that still tells each value column from the others, for flattened rows.
+
+        A column is named by its lowest header levels, as few as keep the names distinct: under
+        "Year ended December 31" spanning "2024" and "2023", the rows say "2024: …" (the full path stays
+        in the header lines and the abstract); under "2024 / Q1" and "2023 / Q1" they keep both levels.
+        """
+        paths = [self.column_levels(c) for c in range(self.num_cols)]
+        value_cols = range(self.row_header_cols, self.num_cols)
+        labels = [LEVEL_SEP.join(p) for p in paths]
+        depth = max((len(paths[c]) for c in value_cols), default=0)
+        for keep in range(1, depth + 1):
+            short = {c: LEVEL_SEP.join(paths[c][-keep:]) for c in value_cols}
+            named = [short[c] for c in value_cols if short[c]]
+            if len(named) == len(set(named)):
+                for c in value_cols:
+                    labels[c] = short[c]
+                break
+        return labels
 
     def is_span_continuation(self, row: int, col: int) -> bool:
         """True when (row, col) is covered by a cell that started elsewhere."""
@@ -253,7 +277,8 @@ def _closes(total_label: str, section: str) -> bool:
 
 
 def flatten_rows(layout: TableLayout) -> list[str]:
-    """One line per body row: "row header | column header: value; ..."; empty cells are skipped.
+    """One line per body row: "row header | column header: value; ..."; empty cells are skipped. Column
+    headers are the shortest that tell the columns apart (see ``TableLayout.row_labels``).
 
     A section row ("Current assets") becomes its own line and prefixes the rows under it
     ("Current assets > Cash | 2024: 1,234") up to and including its total row ("Total current assets").
@@ -263,7 +288,7 @@ def flatten_rows(layout: TableLayout) -> list[str]:
     """
     lines: list[str] = []
     major, minor = "", ""
-    labels = [layout.column_label(c) for c in range(layout.num_cols)]
+    labels = layout.row_labels()
     for r in layout.body_rows:
         row = layout.grid[r]
         if r in layout.section_rows:

@@ -115,10 +115,19 @@ def test_table_at_top_of_page_absorbs_last_paragraph_of_previous_page():
 def test_flattened_rows_use_multi_level_column_headers_and_row_headers():
     eu = chunk(income_builder())[0]
     assert eu.flattened_rows[0] == (
-        "Revenue | Year ended December 31 / 2024: 12,345; Year ended December 31 / 2023: 11,000"
+        "Revenue | 2024: 12,345; 2023: 11,000"
     )
-    assert "Cost of sales | Year ended December 31 / 2024: (7,100)" in eu.flattened_rows[1]
+    assert "Cost of sales | 2024: (7,100)" in eu.flattened_rows[1]
+    # both header levels are detected: the header lines and the abstract carry the whole path
+    assert eu.header_rows == ["Year ended December 31", "2024 | 2023"]
     assert len(eu.flattened_rows) == 4
+
+
+def test_rows_keep_upper_header_levels_when_the_lowest_ones_repeat():
+    grid = [["", "2024", "", "2023", ""], ["", "Q1", "Q2", "Q1", "Q2"], ["Revenue", "3,010", "3,120", "2,870", "2,940"]]
+    b = DocBuilder()
+    b.table(table_data(grid, header_rows=2, row_header_cols=1, spans={(0, 1): 2, (0, 3): 2}), page=1, top=600)
+    assert chunk(b)[0].flattened_rows == ["Revenue | 2024 / Q1: 3,010; 2024 / Q2: 3,120; 2023 / Q1: 2,870; 2023 / Q2: 2,940"]
 
 
 def test_headers_and_row_headers_are_detected_without_parser_flags():
@@ -157,7 +166,7 @@ def test_text_holds_html_and_retrieval_text_holds_rows():
     eu = chunk(income_builder())[0]
     assert "<table>" in eu.text and "12,345" in eu.text
     assert "<table>" not in eu.retrieval_text
-    assert "Revenue | Year ended December 31 / 2024: 12,345" in eu.retrieval_text
+    assert "Revenue | 2024: 12,345" in eu.retrieval_text
     assert eu.retrieval_units[0] == eu.table_abstract
     assert eu.chunk_id == eu.eu_id and eu.is_atomic is False
 
