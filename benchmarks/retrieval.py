@@ -56,11 +56,15 @@ DEFAULT_K = 10
 LATENCY_PERCENTILE = 95
 #: Untimed queries each system answers before the timed ones (lazy loading, thread pools, caches).
 WARMUP_QUERIES = 3
+#: Characters of each top result's text kept in results.json, to read why a question was missed.
+RESULT_TEXT_CHARS = 600
 #: Recall cut-off reported per question tag.
 TAG_RECALL_CUTOFF = 5
 DEFAULT_SYSTEMS = ("bm25-fixed512", "lite-fixed512", "st-fixed512")
 REQUIRED_FIELDS = {"id": str, "pdf": str, "question": str, "evidence_pages": list}
 OPTIONAL_FIELDS = {"answer": str, "tags": list}
+#: Fields that question sets such as finqa_dev carry for people; the harness reads none of them.
+DESCRIPTIVE_FIELDS = {"source_dataset": str, "evidence_text": str, "evidence": list, "question_type": str, "company": str}
 
 
 class QuestionFileError(ValueError):
@@ -100,11 +104,11 @@ def _parse_question(raw: object, where: str, page_counts: dict[str, int]) -> Que
     missing = [name for name in REQUIRED_FIELDS if name not in raw]
     if missing:
         raise QuestionFileError(f"{where}: missing field(s) {', '.join(missing)}")
-    unknown = sorted(set(raw) - set(REQUIRED_FIELDS) - set(OPTIONAL_FIELDS))
+    unknown = sorted(set(raw) - set(REQUIRED_FIELDS) - set(OPTIONAL_FIELDS) - set(DESCRIPTIVE_FIELDS))
     if unknown:
-        allowed = ", ".join([*REQUIRED_FIELDS, *OPTIONAL_FIELDS])
+        allowed = ", ".join([*REQUIRED_FIELDS, *OPTIONAL_FIELDS, *DESCRIPTIVE_FIELDS])
         raise QuestionFileError(f"{where}: unknown field(s) {', '.join(unknown)} (allowed: {allowed})")
-    for name, kind in {**REQUIRED_FIELDS, **OPTIONAL_FIELDS}.items():
+    for name, kind in {**REQUIRED_FIELDS, **OPTIONAL_FIELDS, **DESCRIPTIVE_FIELDS}.items():
         if name in raw and not isinstance(raw[name], kind):
             raise QuestionFileError(f"{where}: {name} must be a {kind.__name__}, got {raw[name]!r}")
     for name in ("id", "question"):
@@ -175,6 +179,7 @@ class QuestionOutcome:
     query_ms: float
     context_tokens: int
     answer_in_context: Optional[bool] = None
+    answer_first: Optional[bool] = None
     results: list[dict] = field(default_factory=list)
 
 
@@ -193,6 +198,7 @@ class SettingMetrics:
     query_ms_mean: float
     query_ms_p95: float
     recall_by_tag: dict[str, float] = field(default_factory=dict)
+    answer_recall_first: Optional[float] = None
 
 
 def covers_evidence(hit: Hit, question: Question) -> bool:
@@ -212,12 +218,38 @@ def _squash(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
-def answer_in_context(hits: Sequence[Hit], question: Question) -> Optional[bool]:
-    """Whether the question's answer occurs in one of the top CONTEXT_RESULTS hits from its PDF (None: no answer)."""
+#: A number as printed: digits with thousands separators and a decimal part ("1,682.5", "34,229", "0.48").
+_NUMBER = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?")
+
+
+def _canonical_number(text: str) -> str:
+    """``"1,577.00"`` → ``"1577"``: separators dropped, a zero decimal part dropped."""
+    plain = text.replace(",", "")
+    if "." in plain:
+        plain = plain.rstrip("0").rstrip(".")
+    return plain
+
+
+def answer_numbers(answer: str) -> set[str]:
+    """The numbers of an answer, canonical (see ``_canonical_number``)."""
+    return {_canonical_number(m.group()) for m in _NUMBER.finditer(answer)}
+
+
+def answer_in_context(hits: Sequence[Hit], question: Question, cutoff: int = CONTEXT_RESULTS) -> Optional[bool]:
+    """Whether the answer is in the top ``cutoff`` hits from the question's PDF (None: no answer).
+
+    An answer with numbers is in the context when every one of its numbers is printed there (FinanceBench
+    answers are sentences around figures); an answer without numbers when its text occurs there.
+    """
     if not question.answer:
         return None
+    texts = [h.text for h in hits[:cutoff] if h.pdf == question.pdf]
+    numbers = answer_numbers(question.answer)
+    if numbers:
+        printed = {_canonical_number(m.group()) for text in texts for m in _NUMBER.finditer(text)}
+        return numbers <= printed
     needle = _squash(question.answer)
-    return any(h.pdf == question.pdf and needle in _squash(h.text) for h in hits[:CONTEXT_RESULTS])
+    return any(needle in _squash(text) for text in texts)
 
 
 def recall_at(ranks: Sequence[Optional[int]], cutoff: int) -> float:
@@ -251,7 +283,12 @@ def run_setting(system: RetrievalSystem, questions: Sequence[Question], setting:
                 query_ms=elapsed_ms,
                 context_tokens=sum(count_tokens(h.text) for h in hits[:CONTEXT_RESULTS]),
                 answer_in_context=answer_in_context(hits, question),
-                results=[{"pdf": h.pdf, "pages": sorted(h.pages), "score": round(h.score, 6)} for h in hits],
+                answer_first=answer_in_context(hits, question, cutoff=1),
+                results=[
+                    {"pdf": h.pdf, "pages": sorted(h.pages), "score": round(h.score, 6),
+                     **({"text": h.text[:RESULT_TEXT_CHARS]} if rank < CONTEXT_RESULTS else {})}
+                    for rank, h in enumerate(hits)
+                ],
             )
         )
     return outcomes
@@ -264,6 +301,7 @@ def summarise(
     ranks = [o.rank for o in outcomes]
     latencies = np.array([o.query_ms for o in outcomes], dtype=float)
     answered = [o.answer_in_context for o in outcomes if o.answer_in_context is not None]
+    answered_first = [o.answer_first for o in outcomes if o.answer_first is not None]
     by_tag: dict[str, list[Optional[int]]] = {}
     for question, outcome in zip(questions, outcomes):
         for tag in question.tags:
@@ -277,6 +315,7 @@ def summarise(
         mrr=mean_reciprocal_rank(ranks),
         mean_context_tokens=float(np.mean([o.context_tokens for o in outcomes])) if outcomes else 0.0,
         answer_recall=sum(answered) / len(answered) if answered else None,
+        answer_recall_first=sum(answered_first) / len(answered_first) if answered_first else None,
         query_ms_mean=float(latencies.mean()) if len(latencies) else 0.0,
         query_ms_p95=float(np.percentile(latencies, LATENCY_PERCENTILE)) if len(latencies) else 0.0,
         recall_by_tag={tag: recall_at(r, min(TAG_RECALL_CUTOFF, k)) for tag, r in sorted(by_tag.items())},
@@ -339,7 +378,7 @@ def _fmt_ratio(value: Optional[float]) -> str:
     return "-" if value is None else f"{value:.3f}"
 
 
-TABLE_COLUMNS = ("system", "setting", "R@1", "R@3", "R@5", "R@10", "MRR", "ans@5", "top-5 tok", "ingest s", "pages/s", "query ms", "p95 ms")
+TABLE_COLUMNS = ("system", "setting", "R@1", "R@3", "R@5", "R@10", "MRR", "ans@1", "ans@5", "top-5 tok", "ingest s", "pages/s", "query ms", "p95 ms")
 
 
 def table_rows(runs: Sequence[SystemRun]) -> list[list[str]]:
@@ -353,6 +392,7 @@ def table_rows(runs: Sequence[SystemRun]) -> list[list[str]]:
                     m.setting,
                     *(_fmt_ratio(m.recall.get(c)) for c in RECALL_CUTOFFS),
                     f"{m.mrr:.3f}",
+                    _fmt_ratio(m.answer_recall_first),
                     _fmt_ratio(m.answer_recall),
                     f"{m.mean_context_tokens:.0f}",
                     f"{run.ingest_seconds:.2f}",
@@ -438,7 +478,8 @@ def results_markdown(runs: Sequence[SystemRun], questions: Sequence[Question], s
         f"- hardware: {meta['hardware']}",
         f"- questions: {len(questions)} from `{meta['questions_file']}` over {meta['pdfs']} PDFs ({meta['pages']} pages) in `{meta['pdf_dir']}`",
         f"- k = {meta['k']}; a hit is a result from the question's PDF covering an evidence page; "
-        f"ans@{CONTEXT_RESULTS} = share of questions whose answer string occurs in one of the top {CONTEXT_RESULTS} results; "
+        f"ans@1 / ans@{CONTEXT_RESULTS} = share of questions whose answer is in the first / top {CONTEXT_RESULTS} results' text "
+        "(every number of the answer printed there; the answer string for an answer without numbers); "
         f"top-{CONTEXT_RESULTS} tok = mean cl100k tokens of the top {CONTEXT_RESULTS} results' text",
         "",
         format_markdown_table(runs),
@@ -463,6 +504,8 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
     parser.add_argument("--systems", default=",".join(DEFAULT_SYSTEMS), help="comma-separated system names")
     parser.add_argument("-o", "--output", type=Path, default=None, help="write results.json and results.md here")
     parser.add_argument("--k", type=int, default=DEFAULT_K, help="results retrieved per question (default 10)")
+    parser.add_argument("--max-questions", type=int, default=None,
+                        help="only the first N questions (a quick check while developing; report full runs)")
     args = parser.parse_args(argv)
     if args.k < 1:
         parser.error("--k must be at least 1")
@@ -480,8 +523,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except QuestionFileError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    if args.max_questions is not None:
+        questions = questions[: args.max_questions]
     pdfs = sorted(args.pdf_dir.glob("*.pdf"))
     settings = list(SETTINGS) if args.setting == "both" else [args.setting]
+    if "corpus" not in settings:  # single-document search reads only the questions' own PDFs
+        asked = {q.pdf for q in questions}
+        pdfs = [p for p in pdfs if p.name in asked]
     print(f"{len(questions)} questions, {len(pdfs)} PDFs in {args.pdf_dir}, settings: {', '.join(settings)}, k={args.k}")
 
     runs: list[SystemRun] = []
@@ -505,7 +553,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         "pdf_dir": str(args.pdf_dir),
         "questions_file": str(args.questions),
         "pdfs": len(pdfs),
-        "pages": sum(pdf_page_counts(args.pdf_dir).values()),
+        "pages": sum(n for name, n in pdf_page_counts(args.pdf_dir).items() if name in {p.name for p in pdfs}),
         "k": args.k,
     }
     if args.output is not None:

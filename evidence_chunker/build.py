@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from docling_core.types.doc import DocItem, DocItemLabel, DoclingDocument, TableData, TableItem, TextItem
+from docling_core.types.doc import ContentLayer, DocItem, DocItemLabel, DoclingDocument, TableData, TableItem, TextItem
 
 from .captions import Caption, direct_caption, infer_caption, is_figure_caption, table_label
 from .context import (
@@ -19,7 +19,7 @@ from .context import (
     collect_context,
     similarity_terms,
 )
-from .geometry import bottom_left_cells, item_box, item_boxes, normalise
+from .geometry import Box, bottom_left_cells, item_box, item_boxes, normalise
 from .parsing.parsed import ParsedDoc
 from .tables import (
     TableLayout,
@@ -31,6 +31,7 @@ from .tables import (
     render_html,
     table_abstract,
 )
+from .titles import SOURCE_CAPTION, SOURCE_DIRECT, SOURCE_RUNNING_TITLE, SOURCE_TITLE_BLOCK, find_period, strip_unit, table_title
 from .units import EvidenceUnit, PageBox
 
 #: Reading-order positions searched on each side of a table for a caption to infer.
@@ -143,13 +144,24 @@ def build_units(parsed: ParsedDoc, doc_id: str, settings: BuildSettings | None =
     taken: set[str] = set()
     per_page: dict[int, int] = {}
     units: list[EvidenceUnit] = []
+    page_texts = page_text_items(doc)
+    document_titles = {" ".join(it.text.split()) for it in items if it.label == DocItemLabel.TITLE}
     for group in groups:
         first_table = group.parts[0]
+        headings = headings_above(items, group.first)
+        first_page = item_box(first_table, doc)
+        sections = [h for h in headings if h not in document_titles]  # a cover title names no table
+        title = table_title(first_table, doc, sections, page_texts.get(first_page.page, []) if first_page else [])
         caption = direct_caption(doc, first_table)
+        source = SOURCE_DIRECT
         if caption is None:
             window = items[max(group.first - CAPTION_SEARCH_WINDOW, 0) : group.last + CAPTION_SEARCH_WINDOW + 1]
             neighbours = [it for it in window if isinstance(it, TextItem)]
-            caption = infer_caption(first_table, neighbours, taken, doc) or Caption(None, "none")
+            caption = infer_caption(first_table, neighbours, taken, doc)
+            source = SOURCE_CAPTION
+        if caption is None:  # no numbered caption: the title printed above, the running title, the heading
+            caption = Caption(title.text, "inferred" if title.text else "none")
+            source = title.source
         if caption.ref:
             taken.add(caption.ref)
         skip = {ref.cref for part in group.parts for ref in (*part.captions, *part.footnotes)}
@@ -166,6 +178,15 @@ def build_units(parsed: ParsedDoc, doc_id: str, settings: BuildSettings | None =
             table_label=table_label(caption.text),
             doc=doc,
         )
+        if source in (SOURCE_TITLE_BLOCK, SOURCE_RUNNING_TITLE) and first_page is not None:
+            # A titled statement opens here: the end of the previous page explains something else, and
+            # the title lines are the caption, not context.
+            own = set(title.refs) if source == SOURCE_TITLE_BLOCK else set()
+            context = context.__class__(
+                before=[p for p in context.before
+                        if _page_of(p, doc, first_page.page) == first_page.page and p.self_ref not in own],
+                after=context.after,
+            )
         footnotes = [" ".join(ref.resolve(doc).text.split()) for part in group.parts for ref in part.footnotes
                      if isinstance(ref.resolve(doc), TextItem)]
         boxes = [box for part in group.parts for box in item_boxes(part, doc)]
@@ -183,6 +204,9 @@ def build_units(parsed: ParsedDoc, doc_id: str, settings: BuildSettings | None =
                 page_span={page_no, *(b.page for b in boxes), *before_pages, *after_pages},
                 caption_text=caption.text,
                 caption_confidence=caption.confidence,  # type: ignore[arg-type]
+                caption_source=source,
+                unit=title.unit or group.layout.unit,
+                period=title.period or _header_period(group.layout),
                 table_html=render_html(group.data),
                 context_before=[" ".join(p.text.split()) for p in context.before],
                 context_after=[" ".join(p.text.split()) for p in context.after],
@@ -190,8 +214,12 @@ def build_units(parsed: ParsedDoc, doc_id: str, settings: BuildSettings | None =
                 context_after_pages=after_pages,
                 flattened_rows=rows,
                 row_pages=pages_of_rows,
-                table_abstract=table_abstract(_safe(caption.text), group.layout, len(rows)),
-                headings=headings_above(items, group.first),
+                table_abstract=table_abstract(
+                    _safe(caption.text), group.layout, len(rows), unit=title.unit or group.layout.unit,
+                    period=title.period or _header_period(group.layout), entity=title.entity,
+                    headings=section_path(headings, caption.text),
+                ),
+                headings=headings,
                 bbox=normalise(first_box, doc) if first_box else (0.0, 0.0, 0.0, 0.0),
                 header_rows=heads,
                 header_row_count=group.layout.header_rows,
@@ -205,6 +233,39 @@ def build_units(parsed: ParsedDoc, doc_id: str, settings: BuildSettings | None =
             )
         )
     return units
+
+
+def page_text_items(doc: DoclingDocument) -> dict[int, list[tuple[Box, TextItem]]]:
+    """Every text item with a box, body and furniture (running titles), by page."""
+    by_page: dict[int, list[tuple[Box, TextItem]]] = {}
+    for item, _level in doc.iterate_items(with_groups=False, included_content_layers={ContentLayer.BODY, ContentLayer.FURNITURE}):
+        if not isinstance(item, TextItem) or not item.text.strip():
+            continue
+        box = item_box(item, doc)
+        if box is not None:
+            by_page.setdefault(box.page, []).append((box, item))
+    return by_page
+
+
+#: Headings named in a table's abstract: the innermost ones (the outer ones are the report's cover lines).
+ABSTRACT_HEADINGS = 2
+
+
+def section_path(headings: list[str], caption: str | None) -> list[str]:
+    """The innermost headings a table sits under, without the one that is its own title."""
+    own = strip_unit(caption).casefold() if caption else None
+    path = [h for h in headings if strip_unit(h) and strip_unit(h).casefold() != own]
+    return path[-ABSTRACT_HEADINGS:]
+
+
+def _header_period(layout: TableLayout) -> str | None:
+    """A period stated in the column headers ("Year ended December 31,"), when the title gave none."""
+    for row in layout.grid[: layout.header_rows]:
+        for text in row:
+            period = find_period(text)
+            if period:
+                return period
+    return None
 
 
 def _page_of(item: DocItem, doc: DoclingDocument, default: int) -> int:

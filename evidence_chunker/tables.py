@@ -11,6 +11,8 @@ from dataclasses import dataclass
 
 from docling_core.types.doc import TableCell, TableData
 
+from .titles import find_unit, strip_unit
+
 #: At most this many leading rows are taken as column headers when the parser did not flag them.
 MAX_INFERRED_HEADER_ROWS = 3
 #: At most this many leading columns are taken as row headers.
@@ -72,6 +74,8 @@ class TableLayout:
     header_rows: int
     row_header_cols: int
     section_rows: frozenset[int]
+    #: The unit a header cell stated ("Millions, except per share amounts"); taken out of that cell's text.
+    unit: str | None = None
 
     @property
     def num_rows(self) -> int:
@@ -256,9 +260,27 @@ def analyse_table(data: TableData) -> TableLayout:
     if not grid or not grid[0]:
         return TableLayout(grid=grid, origin=origin, header_rows=0, row_header_cols=0, section_rows=frozenset())
     header_rows = detect_header_rows(grid, cells)
+    unit = lift_unit(grid, header_rows)
     row_header_cols = detect_row_header_cols(grid, cells, header_rows)
     sections = detect_section_rows(grid, header_rows, row_header_cols)
-    return TableLayout(grid=grid, origin=origin, header_rows=header_rows, row_header_cols=row_header_cols, section_rows=sections)
+    return TableLayout(grid=grid, origin=origin, header_rows=header_rows, row_header_cols=row_header_cols,
+                       section_rows=sections, unit=unit)
+
+
+def lift_unit(grid: list[list[str]], header_rows: int) -> str | None:
+    """Take the unit statement out of the header cells, in place ("(단위: 백만원) 제26기" → "제26기"); return it.
+
+    A unit is said of the whole table, not of one column: left in a header it would name every value of the
+    column it sits over. Only the derived grid changes; the table's cells (and its HTML) stay as printed.
+    """
+    unit = None
+    for row in grid[:header_rows]:
+        for c, text in enumerate(row):
+            found = find_unit(text)
+            if found:
+                unit = unit or found
+                row[c] = strip_unit(text)
+    return unit
 
 
 def is_major_section(label: str) -> bool:
@@ -340,8 +362,10 @@ def header_lines(layout: TableLayout) -> list[str]:
     return lines
 
 
-def table_abstract(caption: str | None, layout: TableLayout, row_count: int | None = None) -> str:
-    """A rule-based summary: caption, column labels and the number of rows. No model involved."""
+def table_abstract(caption: str | None, layout: TableLayout, row_count: int | None = None, *, unit: str | None = None,
+                   period: str | None = None, entity: str | None = None, headings: list[str] | None = None) -> str:
+    """A rule-based summary: caption (and the entity it is about), period, unit, section, size and column
+    labels. No model involved."""
     rows = layout.num_rows - layout.header_rows if row_count is None else row_count
     labels = []
     for c in range(layout.row_header_cols, layout.num_cols):
@@ -349,7 +373,15 @@ def table_abstract(caption: str | None, layout: TableLayout, row_count: int | No
         if label and label not in labels:
             labels.append(label)
     subject = caption.strip() if caption else "Table"
+    if entity:
+        subject = f"{subject} ({entity})"
     parts = [f"{subject}: {rows} rows x {layout.num_cols} columns."]
+    if period:
+        parts.append(f"Period: {period}.")
+    if unit:
+        parts.append(f"Unit: {unit}.")
+    if headings:
+        parts.append("Section: " + SECTION_SEP.join(headings) + ".")
     if labels:
         shown = labels[:ABSTRACT_MAX_COLUMNS]
         more = len(labels) - len(shown)

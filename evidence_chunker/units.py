@@ -9,6 +9,8 @@ CaptionConfidence = Literal["direct", "inferred", "none"]
 #: Box origin and unit written on every absolute box.
 COORD_ORIGIN = "BOTTOMLEFT"
 COORD_UNIT = "points"
+#: Between the parts of a table's title line.
+TITLE_SEP = " · "
 
 
 @dataclass
@@ -40,6 +42,11 @@ class EvidenceUnit:
     ``flattened_rows`` holds one "row header | column header: value; ..." line per body row, so a
     row-wise split is a split of this list; ``header_rows`` are the column-header lines every piece
     repeats (``header_row_count`` of them in ``table_data``); ``row_pages[i]`` is the page of body row i.
+    ``caption_source`` says where the caption came from: "direct" (linked by the parser), "caption" (a
+    numbered caption nearby), "title_block" (the lines printed above the table), "running_title" (the
+    page's running header naming a statement or note), "heading" (the innermost section heading) or
+    "none". ``unit`` ("Millions, except per share amounts", "단위: 백만원") and ``period`` ("Years ended
+    December 31", "제 26 기") are what the title lines or header cells state.
     ``bbox`` is the table's box on ``page_no`` normalised to 0..1 (BOTTOMLEFT, t > b);
     ``page_boxes`` are the absolute boxes of every part of the table (a table continued over a page
     break has one per page). ``table_data`` is docling-core ``TableData`` JSON, kept so pieces can
@@ -52,6 +59,9 @@ class EvidenceUnit:
     page_span: set[int]
     caption_text: str | None = None
     caption_confidence: CaptionConfidence = "none"
+    caption_source: str = "none"
+    unit: str | None = None
+    period: str | None = None
     table_html: str | None = None
     context_before: list[str] = field(default_factory=list)
     context_after: list[str] = field(default_factory=list)
@@ -94,6 +104,28 @@ class EvidenceUnit:
         if not self.caption_text or is_figure_caption(self.caption_text):
             return None
         return self.caption_text
+
+    @property
+    def title_line(self) -> str | None:
+        """One line naming the table wherever a piece of it is shown: caption, period, unit and the section
+        it sits in ("CONSOLIDATED BALANCE SHEETS · As of December 31 · (in thousands) · Item 8. Financial
+        Statements"). None when nothing names the table."""
+        from .titles import find_period, find_unit, strip_unit
+
+        caption = " ".join(self.safe_caption.split()) if self.safe_caption else None
+        parts = [caption] if caption else []
+        if self.period and not (caption and find_period(caption)):
+            parts.append(self.period)
+        if self.unit and not (caption and find_unit(caption)):
+            parts.append(f"({self.unit})")
+        section = self.headings[-1] if self.headings else None
+        named = strip_unit(section).casefold() if section else ""
+        if named and caption and self.caption_source != "heading" and named not in caption.casefold() \
+                and caption.casefold() not in named:
+            parts.append(" ".join(section.split()))
+        if not parts or (not caption and len(parts) == 1 and parts[0] == section):
+            return None
+        return TITLE_SEP.join(parts)
 
     @property
     def text(self) -> str:
@@ -150,6 +182,9 @@ class EvidenceUnit:
             "page_span": sorted(self.page_span),
             "caption_text": self.caption_text,
             "caption_confidence": self.caption_confidence,
+            "caption_source": self.caption_source,
+            "unit": self.unit,
+            "period": self.period,
             "headings": list(self.headings),
             "bbox": list(self.bbox),
             "page_boxes": [box.to_dict() for box in self.page_boxes],

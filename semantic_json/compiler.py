@@ -88,7 +88,7 @@ def _zones(text_length: int, segments: Sequence[Segment]) -> list[Zone]:
     for index, segment in enumerate(segments):
         if segment.start_char > cursor:
             zones.append(Zone(cursor, segment.start_char, None))
-        zones.append(Zone(segment.start_char, segment.end_char, index, segment.kind))
+        zones.append(Zone(segment.start_char, segment.end_char, index, segment.kind, segment.title))
         cursor = segment.end_char
     if cursor < text_length:
         zones.append(Zone(cursor, text_length, None))

@@ -159,8 +159,18 @@ class VectorIndex:
         """
         if self._size == 0 or top_n <= 0:
             return []
-        raw = self.scores(query)
-        candidates = np.flatnonzero(raw > min_score)
+        return self.best_rows(self.scores(query), top_n, min_score)
+
+    def best_rows(self, raw: np.ndarray, top_n: int, min_score: float = 0.0,
+                  document_ids: Iterable[str] | None = None) -> list[tuple[str, int, float]]:
+        """``search`` over scores already computed by ``scores()``, optionally of `document_ids` only."""
+        if self._size == 0 or top_n <= 0:
+            return []
+        eligible = raw > min_score
+        if document_ids is not None:
+            slots = [self._slot_of[d] for d in document_ids if d in self._slot_of]
+            eligible &= np.isin(self._doc_slot[: self._size], slots)
+        candidates = np.flatnonzero(eligible)
         if len(candidates) > top_n:
             best = candidates[np.argpartition(-raw[candidates], top_n - 1)[:top_n]]
             # keep every row within rounding of the weakest kept score, so rounding cannot reorder the cut
@@ -172,6 +182,16 @@ class VectorIndex:
             (docs[self._doc_slot[candidates[i]]], int(self._unit_pos[candidates[i]]), float(scores[i]))  # type: ignore[misc]
             for i in order
         ]
+
+    def document_rows(self, document_id: str) -> np.ndarray:
+        """Row numbers of `document_id`'s units, indexed by unit position (empty for an unknown document)."""
+        slot = self._slot_of.get(document_id)
+        if slot is None:
+            return np.zeros(0, dtype=np.int64)
+        rows = np.flatnonzero(self._doc_slot[: self._size] == slot)
+        ordered = np.empty(len(rows), dtype=np.int64)
+        ordered[self._unit_pos[rows]] = rows
+        return ordered
 
     def rows_of(self, document_ids: Iterable[str]) -> int:
         """Number of rows held for `document_ids`."""

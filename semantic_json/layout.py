@@ -72,6 +72,8 @@ class Zone:
     end: int
     segment: int | None
     kind: str = "text"
+    #: The title line its segment declares (a table segment that opens with it has it as its caption).
+    title: str | None = None
 
 
 def _lines(text: str, start: int, end: int) -> list[tuple[int, int]]:
@@ -135,7 +137,8 @@ def _table_zone_blocks(text: str, zone: Zone) -> list[Block]:
         return []
     caption = None
     first = text[lines[0][0] : lines[0][1]]
-    if len(lines) > 1 and (is_caption(first) or (not is_row_like(first) and is_row_like(text[lines[1][0] : lines[1][1]]))):
+    titled = zone.title is not None and first == zone.title.strip()
+    if len(lines) > 1 and (titled or is_caption(first) or (not is_row_like(first) and is_row_like(text[lines[1][0] : lines[1][1]]))):
         caption = lines.pop(0)
     start = caption[0] if caption else lines[0][0]
     return [Block("table", start, lines[-1][1], zone.segment, rows=lines, caption=caption)]

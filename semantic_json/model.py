@@ -57,6 +57,12 @@ class Segment(BaseModel):
     page_span: list[int] = Field(default_factory=list)
     boxes: list[SegmentBox] = Field(default_factory=list)
     pdf_sha256: str | None = None
+    #: A table's title line (caption, period, unit, section); a table segment opening with it compiles it as
+    #: the caption, whose words the rows inherit.
+    title: str | None = None
+    unit: str | None = None
+    period: str | None = None
+    headings: list[str] | None = None
 
     @model_validator(mode="after")
     def _ordered(self) -> Segment:

@@ -290,6 +290,14 @@ def _provenance(doc: SemanticDocument, first: int, last: int) -> dict[str, Any]:
     extra["kind"] = kinds.pop() if len(kinds) == 1 else MIXED_KIND
     if len(pdf_hashes) == 1:
         extra["pdf_sha256"] = pdf_hashes.pop()
+    titled = next((s for s in segments if s.title), None)
+    if titled is not None:
+        extra["table_title"] = titled.title
+        extra["unit"] = titled.unit
+        extra["period"] = titled.period
+    headings = next((s.headings for s in segments if s.headings), None)
+    if headings:
+        extra["headings"] = list(headings)
     return extra
 
 

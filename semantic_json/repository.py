@@ -28,21 +28,24 @@ from .errors import (
     UnknownRegionError,
 )
 from .index import SCORE_DECIMALS, VectorIndex
+from .lexical import LexicalIndex, query_keys as lexical_query_keys
 from .lexicon import load_lexicon
-from .model import SemanticDocument, SemanticUnit
+from .model import SemanticDocument
 from .provenance import VerificationResult, check_region, source_text
 from .regions import RegionDraft, assemble, to_region
 from .store.sqlite import SqliteStore, document_fingerprint
 from .textnorm import normalized_terms
 from .transport import EvidenceRegion, SearchResult, SourceSpan
 
-#: Anchors fetched from the index per requested region.
+#: Anchors fetched from the vector index per requested region.
 ANCHOR_CANDIDATES_PER_REGION = 8
-#: Anchors fetched from the index at least (deep enough that hashing noise cannot crowd out the anchors
-#: that pass the lexical gate).
+#: Anchors fetched from the vector index at least.
 MIN_ANCHOR_CANDIDATES = 128
-#: Share of an anchor's score that comes from IDF-weighted query-term overlap (the rest is the cosine).
-LEXICAL_WEIGHT = 0.25
+#: Best-BM25 anchors added per document searched, whatever their cosine.
+LEXICAL_CANDIDATES = 64
+#: Share of an anchor's score that comes from field-weighted BM25 (scaled to the query's best anchor); the
+#: rest is the embedder's cosine. Words name the line item and the statement; the embedder bridges wording.
+LEXICAL_WEIGHT = 0.6
 #: Added to an anchor about an entity the query names.
 ENTITY_MATCH_BONUS = 0.05
 #: Anchors scoring below this fraction of the best anchor are dropped.
@@ -60,26 +63,6 @@ MAX_REMEMBERED_REGIONS = 10_000
 DEFAULT_K = 5
 
 RegionRef = Union[EvidenceRegion, str]
-
-
-class _KeyStats:
-    """How many anchors hold each lexical key (term, concept, entity), for IDF-weighted overlap.
-
-    A year or a figure that appears in three anchors says more about a query than "revenue" in three hundred.
-    """
-
-    def __init__(self) -> None:
-        self.df: Counter[str] = Counter()
-        self.units = 0
-
-    def add(self, doc: SemanticDocument, sign: int = 1) -> None:
-        for unit in doc.units:
-            self.df.update({key: sign for key in _unit_keys(unit)})
-        self.units += sign * len(doc.units)
-
-    def idf(self, key: str) -> float:
-        df = max(self.df.get(key, 0), 0)
-        return math.log(1.0 + (self.units - df + 0.5) / (df + 0.5))
 
 
 class _DocumentStats:
@@ -130,8 +113,19 @@ class _DocumentStats:
         return {d: v / best for d, v in totals.items()} if best > 0 else {}
 
 
-def _unit_keys(unit: SemanticUnit) -> set[str]:
-    return set(unit.terms) | set(unit.concepts) | set(unit.context_entities)
+def _distinct(drafts: list[tuple[str, RegionDraft]], documents: dict[str, SemanticDocument]) -> list[tuple[str, RegionDraft]]:
+    """The drafts in order, without one whose text (whitespace-normalised) an earlier draft of the same
+    document already has. The same text in two documents is two pieces of evidence (two sources)."""
+    seen: set[tuple[str, str]] = set()
+    kept = []
+    for document_id, draft in drafts:
+        units = documents[document_id].units
+        text = documents[document_id].text[units[draft.first].start_char : units[draft.last].end_char]
+        key = (document_id, " ".join(text.split()))
+        if key not in seen:
+            seen.add(key)
+            kept.append((document_id, draft))
+    return kept
 
 
 class SemanticRepository:
@@ -144,7 +138,7 @@ class SemanticRepository:
         self._regions: OrderedDict[str, EvidenceRegion] = OrderedDict()
         self._store: SqliteStore | None = None
         self._infos: dict[str, dict[str, Any]] = {}
-        self._keys = _KeyStats()
+        self._lexical = LexicalIndex()
         self._notes: dict[str, str] = {}
         self._doc_stats = _DocumentStats()
         #: Documents of the index file that could not be read (document id → why); see open().
@@ -231,7 +225,7 @@ class SemanticRepository:
             doc.check_integrity()
         repo._documents = {d: held[d] for d in index.document_ids()}
         for doc in repo._documents.values():
-            repo._keys.add(doc)
+            repo._lexical.add(doc)
             repo._doc_stats.add(doc)
         repo._index = index
         return repo
@@ -269,11 +263,10 @@ class SemanticRepository:
             self._infos[doc.document_id] = dict(info or {})
         replaced = self._documents.pop(doc.document_id, None)
         if replaced is not None:
-            self._keys.add(replaced, -1)
             self._doc_stats.remove(doc.document_id)
         self._index.add(doc.document_id, list(range(len(doc.units))), vectors)
         self._documents[doc.document_id] = doc
-        self._keys.add(doc)
+        self._lexical.add(doc)
         self._doc_stats.add(doc)
         return True
 
@@ -285,7 +278,8 @@ class SemanticRepository:
             self._store.delete(document_id)
         self._infos.pop(document_id, None)
         self._index.remove(document_id)
-        self._keys.add(self._documents.pop(document_id), -1)
+        self._documents.pop(document_id)
+        self._lexical.remove(document_id)
         self._doc_stats.remove(document_id)
 
     @property
@@ -322,38 +316,49 @@ class SemanticRepository:
     # --------------------------------------------------------------- search
 
     def _anchor_hits(self, query: str, k: int, only: frozenset[str] | None = None) -> dict[str, list[tuple[int, float]]]:
-        """Scored anchors per document, after the entity filter, lexical gate and relative floor."""
+        """Scored anchors per document, after the entity filter, lexical gate and relative floor.
+
+        Candidates are the best anchors by cosine and, per document, the best by field-weighted BM25; each
+        is scored by both (BM25 scaled to the best candidate), plus the document prior and the entity bonus.
+        """
         embedder = self.embedder
         query_vector = np.asarray(embedder.embed_query(query), dtype=np.float32)
         query_entities = frozenset(entity_ids(query))
         query_keys = set(normalized_terms(query)) | set(load_lexicon().concepts(query)) | set(query_entities)
-        weights = {key: self._keys.idf(key) for key in query_keys}
         prior = self._doc_stats.scores(query_keys) if only is None or len(only) > 1 else {}
-        total_weight = sum(weights.values())
         gate = bool(getattr(embedder, "lexical_gate", False))
+        lexical = self._lexical.score(lexical_query_keys(query, load_lexicon().concepts(query), query_entities), only)
+        cosines = self._index.scores(query_vector)
         top_n = max(MIN_ANCHOR_CANDIDATES, k * ANCHOR_CANDIDATES_PER_REGION)
-        if only is not None:  # score every row, keep the chosen documents' (a filter before the cut-off)
-            top_n = len(self._index)
-        candidates = self._index.search(query_vector, top_n, min_score=float(getattr(embedder, "min_score", 0.0)))
-        if only is not None:
-            candidates = [c for c in candidates if c[0] in only][: max(MIN_ANCHOR_CANDIDATES, k * ANCHOR_CANDIDATES_PER_REGION)]
+        candidates: dict[str, set[int]] = {}
+        min_cosine = float(getattr(embedder, "min_score", 0.0))
+        for document_id, position, _cosine in self._index.best_rows(cosines, top_n, min_cosine, only):
+            candidates.setdefault(document_id, set()).add(position)
+        for document_id, scores in lexical.items():
+            best = np.argsort(-scores, kind="stable")[:LEXICAL_CANDIDATES]
+            candidates.setdefault(document_id, set()).update(int(p) for p in best if scores[p] > 0)
+        best_lexical = max((float(scores.max()) for scores in lexical.values()), default=0.0)
         scored: list[tuple[str, int, float]] = []
-        for document_id, position, cosine in candidates:
-            unit = self._documents[document_id].units[position]
-            context = unit.context_entities
-            if query_entities and context and query_entities.isdisjoint(context):
-                continue  # about another entity than the one asked for
-            if query_entities and unit.entities and unit.entities[0] not in query_entities:
-                continue  # its subject is another entity; the one asked for is only mentioned ("unlike B")
-            matched = query_keys & _unit_keys(unit)
-            overlap = sum(weights[key] for key in matched) / total_weight if total_weight else 0.0
-            if gate and overlap == 0.0:
-                continue
-            score = (1.0 - LEXICAL_WEIGHT) * cosine + LEXICAL_WEIGHT * overlap
-            score += DOC_PRIOR_WEIGHT * prior.get(document_id, 0.0)
-            if query_entities and not query_entities.isdisjoint(context):
-                score += ENTITY_MATCH_BONUS
-            scored.append((document_id, position, round(min(max(score, 0.0), 1.0), SCORE_DECIMALS)))
+        for document_id, positions in candidates.items():
+            doc = self._documents[document_id]
+            rows = self._index.document_rows(document_id)
+            bm25 = lexical.get(document_id)
+            for position in sorted(positions):
+                unit = doc.units[position]
+                context = unit.context_entities
+                if query_entities and context and query_entities.isdisjoint(context):
+                    continue  # about another entity than the one asked for
+                if query_entities and unit.entities and unit.entities[0] not in query_entities:
+                    continue  # its subject is another entity; the one asked for is only mentioned ("unlike B")
+                lexical_score = float(bm25[position]) / best_lexical if bm25 is not None and best_lexical else 0.0
+                if gate and lexical_score == 0.0:
+                    continue
+                cosine = float(cosines[rows[position]])
+                score = (1.0 - LEXICAL_WEIGHT) * cosine + LEXICAL_WEIGHT * lexical_score
+                score += DOC_PRIOR_WEIGHT * prior.get(document_id, 0.0)
+                if query_entities and not query_entities.isdisjoint(context):
+                    score += ENTITY_MATCH_BONUS
+                scored.append((document_id, position, round(min(max(score, 0.0), 1.0), SCORE_DECIMALS)))
         if not scored:
             return {}
         floor = max(s for _, _, s in scored) * RELATIVE_ANCHOR_FLOOR
@@ -385,7 +390,7 @@ class SemanticRepository:
         for document_id, hits in self._anchor_hits(query, k, only).items():
             drafts.extend((document_id, d) for d in assemble(self._documents[document_id], hits))
         drafts.sort(key=lambda item: (-item[1].score, order[item[0]], item[1].first))
-        drafts = drafts[:k]
+        drafts = _distinct(drafts, self._documents)[:k]
         by_document: dict[str, list[RegionDraft]] = {}
         for document_id, draft in drafts:
             by_document.setdefault(document_id, []).append(draft)

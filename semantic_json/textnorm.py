@@ -146,3 +146,21 @@ def normalized_terms(text: str) -> list[str]:
 def is_hangul(ch: str) -> bool:
     """True for a precomposed Hangul syllable."""
     return "가" <= ch <= "힣"
+
+
+#: Joins the two terms of a bigram key.
+BIGRAM_JOIN = " "
+
+
+def term_bigrams(text: str) -> list[str]:
+    """Distinct pairs of adjacent normalised word terms ("total current", "current liability"), in order.
+
+    Function words are skipped (they never break a pair) and numbers are left out: a phrase names a line
+    item, a figure does not. Bigrams tell "total current liabilities" from "other non-current liabilities".
+    """
+    terms = [t for t in (normalize_token(tok) for tok in TOKEN_PATTERN.findall(text)) if t is not None]
+    seen: dict[str, None] = {}
+    for left, right in zip(terms, terms[1:]):
+        if not left[0].isdigit() and not right[0].isdigit():
+            seen.setdefault(f"{left}{BIGRAM_JOIN}{right}", None)
+    return list(seen)

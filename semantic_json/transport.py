@@ -20,7 +20,7 @@ from .errors import SchemaValidationError, TransportFormatError
 #: Schema id written into every transport and required when parsing one.
 TRANSPORT_SCHEMA_ID = "semantic-json-transport/context/v1"
 #: Source keys that are written only when present (regions of PDF-derived text).
-OPTIONAL_SOURCE_KEYS = ("pages", "boxes", "chunk_ids", "kind", "pdf_sha256")
+OPTIONAL_SOURCE_KEYS = ("pages", "boxes", "chunk_ids", "kind", "pdf_sha256", "table_title", "unit", "period", "headings")
 #: Characters of a SHA-256 shown in the plain-text view.
 TEXT_VIEW_HASH_CHARS = 12
 
@@ -29,7 +29,8 @@ class SourceSpan(BaseModel):
     """Where a region's text lives: [start_char, end_char) of the document, 1-based lines, and hash.
 
     `pages` (1-based), `boxes`, `chunk_ids`, `kind` and `pdf_sha256` are present for text that came through
-    provenance segments (e.g. from a PDF).
+    provenance segments (e.g. from a PDF); `table_title`, `unit` and `period` for a region in a table that
+    states them, `headings` for a region under section headings.
     """
 
     # v1 consumers must ignore keys they do not know (later v1 revisions may add some).
@@ -47,6 +48,10 @@ class SourceSpan(BaseModel):
     chunk_ids: list[str] | None = None
     kind: str | None = None
     pdf_sha256: str | None = None
+    table_title: str | None = None
+    unit: str | None = None
+    period: str | None = None
+    headings: list[str] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The transport form: required keys always (uri may be null), optional keys only when set."""

@@ -449,8 +449,9 @@ def test_balance_sheet_section_rows_and_indented_items(tables):
 
 def test_balance_sheet_flattened_rows(rows):
     flattened = rows["balance"]
-    label_1 = "September 30, 2023 / (in millions)"
-    label_2 = "September 24, 2022 / (in millions)"
+    # "(in millions)" is the table's unit, not a level of each column's header (see the unit test below).
+    label_1 = "September 30, 2023"
+    label_2 = "September 24, 2022"
     assert flattened[:2] == ["ASSETS:", "Current assets:"]
     liabilities = "LIABILITIES AND SHAREHOLDERS' EQUITY"
     assert f"ASSETS > Current assets > Cash and cash equivalents | {label_1}: $ 29,965; {label_2}: $ 23,646" in flattened
@@ -458,6 +459,14 @@ def test_balance_sheet_flattened_rows(rows):
     assert f"{liabilities} > Current liabilities > Short-term borrowings | {label_1}: $ —; {label_2}: $ 1,530" in flattened
     assert f"{liabilities} > Current liabilities > Accounts payable | {label_1}: 62,611; {label_2}: 64,115" in flattened
     assert f"{liabilities} > Total shareholders' equity (deficit) | {label_1}: 62,146; {label_2}: (3,451)" in flattened
+
+
+def test_balance_sheet_unit_is_the_tables_unit_not_a_column_header(pdfs):
+    unit = EvidenceChunker(parser="lite").chunk(pdfs["balance"])[0]
+    assert unit.unit == "in millions"
+    assert "Unit: in millions." in unit.table_abstract
+    assert not any("(in millions)" in line for line in unit.flattened_rows)
+    assert "(in millions)" in unit.table_html  # the cell itself stays as printed
 
 
 # --------------------------------------------------------------------------------------------

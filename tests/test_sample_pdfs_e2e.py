@@ -79,8 +79,14 @@ def test_korean_captions_and_repayment_schedule(korean):
 
 
 def test_uncaptioned_key_value_box_has_no_header_row(korean):
-    box = [eu for eu in korean if eu.caption_confidence == "none"][0]
+    box = [eu for eu in korean if eu.caption_source == "title_block"][0]
     assert box.flattened_rows[1] == "평가 등급 | BBB+ (등급 전망: 부정적 검토)"
+
+
+def test_uncaptioned_box_is_titled_by_the_lines_printed_above_it(korean):
+    box = korean[0]
+    assert (box.caption_source, box.caption_confidence) == ("title_block", "inferred")
+    assert box.caption_text.startswith("신용평가 보고서 B기업")
 
 
 def test_paragraph_about_another_table_is_not_context_when_similarity_is_required():

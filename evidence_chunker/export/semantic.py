@@ -36,8 +36,12 @@ class _CanonicalText:
         self.length = 0
         self.segments: list[dict[str, Any]] = []
         self.pdf_sha256 = pdf_sha256
+        #: Every block written so far, whitespace-normalised.
+        self.written: set[str] = set()
 
-    def block(self, text: str, chunk_id: str, kind: str, pages: Iterable[int], boxes: Iterable[PageBox]) -> None:
+    def block(self, text: str, chunk_id: str, kind: str, pages: Iterable[int], boxes: Iterable[PageBox],
+              **described: Any) -> None:
+        """Append one block; ``described`` are optional segment fields (title, unit, period, headings)."""
         text = text.strip()
         if not text:
             return
@@ -45,6 +49,7 @@ class _CanonicalText:
             self.parts.append(BLOCK_SEP)
             self.length += len(BLOCK_SEP)
         start = self.length
+        self.written.add(_one_line(text))
         self.parts.append(text)
         self.length += len(text)
         segment: dict[str, Any] = {
@@ -57,6 +62,7 @@ class _CanonicalText:
         }
         if self.pdf_sha256:
             segment["pdf_sha256"] = self.pdf_sha256
+        segment.update({key: value for key, value in described.items() if value})
         self.segments.append(segment)
 
     @property
@@ -71,33 +77,32 @@ def _one_line(text: str) -> str:
 def _table_blocks(eu: EvidenceUnit) -> list[tuple[list[str], int, int]]:
     """The table's lines in blocks of at most TABLE_SEGMENT_MAX_ROWS body rows: ``(lines, start, end)``.
 
-    Every block repeats the caption and the header lines, so a region assembled in any block reads as a
-    table (caption, header, the rows that matched) and stays small; the first block also holds the abstract
-    (which opens with the caption). Each line is one whole row.
+    Every block opens with the title line (caption, period, unit, section) and the header lines, so a region
+    assembled in any block reads as a table (what it is, its columns, the rows that matched) and stays
+    small; the title line is the block's caption, whose words every row of the block inherits. Each line is
+    one whole row.
     """
-    caption = _one_line(eu.safe_caption) if eu.safe_caption else ""
-    abstract = _one_line(eu.table_abstract) if eu.table_abstract else ""
+    title = eu.title_line or ""
     header = [_one_line(h) for h in eu.header_rows if h.strip()]
     rows = [_one_line(r) for r in eu.flattened_rows]
     blocks = []
     for start in range(0, max(len(rows), 1), TABLE_SEGMENT_MAX_ROWS):
         end = min(start + TABLE_SEGMENT_MAX_ROWS, len(rows))
-        head = []
-        if start == 0 and abstract:
-            if caption and not abstract.startswith(caption):
-                head.append(caption)
-            head.append(abstract)
-        elif caption:
-            head.append(caption)
-        lines = [line for line in (*head, *header, *rows[start:end]) if line]
+        lines = [line for line in (title, *header, *rows[start:end]) if line]
         blocks.append((lines, start, end))
     return blocks
 
 
 def _add_paragraphs(out: _CanonicalText, eu: EvidenceUnit, texts: list[str], pages: list[int],
                     boxes: list[list[PageBox]]) -> None:
-    """One segment per adopted paragraph, so a region in it points at that paragraph's own box."""
+    """One segment per adopted paragraph, so a region in it points at that paragraph's own box.
+
+    A paragraph that explains two tables is written once, with the first: the same text twice would come
+    back as two regions.
+    """
     for i, text in enumerate(texts):
+        if _one_line(text) in out.written:
+            continue
         own_boxes = boxes[i] if i < len(boxes) else []
         own_pages = [pages[i]] if i < len(pages) else sorted({b.page for b in own_boxes}) or [eu.page_no]
         out.block(text, eu.chunk_id, KIND_TEXT, own_pages, own_boxes)
@@ -112,7 +117,8 @@ def _add_unit(out: _CanonicalText, eu: EvidenceUnit) -> None:
         pages = sorted(set(eu.row_pages[start:end])) or table_pages
         boxes = rows_boxes(data, eu.header_row_count, start, end, eu.row_pages) or \
             [box for box in table_boxes if box.page in pages] or table_boxes
-        out.block(LINE_SEP.join(lines), eu.chunk_id, KIND_TABLE, pages, boxes)
+        out.block(LINE_SEP.join(lines), eu.chunk_id, KIND_TABLE, pages, boxes, title=eu.title_line,
+                  unit=eu.unit, period=eu.period, headings=list(eu.headings))
     _add_paragraphs(out, eu, eu.context_after, eu.context_after_pages, eu.context_after_boxes)
     if eu.footnotes:  # footnotes sit under the table
         out.block(BLOCK_SEP.join(eu.footnotes), eu.chunk_id, KIND_TEXT, table_pages[-1:],
@@ -124,9 +130,10 @@ def _add_text(out: _CanonicalText, chunk: TextChunk) -> None:
     if not parts:
         out.block(chunk.text, chunk.chunk_id, KIND_TEXT, chunk.page_span, chunk.page_boxes)
         return
+    headings = list(chunk.metadata.get("headings") or [])
     for part in parts:  # one segment per paragraph: its pages and boxes are its own
         pages = {box.page for box in part.page_boxes} or chunk.page_span
-        out.block(part.text, chunk.chunk_id, KIND_TEXT, pages, part.page_boxes)
+        out.block(part.text, chunk.chunk_id, KIND_TEXT, pages, part.page_boxes, headings=headings)
 
 
 def corpus_to_semantic_document(

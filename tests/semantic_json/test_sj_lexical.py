@@ -1,0 +1,74 @@
+"""Field-weighted BM25 over anchors: the row that states the figure outranks headings and passing mentions."""
+
+from __future__ import annotations
+
+from semantic_json import SemanticRepository, compile
+from semantic_json.lexical import LexicalIndex
+
+
+def _document(document_id: str, parts: list[tuple[str, str, str | None]]):
+    """A document from (kind, text, title) blocks, with one segment per block as the PDF bridge writes them."""
+    text, segments = "", []
+    for kind, block, title in parts:
+        if text:
+            text += "\n\n"
+        start = len(text)
+        text += block
+        segment = {"start_char": start, "end_char": len(text), "kind": kind, "chunk_id": f"c{len(segments)}"}
+        if title:
+            segment["title"] = title
+        segments.append(segment)
+    return compile(text, document_id, segments=segments)
+
+
+STATEMENT_TITLE = "CONSOLIDATED BALANCE SHEETS · As of December 31 · (in thousands)"
+REPORT = [
+    ("text", "Earnings per Share", None),
+    ("text", "Other non-current liabilities include the lease financing obligation and unrecognized tax benefits; "
+             "interest and penalties are recorded in other non-current liabilities on the consolidated balance sheets.", None),
+    ("table", "\n".join([STATEMENT_TITLE, "2017 | 2016",
+                         "Current liabilities > Accrued expenses | 2017: 315,094; 2016: 197,632",
+                         "Current liabilities > Total current liabilities | 2017: 5,466,312; 2016: 4,586,657",
+                         "Other non-current liabilities | 2017: 135,246; 2016: 61,188"]), STATEMENT_TITLE),
+    ("table", "\n".join(["Earnings per share · Years ended December 31", "2023 | 2022",
+                         "Basic earnings per share | 2023: 2.10; 2022: 1.95",
+                         "Diluted earnings per share | 2023: 2.05; 2022: 1.90"]), "Earnings per share · Years ended December 31"),
+]
+
+
+def _search(query: str):
+    repo = SemanticRepository()
+    repo.add(_document("report", REPORT))
+    return repo.search(query, k=3)
+
+
+def test_the_row_with_the_figure_outranks_a_heading_that_repeats_the_question():
+    result = _search("What was basic earnings per share in 2023?")
+    assert "Basic earnings per share | 2023: 2.10" in result[0].text
+
+
+def test_a_phrase_match_outranks_a_paragraph_that_shares_only_its_words():
+    result = _search("total current liabilities on the balance sheet")
+    assert "Total current liabilities | 2017: 5,466,312" in result[0].text
+    assert result[0].source.table_title == STATEMENT_TITLE
+
+
+def test_rows_inherit_their_tables_title_so_the_statement_name_reaches_them():
+    result = _search("balance sheets accrued expenses")
+    assert "Accrued expenses | 2017: 315,094" in result[0].text
+
+
+def test_idf_counts_units_not_documents():
+    index = LexicalIndex()
+    index.add(compile("rare word here.\n\nrevenue grew.\n\nrevenue fell.\n\nrevenue was flat.", "d"))
+    assert index.idf("rare") > index.idf("revenue") > 0
+    assert index.idf("absent") == 0.0
+
+
+def test_removing_a_document_forgets_its_units():
+    index = LexicalIndex()
+    index.add(compile("revenue grew.", "a"))
+    index.add(compile("revenue fell.\n\ncosts rose.", "b"))
+    assert len(index) == 3
+    index.remove("b")
+    assert len(index) == 1 and index.score({"cost": 1.0}) == {}
