@@ -110,7 +110,7 @@ def _region_view(repo, region) -> dict[str, Any]:
 def _answer_payload(data: Any) -> Any:
     """A cited answer from pasted JSON: the answer itself, or the statements of a `check-answer` report."""
     if isinstance(data, dict) and "statements" not in data and {"accepted", "rejected"} <= data.keys():
-        statements = sorted([*data.get("accepted") or [], *data.get("rejected") or []],
+        statements = sorted([*(data.get("accepted") or []), *(data.get("rejected") or [])],
                             key=lambda s: s.get("index", 0) if isinstance(s, dict) else 0)
         try:
             return {"statements": [{"sentence": s["sentence"], "citation_ids": s["citation_ids"]} for s in statements]}
@@ -179,9 +179,10 @@ def create_app(index_path: str | Path, allowed_hosts: list[str] | None = None,
         k_text = request.query_params.get("k", str(DEFAULT_K))
         try:
             try:
-                k = check_k(int(k_text))
+                k = int(k_text)
             except ValueError:
                 raise ServingError(f"k must be a whole number, got {k_text!r}") from None
+            check_k(k)
             if not query.strip():
                 raise ServingError("the question is empty: type what to search for")
             result = repo.search(query, k=k)
