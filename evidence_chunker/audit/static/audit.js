@@ -5,7 +5,10 @@ document.addEventListener("DOMContentLoaded", () => {
   const viewer = document.getElementById("viewer");
   const image = document.getElementById("page-image");
   const caption = document.getElementById("viewer-caption");
-  document.getElementById("viewer-close").addEventListener("click", () => { viewer.hidden = true; });
+  document.getElementById("viewer-close").addEventListener("click", () => {
+    viewer.hidden = true;
+    document.body.classList.remove("viewing");
+  });
   for (const badge of document.querySelectorAll("a.badge")) {
     badge.addEventListener("click", (event) => {
       event.preventDefault();
@@ -14,6 +17,7 @@ document.addEventListener("DOMContentLoaded", () => {
       caption.textContent = badge.dataset.caption || "";
       image.src = badge.getAttribute("href");
       viewer.hidden = false;
+      document.body.classList.add("viewing");
     });
   }
 });
