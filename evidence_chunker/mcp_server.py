@@ -127,7 +127,8 @@ def build_server(session: EvidenceSession):
     from mcp.server.mcpserver import MCPServer
     from mcp.server.mcpserver.exceptions import ToolError
 
-    server = MCPServer(SERVER_NAME, instructions=INSTRUCTIONS)
+    # WARNING: the SDK logs every refused call at INFO on stderr, which an MCP client shows as noise.
+    server = MCPServer(SERVER_NAME, instructions=INSTRUCTIONS, log_level="WARNING")
 
     def call(method, *args, **kwargs) -> dict[str, Any]:
         try:

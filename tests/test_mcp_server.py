@@ -53,9 +53,11 @@ def converse(index_path, steps):
 
 
 def payload(result):
-    """The JSON a tool returned (its text content)."""
+    """The JSON a tool returned (its text content, the same as its structured content)."""
     assert not result.is_error, result.content
-    return json.loads(result.content[0].text)
+    data = json.loads(result.content[0].text)
+    assert result.structured_content == data
+    return data
 
 
 def error_text(result) -> str:
