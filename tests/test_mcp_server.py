@@ -159,6 +159,22 @@ def test_verify_reports_a_changed_pdf(index, tmp_path):
     assert checked["regions"][0]["why"].startswith("PDF changed since indexing")
 
 
+def test_region_ids_of_the_last_cli_search_resolve_in_a_new_session(index, tmp_path):
+    index_path, _ = index
+    copy = tmp_path / "index.sqlite"
+    shutil.copy(index_path, copy)
+    assert sjt(["search", "--index", str(copy), "What was the diluted EPS in Q3 2019?", "-k", "1"]) == 0
+
+    async def steps(session):
+        region = payload(await session.call_tool("get_region", {"region_id": "annual_report_en:R1"}))
+        checked = payload(await session.call_tool("verify", {"region_ids": ["annual_report_en:R1"]}))
+        return region, checked
+
+    region, checked = converse(copy, steps)
+    assert region["document_id"] == "annual_report_en" and region["pages"] == [6]
+    assert checked["verified"] is True
+
+
 def test_mcp_refuses_a_missing_index(tmp_path, capsys):
     assert sjt(["mcp", "--index", str(tmp_path / "none.sqlite")]) == 2
     assert "none.sqlite: index file not found" in capsys.readouterr().err

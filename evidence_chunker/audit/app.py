@@ -123,8 +123,8 @@ def _statement_rows(report, regions: dict[str, dict[str, Any]]) -> list[dict[str
     """Accepted and rejected statements in the answer's order, each with its badges (number, region)."""
     numbers: dict[str, int] = {}
     rows = []
-    for statement in sorted([*report.accepted, *report.rejected], key=lambda s: s.index):
-        accepted = statement in report.accepted
+    tagged = [(s, True) for s in report.accepted] + [(s, False) for s in report.rejected]
+    for statement, accepted in sorted(tagged, key=lambda pair: pair[0].index):
         badges = []
         for region_id in statement.citation_ids:
             region = regions.get(region_id)
