@@ -42,10 +42,13 @@ PAGE_TIMEOUT_S = 30
 #: Colours kept in the screenshots saved for the docs (a palette PNG is a fraction of the size).
 SCREENSHOT_COLOURS = 96
 
+#: Per language: the question, a statement citing the first region, a statement citing nothing.
 QUESTIONS = {
     "en": ("What was Kestrel Dynamics' operating income in 2024?",
-           "Kestrel Dynamics' operating income was USD 1,938 million in 2024."),
-    "ko": ("B기업의 중장기 채무상환능력은 어떤가?", "B기업은 현재까지 원리금을 정상적으로 상환하고 있다."),
+           "Kestrel Dynamics' operating income was USD 1,938 million in 2024.",
+           "Kestrel Dynamics will double its revenue next year."),
+    "ko": ("B기업의 중장기 채무상환능력은 어떤가?", "B기업은 현재까지 원리금을 정상적으로 상환하고 있다.",
+           "B기업의 신용등급은 AA이다."),
 }
 
 # Counts pixels of the box colour in the viewer's image (drawn at its natural size onto a canvas).
@@ -148,7 +151,7 @@ def wait_for_box(driver) -> int:
 @pytest.mark.slow
 @pytest.mark.parametrize("lang", ["en", "ko"])
 def test_search_open_a_badge_and_see_the_page_with_the_box(server, browser, lang):
-    question, sentence = QUESTIONS[lang]
+    question, sentence, uncited = QUESTIONS[lang]
     wait = WebDriverWait(browser, PAGE_TIMEOUT_S)
     browser.get(server + "/")
     box = browser.find_element(By.ID, "q")
@@ -169,7 +172,7 @@ def test_search_open_a_badge_and_see_the_page_with_the_box(server, browser, lang
 
     # Answer with the first region cited, plus one uncited statement; the transport is already in the form.
     answer = {"statements": [{"sentence": sentence, "citation_ids": [region_id]},
-                             {"sentence": "An uncited claim.", "citation_ids": []}]}
+                             {"sentence": uncited, "citation_ids": []}]}
     browser.execute_script("document.getElementById('answer').value = arguments[0];",
                            json.dumps(answer, ensure_ascii=False))
     browser.find_element(By.ID, "answer-button").click()
