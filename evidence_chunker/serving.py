@@ -22,6 +22,10 @@ class ServingError(ValueError):
     """A request the servers refuse (bad argument, unknown region or document); the message says why."""
 
 
+class NotServedError(ServingError):
+    """A document the index does not hold, or whose PDF is not available: nothing to serve (HTTP 404)."""
+
+
 def open_repository(path: str | Path):
     """The SemanticRepository of an existing index file; ServingError naming the file when it cannot be used."""
     from semantic_json import SemanticRepository
@@ -65,15 +69,15 @@ def check_k(k: Any) -> int:
 
 
 def document_pdf(repo, document_id: str) -> Path:
-    """The PDF the index records for ``document_id``; ServingError when the document or its PDF is unknown."""
+    """The PDF the index records for ``document_id``; NotServedError when the document or its PDF is unknown."""
     if document_id not in repo:
-        raise ServingError(f"the index holds no document {document_id!r}")
+        raise NotServedError(f"the index holds no document {document_id!r}")
     pdf = repo.document_info(document_id).get("pdf_path")
     if not pdf:
-        raise ServingError(f"document {document_id!r} was not indexed from a PDF")
+        raise NotServedError(f"document {document_id!r} was not indexed from a PDF")
     path = Path(pdf)
     if not path.is_file():
-        raise ServingError(f"the PDF of {document_id!r} is missing ({path})")
+        raise NotServedError(f"the PDF of {document_id!r} is missing ({path})")
     return path
 
 

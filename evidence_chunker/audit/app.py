@@ -27,7 +27,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..serving import DEFAULT_K, MAX_K, ServingError, check_k, check_region, document_pdf, last_cli_result
-from ..serving import open_repository, parse_transport, render_page_png
+from ..serving import NotServedError, open_repository, parse_transport, render_page_png
 
 #: Pixels per PDF point of the page images (1.5 = 108 dpi: readable, and small enough to load fast).
 PAGE_SCALE = 1.5
@@ -251,7 +251,7 @@ def create_app(index_path: str | Path, allowed_hosts: list[str] | None = None,
                 while len(images) > IMAGE_CACHE_SIZE:
                     images.popitem(last=False)
         except ServingError as exc:
-            status = 404 if "no document" in str(exc) or "missing" in str(exc) else 400
+            status = 404 if isinstance(exc, NotServedError) else 400
             return Response(str(exc), status_code=status, media_type="text/plain; charset=utf-8")
         return Response(png, media_type="image/png", headers={"cache-control": "private, max-age=300"})
 
