@@ -47,6 +47,7 @@ bench: $(VENV)/.dev
 	$(BIN)/python benchmarks/bench_ingest.py
 	$(BIN)/python benchmarks/bench_corpus.py
 	$(BIN)/python benchmarks/bench_citations.py
+	$(BIN)/python benchmarks/bench_serving.py
 	$(BIN)/python benchmarks/retrieval.py --pdf-dir sample_pdfs --questions benchmarks/questions/sample_pdfs.jsonl -o $(OUT)/retrieval
 
 clean:

@@ -1,4 +1,4 @@
-"""The ``sjt`` command: chunk, corpus, ingest, search, show, verify, check-answer, diagnose."""
+"""The ``sjt`` command: chunk, corpus, ingest, search, show, verify, check-answer, diagnose, mcp, serve."""
 
 from __future__ import annotations
 
@@ -103,9 +103,11 @@ def _register_check_answer(sub) -> None:
 
 def _extra_commands():
     """Subcommands that live in other modules (each adds its own parser)."""
+    from .audit.command import register as register_serve
     from .cli_index import register as register_index
+    from .mcp_server import register as register_mcp
 
-    return [register_index, _register_check_answer]
+    return [register_index, _register_check_answer, register_mcp, register_serve]
 
 
 def _version() -> str:
