@@ -82,7 +82,7 @@ def _read_bytes(name: str) -> bytes:
 
 
 def _fail(message: str) -> int:
-    print(f"{PROG}: error: {message}", file=sys.stderr)
+    print(f"error: {message}", file=sys.stderr)
     return EXIT_INPUT_ERROR
 
 
