@@ -267,4 +267,8 @@ def error_message(exc: BaseException) -> str | None:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    # `python -m evidence_chunker.cli`: run the imported module's main, so that its CliError is the class the
+    # subcommand modules raise (this file is also loaded as __main__, with classes of its own).
+    from evidence_chunker.cli import main as _main
+
+    sys.exit(_main())

@@ -71,7 +71,10 @@ def _guard(path: Path, action: str):
         yield
     except sqlite3.OperationalError as exc:
         if "readonly" in str(exc) or "read-only" in str(exc):
-            raise ReadOnlyIndexError(f"{path}: cannot {action}: the index file or its folder is read-only") from exc
+            raise ReadOnlyIndexError(
+                f"{path}: cannot write to the index: the file or its folder is read-only (search, verify, show "
+                "and diagnose still work on it)"
+            ) from exc
         raise IndexFileError(f"{path}: cannot {action} ({exc})") from exc
     except sqlite3.DatabaseError as exc:
         raise IndexFileError(f"{path}: the index file is damaged ({exc}); {REBUILD_HINT}") from exc
@@ -128,6 +131,10 @@ class SqliteStore:
             raise IndexFileError(
                 f"{self.path}: index file layout version {version}; this version reads {STORE_SCHEMA_VERSION}"
             )
+        if not read_only:
+            with _guard(self.path, "open the index for writing"):
+                self._conn.execute("PRAGMA journal_mode=WAL")
+                self._conn.execute("PRAGMA synchronous=FULL")
         if version is None:
             # One transaction: another process sees either no tables or our tables with their version.
             with _guard(self.path, "create the index"):
@@ -141,10 +148,8 @@ class SqliteStore:
         when SQLite cannot make its shared-memory file (a WAL file in a read-only folder)."""
         try:
             if not self.read_only:
-                conn = sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT_S, isolation_level=None)
-                conn.execute("PRAGMA journal_mode=WAL")
-                conn.execute("PRAGMA synchronous=FULL")
-                return conn
+                # journal_mode is set only once the file is known to be ours: it rewrites the file header
+                return sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT_S, isolation_level=None)
             uri = self.path.resolve().as_uri()
             conn = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_S, isolation_level=None)
             try:
