@@ -27,8 +27,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from .batch import Failure, progress_bar
-from .errors import EvidenceChunkerError
+from .batch import Failure, check_input_file, progress_bar
+from .errors import EvidenceChunkerError, NotARegularFileError
 from .parsing.pdf_file import file_sha256
 
 #: Key under which ingest records what it did for a document (see ``document_stats``).
@@ -97,8 +97,14 @@ def document_id_for(path: Path) -> str:
 def unique_document_id(path: Path) -> str:
     """The id of a PDF whose file name is taken by another file: the stem plus a hash of its resolved path,
     so it is the same on every run."""
-    digest = hashlib.sha256(str(path.resolve()).encode("utf-8", "surrogateescape")).hexdigest()
+    digest = hashlib.sha256(_source(path).encode("utf-8", "surrogateescape")).hexdigest()
     return f"{path.stem}-{digest[:ID_SUFFIX_HEX]}"
+
+
+def _source(path: Path) -> str:
+    """The absolute path with symbolic links resolved (as recorded in a document's info); a link that loops
+    stays as it is (it is reported as a bad input, not raised here)."""
+    return os.path.realpath(path)
 
 
 def assign_document_ids(paths: Iterable[Path], repo) -> dict[Path, tuple[str, str | None]]:
@@ -112,7 +118,7 @@ def assign_document_ids(paths: Iterable[Path], repo) -> dict[Path, tuple[str, st
     claimed: dict[str, str] = {}
     out: dict[Path, tuple[str, str | None]] = {}
     for path in paths:
-        source = str(path.resolve())
+        source = _source(path)
         plain = document_id_for(path)
         holder = claimed.get(plain)
         if holder is None and plain in repo:
@@ -212,10 +218,15 @@ def ingest(paths: Iterable[Path], repo, parser: str = "lite", artifacts_path: st
         summary.files += 1
         doc_id, holder = ids[path]
         try:
+            check_input_file(path)  # before hashing: reading a FIFO would never end
             if unchanged(repo, path, doc_id):
                 summary.skipped += 1
                 summary.pages += int(repo.document_info(doc_id).get("pages", 0))
                 continue
+        except NotARegularFileError as exc:
+            summary.failures.append(Failure(path, str(exc)))
+            print(f"error: {exc}", file=sys.stderr)
+            continue
         except OSError as exc:
             summary.failures.append(Failure(path, f"{path}: {exc.strerror or exc}"))
             print(f"error: {path}: {exc.strerror or exc}", file=sys.stderr)

@@ -145,3 +145,19 @@ def test_json_transport_output_is_valid_after_a_failed_write_attempt(index, tmp_
     assert captured.out == "" and captured.err.startswith("error:")
     assert sjt(["search", "--index", str(idx), "revenue"]) == 0
     assert json.loads(capsys.readouterr().out)["schema"] == "semantic-json-transport/context/v1"
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs (POSIX)")
+@pytest.mark.parametrize("command", ["chunk", "ingest"])
+def test_a_fifo_or_a_symlink_loop_named_directly_is_reported_as_what_it_is(tmp_path, capsys, command):
+    fifo = tmp_path / "pipe.pdf"
+    os.mkfifo(fifo)
+    loop = tmp_path / "loop.pdf"
+    loop.symlink_to(loop)
+    args = {"chunk": ["chunk", "--parser", "lite", "--no-progress", "-o", str(tmp_path / "o.jsonl")],
+            "ingest": ["ingest", "--index", str(tmp_path / "i.sqlite"), "--parser", "lite", "--no-progress"]}[command]
+    assert sjt([*args, str(fifo), str(loop)]) == 1  # a batch: each bad input reported, the run completes
+    err = _error(capsys)
+    assert f"error: {fifo}: not a regular file (a FIFO)" in err
+    assert f"error: {loop}: not a regular file (a symbolic link that loops)" in err
+    assert "file not found" not in err
