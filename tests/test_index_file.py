@@ -207,3 +207,17 @@ def test_an_index_that_is_a_folder_is_an_error_line(tmp_path, capsys):
     assert sjt(["ingest", str(SAMPLE_PDFS / "mixed_brief.pdf"), "--index", str(tmp_path), "--parser", "lite"]) == 2
     assert f"error: {tmp_path}: is a directory" in capsys.readouterr().err
     assert stat.S_ISDIR(tmp_path.stat().st_mode)
+
+
+def test_an_index_whose_creation_was_interrupted_is_completed_by_a_writer_only(tmp_path):
+    path = tmp_path / "half.sqlite"
+    with sqlite3.connect(path) as conn:  # our tables, no layout version yet (an older two-step creation)
+        conn.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+    with pytest.raises(IndexFileError, match="not a semantic-json-transport index"):
+        SemanticRepository.open(path, read_only=True)
+    repo = SemanticRepository.open(path)
+    repo.add(compile("Revenue rose to 1,200 in 2024.", "notes"))
+    repo.close()
+    repo = SemanticRepository.open(path, read_only=True)
+    assert repo.documents == ["notes"]
+    repo.close()

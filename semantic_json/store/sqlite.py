@@ -98,8 +98,8 @@ def document_fingerprint(doc: SemanticDocument) -> str:
 class SqliteStore:
     """Documents and vectors in one SQLite file (WAL journal, full sync: a commit survives a crash).
 
-    `read_only=True` opens an existing file without writing to it (not even its journal), so an index on a
-    read-only file system or folder can be searched; writes then raise ReadOnlyIndexError. A file that is an
+    `read_only=True` opens an existing file without writing to it (SQLite may add empty `-wal`/`-shm` files
+    beside it when the folder is writable), so an index on a read-only file system or folder can be searched; writes then raise ReadOnlyIndexError. A file that is an
     SQLite database of another application (tables other than ours) is refused, never altered.
     """
 
@@ -116,18 +116,27 @@ class SqliteStore:
             except OSError as exc:
                 raise IndexFileError(f"{self.path}: cannot create its folder ({exc.strerror or exc})") from exc
         self._conn = self._connect()
+        try:
+            self._check_and_prepare()
+        except BaseException:
+            self._conn.close()
+            raise
+
+    def _check_and_prepare(self) -> None:
+        """Refuse a foreign, damaged or other-version file; make a new file an index (not when read-only)."""
+        read_only = self.read_only
         with _guard(self.path, "read the index file"):
             tables = {row[0] for row in self._conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
             version = self.get_meta("store_schema_version") if "meta" in tables else None
-        if version is None and (tables or read_only):
-            self._conn.close()
+        # Our tables without a version: an index whose creation was interrupted (older layouts created the
+        # tables and the version in two steps); a writer completes it, a reader cannot.
+        if version is None and (not tables <= OUR_TABLES or read_only):
             foreign = ", ".join(sorted(tables - OUR_TABLES)) or "no index tables"
             raise IndexFileError(
                 f"{self.path}: not a semantic-json-transport index (an SQLite file with {foreign}); it was left "
                 "unchanged: choose another --index file"
             )
         if version is not None and version != str(STORE_SCHEMA_VERSION):
-            self._conn.close()
             raise IndexFileError(
                 f"{self.path}: index file layout version {version}; this version reads {STORE_SCHEMA_VERSION}"
             )
