@@ -254,7 +254,7 @@ def error_message(exc: BaseException) -> str | None:
 
     from .errors import EvidenceChunkerError
 
-    if isinstance(exc, (CliError, SemanticJsonError, EvidenceChunkerError)) or isinstance(exc, _terminated_types()):
+    if isinstance(exc, (CliError, SemanticJsonError, EvidenceChunkerError)):  # IngestTerminated included
         return str(exc)
     if isinstance(exc, OSError):
         where = exc.filename if exc.filename is not None else "file"
