@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import random
 import shutil
 import sqlite3
 import stat
@@ -23,6 +24,7 @@ from semantic_json.store import IndexFileError, ReadOnlyIndexError
 QUERY = "operating income 2024"
 #: Bytes of damage written over the index's second page (SQLite's default page is 4096 bytes).
 DAMAGE_BYTES = 4096
+DAMAGE_SEED = 13
 #: An unprivileged account for the read-only test when the suite runs as root (root ignores file modes).
 NOBODY = 65534
 
@@ -160,7 +162,7 @@ def _damaged_copy(index: Path, tmp_path: Path) -> Path:
     shutil.copy(index, copy)
     with open(copy, "r+b") as handle:
         handle.seek(DAMAGE_BYTES)  # page 2
-        handle.write(os.urandom(DAMAGE_BYTES))
+        handle.write(random.Random(DAMAGE_SEED).randbytes(DAMAGE_BYTES))  # the same damage on every run
     return copy
 
 
