@@ -211,7 +211,10 @@ def ingest(paths: Iterable[Path], repo, parser: str = "lite", artifacts_path: st
     summary = IngestSummary()
     if parser == "auto":  # decide once, here, so the fallback warning is printed once
         parser = _chunker(parser, artifacts_path).parser.name
-    paths = list(paths)
+    unique: dict[str, Path] = {}
+    for path in paths:  # one file named twice (a folder and a file in it) is indexed once
+        unique.setdefault(_source(path), path)
+    paths = list(unique.values())
     ids = assign_document_ids(paths, repo)
     todo: list[tuple[Path, str]] = []
     for path in paths:

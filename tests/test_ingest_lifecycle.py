@@ -182,3 +182,15 @@ def test_sigterm_stops_the_workers_and_keeps_what_was_stored(tmp_path):
     stored = len(repo)
     assert repo.damaged == {} and 1 <= stored <= COPIES
     repo.close()
+
+
+def test_one_file_named_twice_is_indexed_once(tmp_path, capsys):
+    index = tmp_path / "i.sqlite"
+    pdf = SAMPLE_PDFS / "mixed_brief.pdf"
+    assert sjt(["ingest", str(pdf), str(pdf), str(SAMPLE_PDFS), "--index", str(index), "--parser", "lite",
+                "--no-progress"]) == 0
+    err = capsys.readouterr().err
+    assert "files 3 (indexed 3, unchanged 0, failed 0)" in err  # mixed_brief once, plus the other two samples
+    repo = SemanticRepository.open(index, read_only=True)
+    assert sorted(repo.documents) == ["annual_report_en", "credit_review_ko", "mixed_brief"]
+    repo.close()
