@@ -65,8 +65,10 @@ def register_index_commands(sub) -> None:
         help="PDFs → evidence index: parse, chunk, compile and store (resumable)",
         description="Parse each PDF, build its Evidence Units and Text Chunks, compile them into semantic "
         "anchors and store everything in one SQLite index file, one transaction per document. PDFs already "
-        "indexed with the same bytes are skipped, so rerunning after an interruption resumes. A failing PDF "
-        "is reported by name and skipped (exit status 1). A summary line ends the run.",
+        "indexed from the same path with the same bytes are skipped, so rerunning after an interruption "
+        "resumes. A document's id is its file name; a name taken by another file gets a stable suffix and a "
+        "warning. A failing PDF is reported by name and skipped (exit status 1). Workers die with the main "
+        "process; SIGTERM stops them and exits with status 143. A summary line ends the run.",
         epilog="example:\n  sjt ingest sample_pdfs/ --index out/index.sqlite --parser lite --workers 2",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -190,7 +190,14 @@ class _OpenedFiles:
             self.paths.append(str(args[0]))
 
 
-OPENED = _OpenedFiles()
+_OPENED: list[_OpenedFiles] = []
+
+
+def _opened_files() -> _OpenedFiles:
+    """The recorder, installed on first use (an audit hook cannot be removed, so only one is ever added)."""
+    if not _OPENED:
+        _OPENED.append(_OpenedFiles())
+    return _OPENED[0]
 
 
 def test_a_document_without_a_pdf_is_verified_by_its_text_and_no_named_file_is_opened(built, tmp_path, capsys):
@@ -206,15 +213,17 @@ def test_a_document_without_a_pdf_is_verified_by_its_text_and_no_named_file_is_o
     path = tmp_path / "hostile.json"
     path.write_text(json.dumps(transport), encoding="utf-8")
     capsys.readouterr()
-    OPENED.recording = True
+    opened = _opened_files()
+    opened.recording = True
     try:
         code = sjt(["verify", "--index", str(index), str(path)])
         show = sjt(["show", "--index", str(index), "--result", str(path), plain["regions"][0]["region_id"],
                     "-o", str(tmp_path / "x.png")])
     finally:
-        OPENED.recording = False
+        opened.recording = False
     captured = capsys.readouterr()
-    assert not [p for p in OPENED.paths if "id_rsa" in p or p == "/etc/passwd"]
+    assert opened.paths  # the recorder works: the transport and the index were opened
+    assert not [p for p in opened.paths if "id_rsa" in p or p == "/etc/passwd"]
     assert code == 1 and show == 2
     assert "id_rsa" not in captured.out.replace(f"'{secret.as_uri()}'", "")  # named only as the claim refused
     assert "not found" not in captured.out and "PDF changed" not in captured.out
