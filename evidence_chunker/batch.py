@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import sys
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
@@ -11,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TypeVar
 
-from .errors import EvidenceChunkerError
+from .errors import EvidenceChunkerError, NotARegularFileError
 
 #: File suffixes a directory walk picks up: PDFs and saved DoclingDocument JSONs.
 INPUT_SUFFIXES = (".pdf", ".json")
@@ -32,6 +34,23 @@ def collect_inputs(paths: Iterable[str | Path], suffixes: tuple[str, ...] = INPU
         else:
             found.append(path)
     return found
+
+
+def check_input_file(path: Path) -> None:
+    """NotARegularFileError for an input named directly that exists but cannot be read as a file: a FIFO,
+    a device or a socket (reading one would block or never end), or a symbolic link loop. A missing file is
+    left to the parser, which reports it as not found."""
+    try:
+        mode = path.stat().st_mode
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise NotARegularFileError(path, "a symbolic link that loops") from None
+        return
+    if not stat.S_ISREG(mode):
+        kind = "a FIFO" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode) else \
+            "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a file"
+        if not stat.S_ISDIR(mode):
+            raise NotARegularFileError(path, kind)
 
 
 @dataclass
@@ -70,6 +89,7 @@ class BatchRun:
         try:
             for path in self.inputs:
                 try:
+                    check_input_file(path)
                     result = self.step(path)
                 except (EvidenceChunkerError, OSError, ValueError) as exc:
                     self.report.failures.append(Failure(path, str(exc)))

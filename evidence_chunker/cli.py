@@ -24,6 +24,29 @@ class CliError(Exception):
     ``error: …`` on stderr, exit status 2."""
 
 
+#: Exit status of a run stopped by SIGTERM (128 + the signal number, as a shell reports it).
+EXIT_TERMINATED = 143
+
+
+def check_output_path(path: str | None) -> None:
+    """CliError, before any work is done, when ``path`` (an ``-o`` file; None or "-" is stdout) cannot be
+    written: a folder, under a file, or in a folder this user may not write to."""
+    import os
+
+    if path is None or str(path) == "-":
+        return
+    target = Path(path)
+    if target.is_dir():
+        raise CliError(f"{path}: is a folder; name the file to write")
+    parent = target.parent
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    if not parent.is_dir():
+        raise CliError(f"{path}: cannot be created: {parent} is not a folder")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise CliError(f"{path}: cannot be written: folder {parent} is not writable")
+
+
 def positive_int(text: str) -> int:
     """argparse type: an integer of at least 1."""
     try:
@@ -154,24 +177,34 @@ def format_unit_text(eu) -> str:
     return "\n".join(lines)
 
 
-def write_items(args: argparse.Namespace, desc: str, produce, render, kind_of) -> tuple[BatchReport, Counter] | None:
+def write_items(args: argparse.Namespace, desc: str, produce, render, kind_of) -> tuple[BatchReport, Counter]:
     """The loop of ``chunk`` and ``corpus``: for every input, ``produce(chunker, parsed)`` gives items, each
     written as ``render(item)`` to ``-o`` (atomically) or stdout. Returns the batch report and a count of
-    items by ``kind_of(item)``; None (after a message) when no input file was found."""
+    items by ``kind_of(item)``; CliError when no input file was found. When every input fails, an existing
+    ``-o`` file is left untouched."""
+    check_output_path(args.output)
     chunker = make_chunker(args)
     inputs = collect_inputs(args.inputs)
     if not inputs:
-        print("error: no PDF or JSON files found in the given paths", file=sys.stderr)
-        return None
+        raise CliError("no PDF or JSON files found in the given paths")
     run = BatchRun(inputs, lambda path: produce(chunker, load_parsed(path, chunker)),
                    progress=not args.no_progress, desc=desc)
     kinds: Counter = Counter()
-    with atomic_output(args.output) as out:
-        for _path, items in run:
-            for item in items:
-                kinds[kind_of(item)] += 1
-                out.write(render(item))
+    try:
+        with atomic_output(args.output) as out:
+            for _path, items in run:
+                for item in items:
+                    kinds[kind_of(item)] += 1
+                    out.write(render(item))
+            if not run.report.done and args.output not in (None, "-"):
+                raise _NothingWritten  # every input failed: an earlier output file is worth more than none
+    except _NothingWritten:
+        print(f"warning: {args.output}: every input failed; the file was left as it was", file=sys.stderr)
     return run.report, kinds
+
+
+class _NothingWritten(Exception):
+    """Abandons an atomic output (its temporary file is removed, the target is untouched)."""
 
 
 def cmd_chunk(args: argparse.Namespace) -> int:
@@ -180,11 +213,8 @@ def cmd_chunk(args: argparse.Namespace) -> int:
             return json.dumps(eu.to_dict(), ensure_ascii=False) + "\n"
         return format_unit_text(eu) + "\n\n"
 
-    outcome = write_items(args, "chunk", lambda chunker, parsed: chunker.chunk_parsed(parsed), render,
-                          lambda eu: "unit")
-    if outcome is None:
-        return 2
-    report, kinds = outcome
+    report, kinds = write_items(args, "chunk", lambda chunker, parsed: chunker.chunk_parsed(parsed), render,
+                                lambda eu: "unit")
     print(f"chunked {len(report.done)} file(s) into {kinds['unit']} evidence unit(s); {len(report.failures)} failed",
           file=sys.stderr)
     return 1 if report.failures else 0
@@ -198,15 +228,49 @@ def main(argv: list[str] | None = None) -> int:
         warnings.formatwarning = lambda message, category, *a, **k: f"warning: {message}\n"  # type: ignore[assignment]
         try:
             return int(args.func(args) or 0)
-        except CliError as exc:
-            print(f"error: {exc}", file=sys.stderr)
-            return 2
+        except BrokenPipeError:
+            return 0
         except KeyboardInterrupt:
             print("interrupted", file=sys.stderr)
             return 130
-        except BrokenPipeError:
-            return 0
+        except Exception as exc:
+            message = error_message(exc)
+            if message is None:
+                raise  # a programming error: its traceback is the useful report
+            print(f"error: {message}", file=sys.stderr)
+            return EXIT_TERMINATED if isinstance(exc, _terminated_types()) else 2
+
+
+def _terminated_types() -> tuple[type, ...]:
+    from .ingest import IngestTerminated
+
+    return (IngestTerminated,)
+
+
+def error_message(exc: BaseException) -> str | None:
+    """The ``what: why`` of an expected failure (bad input, a damaged or foreign index, an unwritable
+    file), or None for an unexpected one. Every command's failures go through here: one error path."""
+    import sqlite3
+
+    from semantic_json.errors import SemanticJsonError
+
+    from .errors import EvidenceChunkerError
+
+    if isinstance(exc, (CliError, SemanticJsonError, EvidenceChunkerError)):  # IngestTerminated included
+        return str(exc)
+    if isinstance(exc, OSError):
+        where = exc.filename if exc.filename is not None else "file"
+        return f"{where}: {exc.strerror or exc}"
+    if isinstance(exc, sqlite3.DatabaseError):
+        return f"index: {exc}; rebuild it with `sjt ingest PDFS --index NEW_FILE`"
+    if isinstance(exc, (RecursionError, MemoryError)):
+        return f"input: too large or too deeply nested to process ({exc.__class__.__name__})"
+    return None
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    # `python -m evidence_chunker.cli`: run the imported module's main, so that its CliError is the class the
+    # subcommand modules raise (this file is also loaded as __main__, with classes of its own).
+    from evidence_chunker.cli import main as _main
+
+    sys.exit(_main())

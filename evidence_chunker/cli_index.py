@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from .batch import atomic_output, collect_inputs
-from .cli import CliError, positive_int
+from .cli import CliError, check_output_path, positive_int
 
 
 def register(sub) -> None:
@@ -40,11 +40,8 @@ def cmd_corpus(args: argparse.Namespace) -> int:
     def render(chunk) -> str:
         return json.dumps(chunk_to_record(chunk), ensure_ascii=False) + "\n"
 
-    outcome = write_items(args, "corpus", lambda chunker, parsed: chunker.build_corpus_parsed(parsed), render,
-                          lambda chunk: chunk.metadata.get("kind", "text"))
-    if outcome is None:
-        return 2
-    report, kinds = outcome
+    report, kinds = write_items(args, "corpus", lambda chunker, parsed: chunker.build_corpus_parsed(parsed),
+                                render, lambda chunk: chunk.metadata.get("kind", "text"))
     print(f"{len(report.done)} file(s): {kinds['table']} table chunk(s), {kinds['text']} text chunk(s); "
           f"{len(report.failures)} failed", file=sys.stderr)
     return 1 if report.failures else 0
@@ -53,8 +50,11 @@ def cmd_corpus(args: argparse.Namespace) -> int:
 # --------------------------------------------------------------------------- ingest / search / show / verify
 
 INDEX_HELP = "the index file (SQLite; created by ingest)"
-#: Meta key under which `sjt search` keeps its last result, so `sjt show` can resolve region ids.
-LAST_RESULT_KEY = "last_search_result"
+#: Suffix of the file beside the index where `sjt search` keeps its last result, so `sjt show` can resolve
+#: region ids. Search never writes into the index itself (it may be read-only or shared).
+LAST_RESULT_SUFFIX = ".last-search.json"
+#: Largest `sjt show --scale` (pixels per point): 8 is 576 dpi, an A4 page of about 4760 x 6740 pixels.
+MAX_SCALE = 8.0
 
 
 def register_index_commands(sub) -> None:
@@ -65,8 +65,10 @@ def register_index_commands(sub) -> None:
         help="PDFs → evidence index: parse, chunk, compile and store (resumable)",
         description="Parse each PDF, build its Evidence Units and Text Chunks, compile them into semantic "
         "anchors and store everything in one SQLite index file, one transaction per document. PDFs already "
-        "indexed with the same bytes are skipped, so rerunning after an interruption resumes. A failing PDF "
-        "is reported by name and skipped (exit status 1). A summary line ends the run.",
+        "indexed from the same path with the same bytes are skipped, so rerunning after an interruption "
+        "resumes. A document's id is its file name; a name taken by another file gets a stable suffix and a "
+        "warning. A failing PDF is reported by name and skipped (exit status 1). Workers die with the main "
+        "process; SIGTERM stops them and exits with status 143. A summary line ends the run.",
         epilog="example:\n  sjt ingest sample_pdfs/ --index out/index.sqlite --parser lite --workers 2",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -82,8 +84,10 @@ def register_index_commands(sub) -> None:
         "search",
         help="ask the index a question; the evidence comes back as the JSON transport (or text)",
         description="Search the index and print the result: the semantic-json-transport/context/v1 JSON "
-        "(default) or the plain-text view. Regions from PDFs carry their pages, boxes and chunk ids. The "
-        "result is also kept in the index so `sjt show` can draw its regions.",
+        "(default) or the plain-text view. Regions from PDFs carry their pages, boxes and chunk ids. Search "
+        "never writes to the index (a read-only index works); the result is also kept beside it, in "
+        "INDEX.last-search.json, so `sjt show` can draw its regions (a warning, not an error, if that file "
+        "cannot be written).",
         epilog='example:\n  sjt search --index out/index.sqlite "What was operating income in 2024?" -k 3 --text',
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -101,7 +105,8 @@ def register_index_commands(sub) -> None:
         help="draw a region's boxes on its PDF page(s) as a PNG",
         description="Render the PDF page(s) a region comes from with its boxes drawn in red, so a person can "
         "see where the evidence sits. REGION_ID is looked up in --result (a saved transport) or else in the "
-        "last `sjt search` run on this index.",
+        "last `sjt search` run on this index. The region must verify against the index (as `sjt verify`); "
+        "the PDF drawn is the one recorded at ingest, never a file the transport names.",
         epilog="example:\n  sjt show --index out/index.sqlite annual_report_en:R1 -o region.png",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -109,15 +114,19 @@ def register_index_commands(sub) -> None:
     show.add_argument("--index", required=True, metavar="FILE", help=INDEX_HELP)
     show.add_argument("--result", metavar="FILE", help="a transport JSON saved from `sjt search`")
     show.add_argument("-o", "--output", required=True, metavar="PNG", help="the image to write")
-    show.add_argument("--scale", type=float, default=2.0, help="pixels per PDF point (default: 2.0 = 144 dpi)")
+    show.add_argument("--scale", type=render_scale, default=2.0,
+                      help=f"pixels per PDF point, above 0 and at most {MAX_SCALE:g} (default: 2.0 = 144 dpi)")
     show.set_defaults(func=cmd_show)
 
     verify = sub.add_parser(
         "verify",
         help="re-verify every region of a saved transport against the index and the PDFs",
-        description="For every region of a saved transport: the indexed document must still have the same "
-        "sha256 and the exact text slice, and the PDF it came from must still have the recorded sha256. "
-        "Prints one line per region; exit status 1 if any fails, 2 if the files cannot be read.",
+        description="For every region of a saved transport, checked against what the index recorded (never "
+        "against the transport's own claims): the document's sha256, the exact text slice, lines and uri, the "
+        "pages, boxes, chunk ids and PDF hash its source segments give, and the bytes of the PDF recorded at "
+        "ingest (a missing PDF fails). A document added without a PDF is checked by its text alone; no file "
+        "the transport names is opened. Prints one line per region; exit status 1 if any fails, 2 if the "
+        "files cannot be read.",
         epilog="example:\n  sjt search --index out/index.sqlite \"net income\" > result.json\n"
         "  sjt verify --index out/index.sqlite result.json",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -140,8 +149,20 @@ def register_index_commands(sub) -> None:
     diagnose.set_defaults(func=cmd_diagnose)
 
 
-def _open_index(path: str, must_exist: bool = True):
-    """The repository in ``path``; exits with a message naming the file when it cannot be used."""
+def render_scale(text: str) -> float:
+    """argparse type: a finite scale above 0 and at most MAX_SCALE."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not (0.0 < value <= MAX_SCALE):  # also false for nan
+        raise argparse.ArgumentTypeError(f"must be above 0 and at most {MAX_SCALE:g}, got {text}")
+    return value
+
+
+def _open_index(path: str, must_exist: bool = True, read_only: bool = True):
+    """The repository in ``path`` (read-only unless a command writes); CliError naming the file when it
+    cannot be used."""
     from semantic_json import SemanticRepository
     from semantic_json.errors import EmbedderMismatchError
     from semantic_json.store import IndexFileError
@@ -149,7 +170,7 @@ def _open_index(path: str, must_exist: bool = True):
     if must_exist and not Path(path).is_file():
         raise CliError(f"{path}: index file not found (create it with `sjt ingest ... --index {path}`)")
     try:
-        repo = SemanticRepository.open(path)
+        repo = SemanticRepository.open(path, read_only=read_only)
     except (IndexFileError, EmbedderMismatchError) as exc:
         raise CliError(f"{exc}") from exc
     for document_id, why in repo.damaged.items():
@@ -157,14 +178,27 @@ def _open_index(path: str, must_exist: bool = True):
     return repo
 
 
+def last_result_path(index: str | Path) -> Path:
+    """Where `sjt search` keeps its last result for ``index`` (beside it, never inside it)."""
+    index = Path(index)
+    return index.with_name(index.name + LAST_RESULT_SUFFIX)
+
+
+def _check_query(query: str) -> None:
+    try:
+        query.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise CliError(f"query: not valid UTF-8 text (byte {exc.object[exc.start:exc.end]!r} at {exc.start}); "
+                       "pass the question as UTF-8") from None
+
+
 def cmd_ingest(args: argparse.Namespace) -> int:
     from .ingest import ingest
 
     inputs = collect_inputs(args.inputs, suffixes=(".pdf",))
     if not inputs:
-        print("error: no PDF files found in the given paths", file=sys.stderr)
-        return 2
-    repo = _open_index(args.index, must_exist=False)
+        raise CliError("no PDF files found in the given paths")
+    repo = _open_index(args.index, must_exist=False, read_only=False)
     try:
         summary = ingest(inputs, repo, parser=args.parser, artifacts_path=args.artifacts_path,
                          workers=args.workers, progress=not args.no_progress)
@@ -177,6 +211,8 @@ def cmd_ingest(args: argparse.Namespace) -> int:
 def cmd_search(args: argparse.Namespace) -> int:
     from semantic_json.errors import SemanticJsonError
 
+    _check_query(args.query)
+    check_output_path(args.output)
     repo = _open_index(args.index)
     try:
         try:
@@ -184,14 +220,25 @@ def cmd_search(args: argparse.Namespace) -> int:
         except SemanticJsonError as exc:
             raise CliError(f"{exc}") from exc
         transport = result.to_json(indent=2)
-        repo.set_note(LAST_RESULT_KEY, transport)
     finally:
         repo.close()
     if args.output:
         with atomic_output(args.output) as out:
             out.write(transport + "\n")
+    _keep_last_result(args.index, transport)
     print(result.to_text() if args.view == "text" else transport)
     return 0
+
+
+def _keep_last_result(index: str, transport: str) -> None:
+    """Save the result beside the index for `sjt show`; a read-only folder only costs that convenience."""
+    target = last_result_path(index)
+    try:
+        with atomic_output(target) as out:
+            out.write(transport + "\n")
+    except OSError as exc:
+        print(f"warning: {target}: cannot keep the result for `sjt show` ({exc.strerror or exc}); "
+              "pass `sjt show --result FILE` with a saved result instead", file=sys.stderr)
 
 
 def _load_result(path: str):
@@ -199,11 +246,11 @@ def _load_result(path: str):
     from semantic_json.errors import SemanticJsonError
 
     try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+        data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
     except OSError as exc:
         raise CliError(f"{path}: cannot read ({exc.strerror or exc})") from exc
     try:
-        return SearchResult.from_json(text)
+        return SearchResult.from_json(data)
     except (SemanticJsonError, ValueError) as exc:
         raise CliError(f"{path}: not a semantic-json-transport result ({exc})") from exc
 
@@ -212,81 +259,59 @@ def cmd_show(args: argparse.Namespace) -> int:
     from .render import render_boxes
     from .units import PageBox
 
+    check_output_path(args.output)
     repo = _open_index(args.index)
     try:
         if args.result:
             result = _load_result(args.result)
         else:
-            saved = repo.get_note(LAST_RESULT_KEY)
-            if saved is None:
-                raise CliError("no --result given and no search has been run on this index yet")
-            from semantic_json import SearchResult
-
-            result = SearchResult.from_json(saved)
+            saved = last_result_path(args.index)
+            if not saved.is_file():
+                raise CliError(f"{args.index}: no --result given and no search has been run on this index yet "
+                               f"(no {saved.name})")
+            result = _load_result(str(saved))
         region = next((r for r in result if r.region_id == args.region_id), None)
         if region is None:
             known = ", ".join(r.region_id for r in result) or "none"
             raise CliError(f"region {args.region_id!r} is not in that result (regions: {known})")
-        info = repo.document_info(region.document_id) if region.document_id in repo else {}
+        check = repo.check_source(region)
+        if not check.ok:
+            raise CliError(f"{args.region_id}: does not verify against {args.index} ({check.explain()}); not drawn")
+        info = repo.document_info(region.document_id)
     finally:
         repo.close()
-    pdf = info.get("pdf_path") or _path_from_uri(region.source.uri)
-    if not pdf or not Path(pdf).is_file():
-        raise CliError(f"the PDF of {region.document_id!r} is not available ({pdf or 'no path recorded'})")
+    pdf = info.get("pdf_path")  # the PDF recorded at ingest; a transport's uri is never opened
+    if not pdf:
+        raise CliError(f"{args.region_id}: document {region.document_id!r} has no recorded PDF (it was not ingested "
+                       "from a PDF)")
     boxes = [PageBox.from_dict(b) for b in (region.source.boxes or [])]
     if not boxes and not region.source.pages:
         raise CliError(f"region {args.region_id} has no pages or boxes (it did not come from a PDF)")
-    pages = render_boxes(pdf, boxes, args.output, pages=region.source.pages or None, scale=args.scale)
+    try:
+        pages = render_boxes(pdf, boxes, args.output, pages=region.source.pages or None, scale=args.scale)
+    except ValueError as exc:
+        raise CliError(f"{pdf}: {exc}") from exc
     print(f"wrote {args.output}: {Path(pdf).name} page(s) {', '.join(map(str, pages))}, {len(boxes)} box(es)",
           file=sys.stderr)
     return 0
 
 
-def _path_from_uri(uri: str | None) -> str | None:
-    if not uri or not uri.startswith("file://"):
-        return None
-    from urllib.parse import unquote, urlparse
-
-    return unquote(urlparse(uri).path)
-
-
-def check_region(repo, region) -> tuple[bool, str]:
-    """Is ``region`` still true to its source? The indexed text (hash + slice) and the PDF's bytes."""
-    from .parsing.pdf_file import file_sha256
-
-    check = repo.check_source(region)
-    if not check.ok:
-        return False, f"{check.reason}" + (f": {check.detail}" if getattr(check, "detail", "") else "")
-    expected = region.source.pdf_sha256
-    if expected:
-        info = repo.document_info(region.document_id)
-        pdf = info.get("pdf_path") or _path_from_uri(region.source.uri)
-        if not pdf or not Path(pdf).is_file():
-            return False, f"PDF not found at {pdf}"
-        if file_sha256(pdf) != expected:
-            return False, f"PDF changed since indexing ({pdf})"
-    return True, "verified"
-
-
 def cmd_verify(args: argparse.Namespace) -> int:
     result = _load_result(args.result)
     repo = _open_index(args.index)
-    failed = 0
     try:
-        for region in result:
-            ok, why = check_region(repo, region)
-            failed += not ok
-            print(f"{'ok  ' if ok else 'FAIL'} {region.region_id}  pages {region.pages or '-'}  {why}")
+        checks = repo.verify_result(result)
     finally:
         repo.close()
+    for region, check in zip(result, checks):
+        print(f"{'ok  ' if check.ok else 'FAIL'} {region.region_id}  pages {region.pages or '-'}  {check.explain()}")
+    failed = sum(not check.ok for check in checks)
     print(f"{len(result) - failed} of {len(result)} region(s) verified", file=sys.stderr)
     return 1 if failed else 0
 
 
 def diagnose_index(repo) -> list[dict]:
     """Per-document figures (see `sjt diagnose`), including what fails verification now."""
-    from .parsing.pdf_file import file_sha256
-
     rows = []
     for document_id in repo.documents:
         info = repo.document_info(document_id)
@@ -296,11 +321,9 @@ def diagnose_index(repo) -> list[dict]:
             doc.check_integrity()
         except ValueError as exc:
             problems.append(f"document integrity: {exc}")
-        pdf = info.get("pdf_path")
-        if pdf and not Path(pdf).is_file():
-            problems.append(f"PDF missing: {pdf}")
-        elif pdf and info.get("pdf_sha256") and file_sha256(pdf) != info["pdf_sha256"]:
-            problems.append(f"PDF changed: {pdf}")
+        pdf_problem = repo.check_document_pdf(document_id)
+        if pdf_problem is not None:
+            problems.append(f"{pdf_problem[0]}: {pdf_problem[1]}")
         rows.append({
             "document_id": document_id,
             "pages": info.get("pages"),

@@ -30,6 +30,13 @@ class PdfNotFoundError(PdfError, FileNotFoundError):
     problem = "file not found"
 
 
+class NotARegularFileError(PdfError):
+    """An input that exists but is not a regular file (a FIFO, a device, a socket) or a symbolic link that
+    loops; ``detail`` says which."""
+
+    problem = "not a regular file"
+
+
 class NotAPdfError(PdfError):
     problem = "not a PDF file (it does not start with %PDF-)"
 

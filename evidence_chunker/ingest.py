@@ -3,25 +3,52 @@
 Parsing, chunking and compiling run in worker processes when ``workers > 1``; the repository (one SQLite
 file, one writer) embeds and stores in the main process, one transaction per document. A PDF already in
 the index with the same sha256 is skipped before it is parsed, so a rerun after a crash resumes.
+
+Document ids come from file names and are unique per source path: a second PDF whose name is taken by
+another file gets ``{stem}-{8 hex digits of its path's sha256}``, with a warning (never a silent merge).
+Workers die with the main process, however it ends (SIGKILL included: the kernel's parent-death signal on
+Linux, a watchdog thread elsewhere); on SIGTERM the main process stops its workers and raises
+IngestTerminated, keeping every document stored so far.
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
+import signal
 import sys
+import threading
 import time
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from .batch import Failure, progress_bar
-from .errors import EvidenceChunkerError
+from .batch import Failure, check_input_file, progress_bar
+from .errors import EvidenceChunkerError, NotARegularFileError
 from .parsing.pdf_file import file_sha256
 
 #: Key under which ingest records what it did for a document (see ``document_stats``).
 INFO_KIND = "pdf"
+#: Hex digits of the path hash that make a clashing file name's document id unique.
+ID_SUFFIX_HEX = 8
+#: Seconds between a worker's checks that its parent is still alive (where no parent-death signal exists).
+WATCHDOG_INTERVAL_S = 1.0
+#: Seconds a stopped worker gets to exit after SIGTERM before it is killed.
+WORKER_STOP_GRACE_S = 2.0
+#: Linux prctl option that makes the kernel signal a process when its parent dies.
+_PR_SET_PDEATHSIG = 1
+
+
+class IngestTerminated(EvidenceChunkerError):
+    """The ingest was stopped by SIGTERM; its workers were stopped and stored documents are kept."""
+
+
+class WorkerDiedError(EvidenceChunkerError, RuntimeError):
+    """A worker process died (killed by the system, say for memory) during an ingest."""
 
 
 @dataclass
@@ -39,11 +66,15 @@ class IngestSummary:
     anchors: int = 0
     failures: list[Failure] = field(default_factory=list)
     seconds: float = 0.0
+    #: Files whose name was taken by another file, with the document id they were given instead.
+    renamed: dict[Path, str] = field(default_factory=dict)
 
     def as_text(self) -> str:
         rate = self.new_pages / self.seconds if self.seconds else 0.0
+        renamed = f", renamed {len(self.renamed)}" if self.renamed else ""
         return (
-            f"files {self.files} (indexed {self.indexed}, unchanged {self.skipped}, failed {len(self.failures)}) | "
+            f"files {self.files} (indexed {self.indexed}, unchanged {self.skipped}, failed {len(self.failures)}"
+            f"{renamed}) | "
             f"pages {self.pages} ({self.new_pages} indexed now) | evidence units {self.units} | chunks {self.chunks} | "
             f"anchors {self.anchors} | {self.seconds:.1f} s ({rate:.1f} pages/s indexed)"
         )
@@ -59,8 +90,49 @@ class PreparedDocument:
 
 
 def document_id_for(path: Path) -> str:
-    """The id a PDF gets in the index: its file name without the extension."""
+    """The id a PDF gets in the index when its file name is free: the name without the extension."""
     return path.stem
+
+
+def unique_document_id(path: Path) -> str:
+    """The id of a PDF whose file name is taken by another file: the stem plus a hash of its resolved path,
+    so it is the same on every run."""
+    digest = hashlib.sha256(_source(path).encode("utf-8", "surrogateescape")).hexdigest()
+    return f"{path.stem}-{digest[:ID_SUFFIX_HEX]}"
+
+
+def _source(path: Path) -> str:
+    """The absolute path with symbolic links resolved (as recorded in a document's info); a link that loops
+    stays as it is (it is reported as a bad input, not raised here)."""
+    return os.path.realpath(path)
+
+
+def assign_document_ids(paths: Iterable[Path], repo) -> dict[Path, tuple[str, str | None]]:
+    """Document id of every path, unique per resolved source path and stable across runs, with the holder
+    of the plain id when the file name was taken (else None).
+
+    The plain id (file stem) goes to the first file of this run that claims it, unless the index holds it
+    for another source: another PDF that still exists, or a document added without a PDF. A PDF recorded
+    at a path that no longer exists hands its id to the file now claiming it (a moved file).
+    """
+    claimed: dict[str, str] = {}
+    out: dict[Path, tuple[str, str | None]] = {}
+    for path in paths:
+        source = _source(path)
+        plain = document_id_for(path)
+        holder = claimed.get(plain)
+        if holder is None and plain in repo:
+            recorded = repo.document_info(plain).get("pdf_path")
+            if not recorded:
+                holder = f"a document added without a PDF ({plain!r})"
+            elif recorded != source and Path(recorded).exists():
+                holder = recorded
+        if holder is None or holder == source:
+            claimed[plain] = source
+            out[path] = (plain, None)
+        else:
+            out[path] = (unique_document_id(path), holder)
+    return out
 
 
 def prepare_document(path: Path, parser: str = "lite", artifacts_path: str | None = None,
@@ -109,21 +181,22 @@ def _chunker(parser: str, artifacts_path: str | None):
     return EvidenceChunker(parser=parser, artifacts_path=artifacts_path)
 
 
-def _prepare_safely(args: tuple[Path, str, str | None]) -> PreparedDocument | Failure:
-    path, parser, artifacts_path = args
+def _prepare_safely(args: tuple[Path, str, str | None, str]) -> PreparedDocument | Failure:
+    path, parser, artifacts_path, doc_id = args
     try:
-        return prepare_document(path, parser, artifacts_path)
+        return prepare_document(path, parser, artifacts_path, doc_id=doc_id)
     except (EvidenceChunkerError, OSError, ValueError) as exc:
         return Failure(path, str(exc))
 
 
-def unchanged(repo, path: Path) -> bool:
-    """True when ``path`` is already in ``repo`` with the same PDF bytes (nothing to redo)."""
-    doc_id = document_id_for(path)
+def unchanged(repo, path: Path, doc_id: str | None = None) -> bool:
+    """True when ``path`` is already in ``repo`` (as ``doc_id``, default its file stem) from the same file
+    with the same PDF bytes (nothing to redo)."""
+    doc_id = doc_id or document_id_for(path)
     if doc_id not in repo:
         return False
     info = repo.document_info(doc_id)
-    return info.get("pdf_sha256") == file_sha256(path)
+    return info.get("pdf_path") == str(path.resolve()) and info.get("pdf_sha256") == file_sha256(path)
 
 
 def ingest(paths: Iterable[Path], repo, parser: str = "lite", artifacts_path: str | None = None,
@@ -138,56 +211,148 @@ def ingest(paths: Iterable[Path], repo, parser: str = "lite", artifacts_path: st
     summary = IngestSummary()
     if parser == "auto":  # decide once, here, so the fallback warning is printed once
         parser = _chunker(parser, artifacts_path).parser.name
-    todo: list[Path] = []
+    unique: dict[str, Path] = {}
+    for path in paths:  # one file named twice (a folder and a file in it) is indexed once
+        unique.setdefault(_source(path), path)
+    paths = list(unique.values())
+    ids = assign_document_ids(paths, repo)
+    todo: list[tuple[Path, str]] = []
     for path in paths:
         summary.files += 1
+        doc_id, holder = ids[path]
         try:
-            if unchanged(repo, path):
+            check_input_file(path)  # before hashing: reading a FIFO would never end
+            if unchanged(repo, path, doc_id):
                 summary.skipped += 1
-                info = repo.document_info(document_id_for(path))
-                summary.pages += int(info.get("pages", 0))
+                summary.pages += int(repo.document_info(doc_id).get("pages", 0))
                 continue
+        except NotARegularFileError as exc:
+            summary.failures.append(Failure(path, str(exc)))
+            print(f"error: {exc}", file=sys.stderr)
+            continue
         except OSError as exc:
             summary.failures.append(Failure(path, f"{path}: {exc.strerror or exc}"))
             print(f"error: {path}: {exc.strerror or exc}", file=sys.stderr)
             continue
-        todo.append(path)
+        if holder is not None:
+            summary.renamed[path] = doc_id
+            print(f"warning: {path}: document id {document_id_for(path)!r} is taken by {holder}; "
+                  f"indexed as {doc_id!r}", file=sys.stderr)
+        todo.append((path, doc_id))
 
     bar = progress_bar(len(todo), "ingest") if progress and len(todo) > 1 else None
-    try:
-        for outcome in _prepared(todo, parser, artifacts_path, workers):
-            if isinstance(outcome, Failure):
-                summary.failures.append(outcome)
-                message = outcome.error if str(outcome.path) in outcome.error else f"{outcome.path}: {outcome.error}"
-                (bar.write if bar is not None else _stderr)(f"error: {message}")
-            else:
-                document = SemanticDocument.from_json(outcome.document_json)
-                repo.add(document, info=outcome.info)
-                summary.indexed += 1
-                summary.pages += outcome.info["pages"]
-                summary.new_pages += outcome.info["pages"]
-                summary.units += outcome.info["units"]
-                summary.chunks += outcome.info["chunks"]
-                summary.anchors += len(document.units)
+    outcomes = _prepared(todo, parser, artifacts_path, workers)
+    with _sigterm_raises():
+        try:
+            for outcome in outcomes:
+                if isinstance(outcome, Failure):
+                    summary.failures.append(outcome)
+                    message = outcome.error if str(outcome.path) in outcome.error else f"{outcome.path}: {outcome.error}"
+                    (bar.write if bar is not None else _stderr)(f"error: {message}")
+                else:
+                    document = SemanticDocument.from_json(outcome.document_json)
+                    repo.add(document, info=outcome.info)
+                    summary.indexed += 1
+                    summary.pages += outcome.info["pages"]
+                    summary.new_pages += outcome.info["pages"]
+                    summary.units += outcome.info["units"]
+                    summary.chunks += outcome.info["chunks"]
+                    summary.anchors += len(document.units)
+                if bar is not None:
+                    bar.update(1)
+        finally:
+            outcomes.close()  # stops the workers at once when the loop ended early
             if bar is not None:
-                bar.update(1)
-    finally:
-        if bar is not None:
-            bar.close()
+                bar.close()
     summary.seconds = time.perf_counter() - started
     return summary
+
+
+class _sigterm_raises:
+    """In the main thread, SIGTERM raises IngestTerminated (so workers are stopped and the summary of
+    stored documents stands) instead of ending the process on the spot; the old handler is restored."""
+
+    def __enter__(self):
+        self.previous = None
+        if threading.current_thread() is threading.main_thread():
+            self.previous = signal.signal(signal.SIGTERM, self._raise)
+        return self
+
+    @staticmethod
+    def _raise(signum, frame):
+        raise IngestTerminated("ingest stopped by SIGTERM; its workers were stopped and every document stored so "
+                               "far is kept: rerun the same command to resume")
+
+    def __exit__(self, *exc):
+        if self.previous is not None:
+            signal.signal(signal.SIGTERM, self.previous)
+        return False
 
 
 def _stderr(message: str) -> None:
     print(message, file=sys.stderr)
 
 
-def _prepared(paths: list[Path], parser: str, artifacts_path: str | None, workers: int) -> Iterator[PreparedDocument | Failure]:
-    """Prepared documents in input order, from a process pool when ``workers > 1``."""
-    jobs = [(path, parser, artifacts_path) for path in paths]
+def _prepared(todo: list[tuple[Path, str]], parser: str, artifacts_path: str | None,
+              workers: int) -> Iterator[PreparedDocument | Failure]:
+    """Prepared documents in input order, from a process pool when ``workers > 1``. Closing the generator
+    early (an exception in the caller, SIGTERM) stops the workers without waiting for their current file."""
+    jobs = [(path, parser, artifacts_path, doc_id) for path, doc_id in todo]
     if workers <= 1 or len(jobs) <= 1:
         for job in jobs:
             yield _prepare_safely(job)
         return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_started, initargs=(os.getpid(),))
+    finished = False
+    try:
         yield from pool.map(_prepare_safely, jobs)
+        finished = True
+    except BrokenProcessPool as exc:
+        raise WorkerDiedError(f"a worker process died during the ingest ({exc}); documents stored so far are kept: "
+                              "rerun to resume, with fewer --workers if memory is short") from None
+    finally:
+        if finished:
+            pool.shutdown(wait=True)
+        else:
+            _stop_workers(pool)
+
+
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    """Cancel queued jobs and end the workers now: SIGTERM, then SIGKILL after WORKER_STOP_GRACE_S."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+    deadline = time.monotonic() + WORKER_STOP_GRACE_S
+    for process in processes:
+        process.join(max(0.0, deadline - time.monotonic()))
+        if process.is_alive():
+            process.kill()
+            process.join()
+
+
+def _worker_started(parent_pid: int) -> None:
+    """Pool initializer: make this worker die with its parent, however the parent ends."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole group: the parent decides
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    parent = os.getppid()
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass  # the watchdog below still ends the worker
+    if parent != parent_pid and parent == 1:
+        os._exit(1)  # the parent died before the death signal was armed
+    threading.Thread(target=_watch_parent, args=(parent,), name="parent-watchdog", daemon=True).start()
+
+
+def _watch_parent(parent: int) -> None:
+    """End this process once it has been re-parented (its parent died)."""
+    while True:
+        time.sleep(WATCHDOG_INTERVAL_S)
+        if os.getppid() != parent:
+            os._exit(1)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -14,6 +15,9 @@ BOX_FILL = (220, 30, 30, 48)
 BOX_WIDTH = 3
 #: Pixels between pages when several are stacked in one image.
 PAGE_GAP = 16
+#: Most pixels one rendered page may have (about 40 million: an A4 page at 8 pixels per point is 32 million),
+#: so a large scale is refused instead of exhausting memory.
+MAX_PAGE_PIXELS = 40_000_000
 
 
 def box_to_pixels(box: PageBox, page_height: float, scale: float) -> tuple[float, float, float, float]:
@@ -33,6 +37,8 @@ def render_boxes(pdf_path: str | Path, boxes: Iterable[PageBox], out_path: str |
     import pypdfium2 as pdfium
     from PIL import Image, ImageDraw
 
+    if not (scale > 0 and math.isfinite(scale)):
+        raise ValueError(f"scale must be a finite number above 0 (pixels per point), got {scale}")
     boxes = list(boxes)
     wanted = sorted(set(pages) if pages is not None else {box.page for box in boxes})
     if not wanted:
@@ -45,6 +51,10 @@ def render_boxes(pdf_path: str | Path, boxes: Iterable[PageBox], out_path: str |
                 raise ValueError(f"{pdf_path}: page {page_no} does not exist (the PDF has {len(pdf)} pages)")
             page = pdf[page_no - 1]
             height = page.get_height()
+            pixels = page.get_width() * scale * height * scale
+            if pixels > MAX_PAGE_PIXELS:
+                raise ValueError(f"page {page_no} at scale {scale:g} would be {pixels / 1e6:.0f} million pixels "
+                                 f"(at most {MAX_PAGE_PIXELS / 1e6:.0f} million); use a smaller scale")
             image = page.render(scale=scale).to_pil().convert("RGBA")
             overlay = Image.new("RGBA", image.size, (0, 0, 0, 0))
             draw = ImageDraw.Draw(overlay)

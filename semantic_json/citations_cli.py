@@ -82,7 +82,7 @@ def _read_bytes(name: str) -> bytes:
 
 
 def _fail(message: str) -> int:
-    print(f"{PROG}: error: {message}", file=sys.stderr)
+    print(f"error: {message}", file=sys.stderr)
     return EXIT_INPUT_ERROR
 
 
@@ -112,11 +112,11 @@ def run_check_answer(args: argparse.Namespace) -> int:
     try:
         result_bytes = _read_bytes(args.result)
     except OSError as exc:
-        return _fail(f"cannot read result file {args.result}: {exc.strerror or exc}")
+        return _fail(f"{args.result}: cannot read the result file ({exc.strerror or exc})")
     try:
         answer_bytes = _read_bytes(args.answer)
     except OSError as exc:
-        return _fail(f"cannot read answer file {answer_name}: {exc.strerror or exc}")
+        return _fail(f"{answer_name}: cannot read the answer file ({exc.strerror or exc})")
     try:
         report = validate_cited_answer(
             answer_bytes, result_bytes, policy=args.policy, strict_numbers=bool(args.strict)

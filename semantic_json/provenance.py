@@ -1,24 +1,51 @@
-"""Checking a region against the document it claims to come from.
+"""Checking a region against what the index recorded for the document it claims to come from.
 
-`check_region(doc, region)` compares, in order: the document is known, its SHA-256 equals the region's,
-the span lies inside the text, and the text at the span equals the region's text. The first failure is
-the reason; only a region that passes all four is verified.
+Verification answers from the index, never from the region's own claims. `check_region(doc, region)`
+compares, in order: the document is known and is the one the region names; its SHA-256 equals the region's;
+the span lies inside the text; the text at the span equals the region's text; the uri and lines equal the
+document's; the PDF provenance (pages, boxes, chunk ids, kind, pdf_sha256) equals what the document's
+segments give for that span. `check_pdf(info, ...)` then re-hashes the PDF *the index recorded* (its path
+and hash from ingest): a missing PDF, a missing hash or changed bytes fail. No file named by a region
+(its uri) is ever opened. The first failure is the reason; only a region that passes every check verifies.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
 from .errors import SourceSpanError
 from .model import SemanticDocument
-from .transport import EvidenceRegion
+from .transport import OPTIONAL_SOURCE_KEYS, EvidenceRegion
 
 VERIFIED = "verified"
 UNKNOWN_DOCUMENT = "unknown document"
+DOCUMENT_ID_DIFFERS = "document id differs"
 HASH_DIFFERS = "document hash differs"
 SPAN_OUT_OF_RANGE = "span out of range"
 SLICE_DIFFERS = "slice differs"
+COORDINATES_DIFFER = "coordinates differ"
+PROVENANCE_DIFFERS = "provenance differs"
+PDF_NOT_RECORDED = "PDF hash not recorded"
+PDF_MISSING = "PDF missing"
+PDF_CHANGED = "PDF changed"
+PDF_UNREADABLE = "PDF unreadable"
+
+#: Every reason a region can fail with, in the order the checks run.
+FAILURE_REASONS = (
+    UNKNOWN_DOCUMENT, DOCUMENT_ID_DIFFERS, HASH_DIFFERS, SPAN_OUT_OF_RANGE, SLICE_DIFFERS, COORDINATES_DIFFER,
+    PROVENANCE_DIFFERS, PDF_NOT_RECORDED, PDF_MISSING, PDF_CHANGED, PDF_UNREADABLE,
+)
+#: Keys of the document info (stored beside a document at ingest) that name its PDF and the PDF's hash.
+INFO_PDF_PATH = "pdf_path"
+INFO_PDF_SHA256 = "pdf_sha256"
+#: Bytes read at a time when hashing a PDF.
+HASH_BLOCK_BYTES = 1 << 20
 
 
 class VerificationResult(BaseModel):
@@ -35,21 +62,52 @@ class VerificationResult(BaseModel):
     def __bool__(self) -> bool:
         return self.ok
 
+    def explain(self) -> str:
+        """The reason, with its detail when there is one (one line)."""
+        return f"{self.reason}: {self.detail}" if self.detail and not self.ok else self.reason
+
+
+def _units_in_span(doc: SemanticDocument, start: int, end: int) -> tuple[int, int] | None:
+    """Positions (first, last) of the units overlapping [start, end), or None when there are none."""
+    positions = [i for i, u in enumerate(doc.units) if u.start_char < end and u.end_char > start]
+    return (positions[0], positions[-1]) if positions else None
+
+
+def expected_provenance(doc: SemanticDocument, start: int, end: int) -> dict[str, Any]:
+    """The optional source keys (pages, boxes, chunk_ids, kind, pdf_sha256) that the document's own segments
+    give for the span [start, end), in transport form; empty for text without segments."""
+    from .regions import _provenance
+
+    positions = _units_in_span(doc, start, end)
+    if positions is None:
+        return {}
+    return _canonical(_provenance(doc, *positions))
+
+
+def _canonical(value: Any) -> Any:
+    """JSON round trip, so a value from the index and one parsed from a transport compare alike."""
+    return json.loads(json.dumps(value, sort_keys=True))
+
 
 def check_region(doc: SemanticDocument | None, region: EvidenceRegion) -> VerificationResult:
-    """Verify `region` against `doc` (None when the repository does not hold the document)."""
+    """Verify `region` against `doc` (None when the repository does not hold the document): identity, hash,
+    span, exact text, coordinates and PDF provenance. Opens no file; see `check_pdf` for the PDF bytes."""
     source = region.source
 
     def result(ok: bool, reason: str, detail: str = "") -> VerificationResult:
-        return VerificationResult(ok=ok, reason=reason, region_id=region.region_id, document_id=source.document_id, detail=detail)
+        return VerificationResult(ok=ok, reason=reason, region_id=region.region_id, document_id=source.document_id,
+                                  detail=detail)
 
     if doc is None:
-        return result(False, UNKNOWN_DOCUMENT, f"the repository holds no document {source.document_id!r}")
+        return result(False, UNKNOWN_DOCUMENT, f"the index holds no document {source.document_id!r}")
+    if region.document_id != source.document_id or doc.document_id != source.document_id:
+        return result(False, DOCUMENT_ID_DIFFERS,
+                      f"region names document {region.document_id!r}, its source {source.document_id!r}")
     if doc.document_sha256 != source.document_sha256:
         return result(
             False,
             HASH_DIFFERS,
-            f"region was cut from sha256 {source.document_sha256[:12]}…, the repository holds {doc.document_sha256[:12]}…",
+            f"region was cut from sha256 {source.document_sha256[:12]}…, the index holds {doc.document_sha256[:12]}…",
         )
     if not (0 <= source.start_char <= source.end_char <= doc.char_count):
         return result(
@@ -57,7 +115,83 @@ def check_region(doc: SemanticDocument | None, region: EvidenceRegion) -> Verifi
         )
     if doc.text[source.start_char : source.end_char] != region.text:
         return result(False, SLICE_DIFFERS, f"text at [{source.start_char}, {source.end_char}) is not the region's text")
+    lines = (doc.line_of(source.start_char), doc.line_of(max(source.end_char - 1, source.start_char)))
+    if source.uri != doc.source_uri:
+        return result(False, COORDINATES_DIFFER, f"uri {source.uri!r} is not the indexed {doc.source_uri!r}")
+    if (source.start_line, source.end_line) != lines:
+        return result(False, COORDINATES_DIFFER,
+                      f"lines {source.start_line}-{source.end_line} are not the indexed {lines[0]}-{lines[1]}")
+    expected = expected_provenance(doc, source.start_char, source.end_char)
+    claimed = _canonical({k: v for k, v in source.to_dict().items() if k in OPTIONAL_SOURCE_KEYS})
+    for key in OPTIONAL_SOURCE_KEYS:
+        if claimed.get(key) != expected.get(key):
+            return result(False, PROVENANCE_DIFFERS,
+                          f"{key} {_short(claimed.get(key))} is not what the index records: {_short(expected.get(key))}")
     return result(True, VERIFIED)
+
+
+def _short(value: Any, limit: int = 80) -> str:
+    text = "absent" if value is None else json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def recorded_pdf(doc: SemanticDocument, info: Mapping[str, Any]) -> tuple[str | None, str | None]:
+    """The PDF path and sha256 the index recorded for `doc` (from its info), (None, None) for a document
+    added without a PDF. The hash must agree with the one the document's segments carry, if any."""
+    path = info.get(INFO_PDF_PATH)
+    digest = info.get(INFO_PDF_SHA256)
+    segment_hashes = {s.pdf_sha256 for s in doc.segments if s.pdf_sha256}
+    if digest and segment_hashes and segment_hashes != {digest}:
+        digest = None  # the index contradicts itself: trust neither (verification fails with its reason)
+    return (str(path) if path else None), (str(digest) if digest else None)
+
+
+def file_sha256(path: str | Path) -> str:
+    """Hex SHA-256 of a file's bytes (OSError when it cannot be read)."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(HASH_BLOCK_BYTES), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def check_pdf(doc: SemanticDocument, info: Mapping[str, Any], hashes: dict[str, str] | None = None) -> tuple[str, str] | None:
+    """Re-hash the PDF the index recorded for `doc`; None when it is unchanged or the document has no
+    recorded PDF (it is verified by its text alone), else (reason, detail). `hashes` caches path → sha256
+    over one verification run."""
+    path, digest = recorded_pdf(doc, info)
+    if path is None:
+        if info.get(INFO_PDF_SHA256) or any(s.pdf_sha256 for s in doc.segments):
+            return PDF_MISSING, "the index records a PDF hash but no PDF path"
+        return None
+    if digest is None:
+        return PDF_NOT_RECORDED, f"the index records no usable sha256 for {path}"
+    pdf = Path(path)
+    if not pdf.is_file():
+        return PDF_MISSING, f"no file at {path}"
+    try:
+        actual = hashes.get(path) if hashes is not None else None
+        if actual is None:
+            actual = file_sha256(pdf)
+            if hashes is not None:
+                hashes[path] = actual
+    except OSError as exc:
+        return PDF_UNREADABLE, f"{path}: {exc.strerror or exc}"
+    if actual != digest:
+        return PDF_CHANGED, f"{path} has sha256 {actual[:12]}…, indexed as {digest[:12]}…"
+    return None
+
+
+def verify_region(doc: SemanticDocument | None, info: Mapping[str, Any], region: EvidenceRegion,
+                  check_files: bool = True, hashes: dict[str, str] | None = None) -> VerificationResult:
+    """`check_region`, then (with `check_files`) `check_pdf` on the PDF the index recorded."""
+    checked = check_region(doc, region)
+    if not checked.ok or not check_files or doc is None:
+        return checked
+    failure = check_pdf(doc, info, hashes)
+    if failure is None:
+        return checked
+    return checked.model_copy(update={"ok": False, "reason": failure[0], "detail": failure[1]})
 
 
 def source_text(doc: SemanticDocument, region: EvidenceRegion, context_before: int = 0, context_after: int = 0) -> str:

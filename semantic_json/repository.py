@@ -31,7 +31,7 @@ from .index import SCORE_DECIMALS, VectorIndex
 from .lexical import LexicalIndex, query_keys as lexical_query_keys
 from .lexicon import load_lexicon
 from .model import SemanticDocument
-from .provenance import VerificationResult, check_region, source_text
+from .provenance import VerificationResult, check_pdf, source_text, verify_region
 from .regions import RegionDraft, assemble, to_region
 from .store.sqlite import SqliteStore, document_fingerprint
 from .textnorm import normalized_terms
@@ -145,18 +145,24 @@ class SemanticRepository:
         self.damaged: dict[str, str] = {}
 
     @classmethod
-    def open(cls, path: str | Path, embedder: Embedder | None = None) -> SemanticRepository:
-        """A repository kept in the SQLite file at `path` (created if missing).
+    def open(cls, path: str | Path, embedder: Embedder | None = None, read_only: bool = False) -> SemanticRepository:
+        """A repository kept in the SQLite file at `path` (created if missing, unless `read_only`).
 
         Documents and vectors are read back without re-embedding; every later add() and remove() is written
-        through, one transaction per document. EmbedderMismatchError when the file was built with another
-        embedder; IndexFileError when it is not an index file. Damaged documents are left out and listed in
-        `damaged`.
+        through, one transaction per document. `read_only=True` never writes to the file (search, verify
+        and locate work on a read-only file or folder; add/remove raise ReadOnlyIndexError).
+        EmbedderMismatchError when the file was built with another embedder; IndexFileError when it is not
+        one of our index files (another application's SQLite file is refused unchanged) or is damaged.
+        Damaged documents are left out and listed in `damaged`.
         """
         repo = cls(embedder)
-        store = SqliteStore(path)
-        store.bind_embedder(repo.embedder.name, repo.embedder.dim)
-        stored, damaged = store.load()
+        store = SqliteStore(path, read_only=read_only)
+        try:
+            store.bind_embedder(repo.embedder.name, repo.embedder.dim)
+            stored, damaged = store.load()
+        except BaseException:
+            store.close()
+            raise
         if stored:
             matrix = np.concatenate([s.vectors for s in stored]) if stored else np.zeros((0, repo.embedder.dim))
             keys = [(s.document.document_id, i) for s in stored for i in range(len(s.document.units))]
@@ -446,11 +452,31 @@ class SemanticRepository:
         resolved = self._region(region)
         return source_text(self.get_document(resolved.source.document_id), resolved, context_before, context_after)
 
-    def check_source(self, region: RegionRef) -> VerificationResult:
-        """Verify the region against the held document: ok, or why not (unknown document, document hash
-        differs, span out of range, slice differs)."""
+    def check_source(self, region: RegionRef, check_files: bool = True,
+                     hashes: dict[str, str] | None = None) -> VerificationResult:
+        """Verify the region against what the index recorded: ok, or why not (see provenance.FAILURE_REASONS).
+
+        Compared with the held document: its id and hash, the span, the exact text slice, uri and lines, and
+        the pages, boxes, chunk ids, kind and pdf_sha256 its segments give for the span. With `check_files`,
+        the PDF recorded at ingest (document info `pdf_path` / `pdf_sha256`) is re-hashed: a missing PDF or
+        hash fails. A document added without a PDF is verified by its text alone; no file the region names
+        is ever opened. `hashes` caches PDF hashes (path → sha256) across calls of one run.
+        """
         resolved = self._region(region)
-        return check_region(self._documents.get(resolved.source.document_id), resolved)
+        document_id = resolved.source.document_id
+        doc = self._documents.get(document_id)
+        info = self.document_info(document_id) if doc is not None else {}
+        return verify_region(doc, info, resolved, check_files=check_files, hashes=hashes)
+
+    def verify_result(self, result: Iterable[RegionRef], check_files: bool = True) -> list[VerificationResult]:
+        """check_source() for every region of a search result (each recorded PDF hashed once)."""
+        hashes: dict[str, str] = {}
+        return [self.check_source(region, check_files=check_files, hashes=hashes) for region in result]
+
+    def check_document_pdf(self, document_id: str) -> tuple[str, str] | None:
+        """Re-hash the PDF recorded for a held document: None when unchanged or none recorded, else
+        (reason, detail) as in check_source. UnknownDocumentError for a document not held."""
+        return check_pdf(self.get_document(document_id), self.document_info(document_id))
 
     def verify_source(self, region: RegionRef) -> bool:
         """True only when the held document's hash and the exact text slice match the region."""

@@ -124,6 +124,8 @@ def _validate_transport(payload: dict[str, Any]) -> None:
         validate_transport(payload)
     except SchemaValidationError as exc:
         raise TransportFormatError(f"not a valid {TRANSPORT_SCHEMA_ID} transport: {exc}") from exc
+    except RecursionError:
+        raise TransportFormatError(f"not a valid {TRANSPORT_SCHEMA_ID} transport: nested too deeply") from None
 
 
 class SearchResult(Sequence):
@@ -212,6 +214,10 @@ class SearchResult(Sequence):
             payload = json.loads(data) if isinstance(data, (str, bytes)) else data
         except json.JSONDecodeError as exc:
             raise TransportFormatError(f"transport is not JSON: {exc}") from exc
+        except UnicodeDecodeError as exc:
+            raise TransportFormatError(f"transport is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        except RecursionError:
+            raise TransportFormatError("transport is nested too deeply to be a v1 transport") from None
         if not isinstance(payload, dict):
             raise TransportFormatError(f"transport must be a JSON object, got {type(payload).__name__}")
         _validate_transport(payload)

@@ -99,14 +99,14 @@ def test_json_format_prints_the_report(tmp_path, result_json, region_id, capsys)
 def test_missing_answer_file_exits_2_naming_it(tmp_path, result_json, capsys):
     missing = tmp_path / "nowhere.json"
     assert check_answer_main(["--result", str(result_json), str(missing)]) == 2
-    assert f"cannot read answer file {missing}" in capsys.readouterr().err
+    assert capsys.readouterr().err.startswith(f"error: {missing}: cannot read the answer file (")
 
 
 def test_missing_result_file_exits_2_naming_it(tmp_path, capsys):
     answer = write_answer(tmp_path, (GOOD_SENTENCE, []))
     missing = tmp_path / "no_result.json"
     assert check_answer_main(["--result", str(missing), str(answer)]) == 2
-    assert f"cannot read result file {missing}" in capsys.readouterr().err
+    assert capsys.readouterr().err.startswith(f"error: {missing}: cannot read the result file (")
 
 
 def test_answer_of_the_wrong_shape_exits_2_with_file_and_path(tmp_path, result_json, capsys):
