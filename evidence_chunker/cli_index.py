@@ -52,7 +52,7 @@ def cmd_corpus(args: argparse.Namespace) -> int:
 
 # --------------------------------------------------------------------------- ingest / search / show / verify
 
-INDEX_HELP = "the index file (SQLite; created by ingest)"
+INDEX_HELP = "the index: a SQLite file (created by ingest) or a postgresql:// URL (the postgres extra)"
 #: Meta key under which `sjt search` keeps its last result, so `sjt show` can resolve region ids.
 LAST_RESULT_KEY = "last_search_result"
 
@@ -146,7 +146,9 @@ def _open_index(path: str, must_exist: bool = True):
     from semantic_json.errors import EmbedderMismatchError
     from semantic_json.store import IndexFileError
 
-    if must_exist and not Path(path).is_file():
+    from semantic_json.store import is_server_url
+
+    if must_exist and not is_server_url(path) and not Path(path).is_file():
         raise CliError(f"{path}: index file not found (create it with `sjt ingest ... --index {path}`)")
     try:
         repo = SemanticRepository.open(path)

@@ -32,7 +32,8 @@ from .lexicon import load_lexicon
 from .model import SemanticDocument, SemanticUnit
 from .provenance import VerificationResult, check_region, source_text
 from .regions import RegionDraft, assemble, to_region
-from .store.sqlite import SqliteStore, document_fingerprint
+from .store.base import IndexStore, open_store
+from .store.sqlite import document_fingerprint
 from .textnorm import normalized_terms
 from .transport import EvidenceRegion, SearchResult, SourceSpan
 
@@ -142,7 +143,7 @@ class SemanticRepository:
         self._documents: dict[str, SemanticDocument] = {}
         self._index = VectorIndex(self.embedder.dim, self.embedder.name)
         self._regions: OrderedDict[str, EvidenceRegion] = OrderedDict()
-        self._store: SqliteStore | None = None
+        self._store: IndexStore | None = None
         self._infos: dict[str, dict[str, Any]] = {}
         self._keys = _KeyStats()
         self._notes: dict[str, str] = {}
@@ -152,7 +153,8 @@ class SemanticRepository:
 
     @classmethod
     def open(cls, path: str | Path, embedder: Embedder | None = None) -> SemanticRepository:
-        """A repository kept in the SQLite file at `path` (created if missing).
+        """A repository kept in the SQLite file at `path` (created if missing), or on a PostgreSQL server
+        with pgvector when `path` is a ``postgresql://`` URL (the `postgres` extra; tables created if missing).
 
         Documents and vectors are read back without re-embedding; every later add() and remove() is written
         through, one transaction per document. EmbedderMismatchError when the file was built with another
@@ -160,7 +162,7 @@ class SemanticRepository:
         `damaged`.
         """
         repo = cls(embedder)
-        store = SqliteStore(path)
+        store = open_store(path)
         store.bind_embedder(repo.embedder.name, repo.embedder.dim)
         stored, damaged = store.load()
         if stored:
@@ -173,8 +175,8 @@ class SemanticRepository:
         return repo
 
     @property
-    def path(self) -> Path | None:
-        """The index file, for a repository opened with open(); None in memory."""
+    def path(self) -> Path | str | None:
+        """The index file (or server URL without password), for a repository opened with open(); None in memory."""
         return self._store.path if self._store is not None else None
 
     def document_info(self, document_id: str) -> dict[str, Any]:
