@@ -55,6 +55,8 @@ def cmd_corpus(args: argparse.Namespace) -> int:
 INDEX_HELP = "the index: a SQLite file (created by ingest) or a postgresql:// URL (the postgres extra)"
 #: Meta key under which `sjt search` keeps its last result, so `sjt show` can resolve region ids.
 LAST_RESULT_KEY = "last_search_result"
+#: What `--ray` without an ADDRESS stands for: start a local Ray cluster.
+RAY_LOCAL = "local"
 
 
 def register_index_commands(sub) -> None:
@@ -74,7 +76,12 @@ def register_index_commands(sub) -> None:
     ingest.add_argument("--index", required=True, metavar="FILE", help=INDEX_HELP)
     _add_parser_choice(ingest)
     ingest.add_argument("--workers", type=positive_int, default=1, metavar="N",
-                        help="parse in N processes (default: 1; the machine's cores is a good value)")
+                        help="parse in N processes (default: 1; the machine's cores is a good value); with --ray "
+                        "and no ADDRESS, the CPUs of the local Ray cluster")
+    ingest.add_argument("--ray", nargs="?", const=RAY_LOCAL, default=None, metavar="ADDRESS",
+                        help="parse on a Ray cluster, one PDF a task (the ray extra): ADDRESS of a running cluster "
+                        "(auto, host:6379, ray://host:10001), or none to start a local one; the PDFs must be "
+                        "readable by the workers at the same paths")
     ingest.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     ingest.set_defaults(func=cmd_ingest)
 
@@ -168,12 +175,28 @@ def cmd_ingest(args: argparse.Namespace) -> int:
         return 2
     repo = _open_index(args.index, must_exist=False)
     try:
-        summary = ingest(inputs, repo, parser=args.parser, artifacts_path=args.artifacts_path,
-                         workers=args.workers, progress=not args.no_progress)
+        if args.ray is not None:
+            summary = _ray_ingest(args, inputs, repo)
+        else:
+            summary = ingest(inputs, repo, parser=args.parser, artifacts_path=args.artifacts_path,
+                             workers=args.workers, progress=not args.no_progress)
     finally:
         repo.close()
     print(summary.as_text(), file=sys.stderr)
     return 1 if summary.failures else 0
+
+
+def _ray_ingest(args: argparse.Namespace, inputs: list[Path], repo):
+    from .ray_ingest import RayUnavailableError, ray_ingest
+
+    local = args.ray == RAY_LOCAL
+    try:
+        return ray_ingest(inputs, repo, parser=args.parser, artifacts_path=args.artifacts_path,
+                          address=None if local else args.ray,
+                          num_cpus=args.workers if local and args.workers > 1 else None,
+                          progress=not args.no_progress)
+    except RayUnavailableError as exc:
+        raise CliError(f"{exc}") from exc
 
 
 def cmd_search(args: argparse.Namespace) -> int:
