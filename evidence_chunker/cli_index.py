@@ -22,12 +22,21 @@ def register(sub) -> None:
         "record per chunk (schema evidence-chunker/corpus-record/v1, see docs/corpus_format.md), ready for "
         "any vector store. The output file is written atomically; a failing input is reported by name and "
         "skipped (exit status 1).",
-        epilog="example:\n  sjt corpus sample_pdfs/ -o corpus.jsonl",
+        epilog="examples:\n  sjt corpus sample_pdfs/ -o corpus.jsonl\n"
+        "  sjt corpus sample_pdfs/ --to lancedb://out/vectors\n"
+        "  sjt corpus sample_pdfs/ --to postgresql://user@localhost/rag --table reports",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     corpus.add_argument("inputs", nargs="+", metavar="FILE_OR_DIR", help="PDF files, DoclingDocument JSONs or folders")
     _add_parser_choice(corpus)
-    corpus.add_argument("-o", "--output", metavar="FILE", help="JSONL file to write (default: stdout)")
+    target = corpus.add_mutually_exclusive_group()
+    target.add_argument("-o", "--output", metavar="FILE", help="JSONL file to write (default: stdout)")
+    target.add_argument("--to", metavar="URL",
+                        help="write the records with their embeddings (LiteEmbedder) into a vector store instead: "
+                        "lancedb://PATH (the lancedb extra) or postgresql://... with pgvector (the postgres extra); "
+                        "a document's earlier rows are replaced (see docs/vector_stores.md)")
+    corpus.add_argument("--table", default=None, metavar="NAME",
+                        help="table to write with --to (default: sjt_corpus)")
     corpus.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     corpus.set_defaults(func=cmd_corpus)
     register_index_commands(sub)
@@ -35,6 +44,11 @@ def register(sub) -> None:
 
 def cmd_corpus(args: argparse.Namespace) -> int:
     from .cli import write_items
+
+    if args.to:
+        return _corpus_to_vector_store(args)
+    if args.table:
+        raise CliError("--table: only used with --to")
     from .export.corpus import chunk_to_record
 
     def render(chunk) -> str:
@@ -48,6 +62,39 @@ def cmd_corpus(args: argparse.Namespace) -> int:
     print(f"{len(report.done)} file(s): {kinds['table']} table chunk(s), {kinds['text']} text chunk(s); "
           f"{len(report.failures)} failed", file=sys.stderr)
     return 1 if report.failures else 0
+
+
+def _corpus_to_vector_store(args: argparse.Namespace) -> int:
+    from collections import Counter
+
+    from .batch import BatchRun
+    from .cli import load_parsed, make_chunker
+    from .export.chunks import chunk_kind
+    from .export.vectorstores import DEFAULT_TABLE, VectorStoreError, open_vector_store
+
+    inputs = collect_inputs(args.inputs)
+    if not inputs:
+        print("error: no PDF or JSON files found in the given paths", file=sys.stderr)
+        return 2
+    try:
+        store = open_vector_store(args.to, table=args.table or DEFAULT_TABLE)
+    except VectorStoreError as exc:
+        raise CliError(f"{exc}") from exc
+    chunker = make_chunker(args)
+
+    def corpus_of(path: Path):
+        parsed = load_parsed(path, chunker)
+        return parsed.default_doc_id, chunker.build_corpus_parsed(parsed)
+
+    run = BatchRun(inputs, corpus_of, progress=not args.no_progress, desc="corpus")
+    kinds: Counter = Counter()
+    with store:
+        for _path, (doc_id, chunks) in run:
+            store.write_document(doc_id, chunks)
+            kinds.update(chunk_kind(chunk) for chunk in chunks)
+    print(f"{len(run.report.done)} file(s) into {args.to} table {args.table or DEFAULT_TABLE}: {kinds['table']} "
+          f"table chunk(s), {kinds['text']} text chunk(s); {len(run.report.failures)} failed", file=sys.stderr)
+    return 1 if run.report.failures else 0
 
 
 # --------------------------------------------------------------------------- ingest / search / show / verify
