@@ -33,6 +33,9 @@ HNSW_MAX_DIM = 2000
 #: HNSW build parameters (pgvector defaults, named here so the index definition says them).
 HNSW_M = 16
 HNSW_EF_CONSTRUCTION = 64
+#: pgvector's default and largest ``hnsw.ef_search`` (the candidate list of one HNSW query).
+HNSW_MIN_EF_SEARCH = 40
+HNSW_MAX_EF_SEARCH = 1000
 #: Advisory-lock key that serialises creating the tables and binding the embedder (an arbitrary constant).
 SCHEMA_LOCK_KEY = 0x534A54  # "SJT"
 #: Rows fetched per round trip when loading anchors.
@@ -256,10 +259,15 @@ class PostgresStore:
         if not self._has_anchor_table():
             return []
         vector = np.ascontiguousarray(query_vector, dtype=np.float32)
-        rows = self._conn.execute(
-            "SELECT document_id, position, 1 - (embedding <=> %s) FROM sjt_anchors ORDER BY embedding <=> %s LIMIT %s",
-            (vector, vector, int(k)),
-        ).fetchall()
+        with self._conn.transaction():
+            # HNSW returns at most ef_search rows: widen the search list to k for this query only
+            search_list = min(max(int(k), HNSW_MIN_EF_SEARCH), HNSW_MAX_EF_SEARCH)
+            self._conn.execute(f"SET LOCAL hnsw.ef_search = {search_list}")
+            rows = self._conn.execute(
+                "SELECT document_id, position, 1 - (embedding <=> %s) FROM sjt_anchors ORDER BY embedding <=> %s"
+                " LIMIT %s",
+                (vector, vector, int(k)),
+            ).fetchall()
         return [(document_id, position, float(similarity)) for document_id, position, similarity in rows]
 
     def size_bytes(self) -> int:
