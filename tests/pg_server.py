@@ -68,6 +68,14 @@ def _run(server: LocalPostgres, argv: list[str], check: bool = True) -> subproce
                           cwd=server.root, **kwargs)
 
 
+def _runs_as_user(server: LocalPostgres) -> bool:
+    """True when the server user can execute the bundled binaries where they are installed."""
+    try:
+        return _run(server, ["postgres", "--version"], check=False).returncode == 0
+    except OSError:
+        return False
+
+
 def _server_user() -> tuple[int, int]:
     import pwd
 
@@ -102,6 +110,16 @@ def start_server() -> LocalPostgres:
         os.chown(data, *run_as)
     server = LocalPostgres(bin_dir, root, data, _free_port(), run_as)
     try:
+        if run_as is not None and not _runs_as_user(server):
+            # the venv sits under a folder the server user cannot enter (a checkout under /root, say): run a
+            # copy of the binaries from the temporary folder instead
+            package = bin_dir.parent.parent
+            site = root / "site"
+            shutil.copytree(package / "pginstall", site / package.name / "pginstall", symlinks=True)
+            libs = package.with_name(f"{package.name}.libs")  # the wheel's shared libraries, found by rpath
+            if libs.is_dir():
+                shutil.copytree(libs, site / libs.name, symlinks=True)
+            server.bin_dir = site / package.name / "pginstall" / "bin"
         _run(server, ["initdb", "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"])
         _run(server, ["pg_ctl", "-D", str(data), "-w", "-l", str(data / "server.log"),
                       "-o", f"-h 127.0.0.1 -p {server.port} -k {data} -c fsync=off", "start"])
