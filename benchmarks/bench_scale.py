@@ -5,7 +5,9 @@
 1. Ingest throughput (lite parser) over the N smallest PDFs of ../shared/corpus/finqa_dev/pdfs into a fresh
    SQLite index: local workers 1 and 2, and a local Ray cluster (ray.init(num_cpus=1), then 2); then the
    same PDFs with 2 local workers into a PostgreSQL index (the write side of the server store).
-2. Search at the same index size on SQLite and PostgreSQL: the ingested documents copied R times under new
+2. The CPU seconds per page of a worker (parse, units, corpus, compile) and the single writer's pages/s
+   (embed + store) on SQLite and PostgreSQL: what sizes a cluster, whatever else the machine runs.
+3. Search at the same index size on SQLite and PostgreSQL: the ingested documents copied R times under new
    ids (so the index holds R x N documents' anchors; the copies are labelled, not new text), written to both
    stores, then reopen time, search p50/p95 (k=5, every finqa_dev question, after one warm-up round), and
    the server's HNSW k-nearest-anchor query against the in-memory exact one.
@@ -79,6 +81,55 @@ def ingest_run(label: str, pdfs: list[Path], location, **kwargs) -> float:
     return rate
 
 
+def cpu_and_writer(pdfs: list[Path], locations: list, bulk_url: str | None = None) -> None:
+    """CPU seconds per page of preparing a PDF (parse, units, corpus, compile: a worker's job, unaffected
+    by other load on the machine), then the single writer's rate (embed + store) into each location."""
+    from evidence_chunker.ingest import prepare_document
+    from semantic_json import SemanticDocument
+
+    prepared = []
+    cpu = pages = 0.0
+    prepare_document(pdfs[0], "lite")  # warm-up: imports and caches, paid once per worker process
+    for pdf in pdfs:
+        started = time.process_time()
+        done = prepare_document(pdf, "lite")
+        cpu += time.process_time() - started
+        pages += done.info["pages"]
+        prepared.append(done)
+    print(f"worker CPU: {cpu:.1f} s for {pages:.0f} pages = {cpu / pages:.3f} CPU s/page "
+          f"({pages / cpu:.1f} pages per CPU-second)")
+    for location in locations:
+        repo = SemanticRepository.open(location)
+        wall = time.perf_counter()
+        cpu_started = time.process_time()
+        for done in prepared:
+            repo.add(SemanticDocument.from_json(done.document_json), info=done.info)
+        seconds = time.perf_counter() - wall
+        cpu_used = time.process_time() - cpu_started
+        kind = "PostgreSQL" if isinstance(location, str) else "SQLite"
+        print(f"single writer -> {kind:<10}: {pages / seconds:6.1f} pages/s wall, {cpu_used / pages * 1000:.1f} "
+              f"CPU ms/page in the driver (JSON decode, embed, write)")
+        repo.close()
+    if bulk_url is not None:  # a first bulk load: HNSW index dropped during the load, built once after it
+        from semantic_json.store.postgresql import HNSW_INDEX_SQL, PostgresStore
+
+        repo = SemanticRepository.open(bulk_url)
+        repo._store._conn.execute("DROP INDEX sjt_anchors_hnsw")
+        wall = time.perf_counter()
+        for done in prepared:
+            repo.add(SemanticDocument.from_json(done.document_json), info=done.info)
+        seconds = time.perf_counter() - wall
+        repo.close()
+        store = PostgresStore(bulk_url)
+        built = time.perf_counter()
+        store._conn.execute(HNSW_INDEX_SQL)
+        build_s = time.perf_counter() - built
+        store.close()
+        print(f"single writer -> PostgreSQL without HNSW during the load: {pages / seconds:6.1f} pages/s wall; "
+              f"HNSW built after it in {build_s:.1f} s ({pages / build_s:.0f} pages/s, "
+              f"{sum(len(SemanticDocument.from_json(d.document_json).units) for d in prepared) / build_s:.0f} anchors/s)")
+
+
 def copy_replicated(source, targets: list, replicas: int) -> tuple[int, int]:
     """Every document of ``source`` written ``replicas`` times (ids suffixed ~r) into each target store."""
     from semantic_json import SemanticDocument
@@ -139,6 +190,7 @@ def main() -> None:
     parser.add_argument("--replicas", type=int, default=8, help="copies of the documents in the search index")
     parser.add_argument("--postgres", metavar="URL", help="an empty database (default: start a throw-away server)")
     parser.add_argument("--skip-ray", action="store_true")
+    parser.add_argument("--only-cost", action="store_true", help="only the per-page worker and writer costs")
     args = parser.parse_args()
     if not FINQA.is_dir():
         sys.exit(f"error: {FINQA}: finqa_dev corpus not found")
@@ -154,6 +206,12 @@ def main() -> None:
         url = server.create_database("bench_scale")
     print(f"load average at start: {' '.join(f'{v:.1f}' for v in os.getloadavg())} ({os.cpu_count()} CPUs)")
     try:
+        if args.only_cost:
+            with tempfile.TemporaryDirectory() as tmp:
+                cpu_and_writer(pdfs, [Path(tmp) / "writer.sqlite",
+                                      server.create_database("bench_scale_writer") if server else url],
+                               server.create_database("bench_scale_bulk") if server else None)
+            return
         print(f"== ingest: {len(pdfs)} smallest finqa_dev PDFs ({', '.join(p.name for p in pdfs)}), lite parser")
         with tempfile.TemporaryDirectory() as tmp:
             for workers in (1, 2):
@@ -164,6 +222,11 @@ def main() -> None:
                     ingest_run(f"Ray local, num_cpus={cpus} -> SQLite", pdfs, Path(tmp) / f"ray{cpus}.sqlite",
                                ray_cpus=cpus)
             ingest_run("local, 2 worker(s) -> PostgreSQL", pdfs, url, workers=2)
+
+            print("\n== per-page cost of a worker and of the single writer")
+            writer_url = server.create_database("bench_scale_writer") if server else url
+            cpu_and_writer(pdfs, [Path(tmp) / "writer.sqlite", writer_url],
+                           server.create_database("bench_scale_bulk") if server else None)
 
             print(f"\n== search at the same index size: the {len(pdfs)} documents x {args.replicas} copies")
             source = open_store(Path(tmp) / "w2.sqlite")

@@ -63,13 +63,16 @@ CREATE TABLE IF NOT EXISTS sjt_documents (
 """
 
 
+#: The anchors' HNSW cosine index (drop it before a large first load and run this after: see docs/scale.md).
+HNSW_INDEX_SQL = (
+    "CREATE INDEX IF NOT EXISTS sjt_anchors_hnsw ON sjt_anchors USING hnsw (embedding vector_cosine_ops)"
+    f" WITH (m = {HNSW_M}, ef_construction = {HNSW_EF_CONSTRUCTION})"
+)
+
+
 def _anchor_table(dim: int) -> str:
-    index = (
-        f"CREATE INDEX IF NOT EXISTS sjt_anchors_hnsw ON sjt_anchors USING hnsw (embedding vector_cosine_ops)"
-        f" WITH (m = {HNSW_M}, ef_construction = {HNSW_EF_CONSTRUCTION});"
-        if dim <= HNSW_MAX_DIM
-        else ""  # wider vectors are still stored and loaded; the server just cannot index them with HNSW
-    )
+    # wider vectors are still stored and loaded; the server just cannot index them with HNSW
+    index = HNSW_INDEX_SQL + ";" if dim <= HNSW_MAX_DIM else ""
     return (
         "CREATE TABLE IF NOT EXISTS sjt_anchors ("
         " document_id TEXT NOT NULL REFERENCES sjt_documents (document_id) ON DELETE CASCADE,"
