@@ -21,6 +21,9 @@ from .ingest import IngestSummary, PreparedDocument, _prepare_safely, ingest
 
 #: Times Ray re-runs a task whose worker process died (killed, out of memory) before reporting it failed.
 TASK_RETRIES = 3
+#: Tasks submitted per cluster CPU before the driver waits for results (keeps every worker busy while
+#: the driver writes, without queueing the whole batch).
+TASKS_IN_FLIGHT_PER_CPU = 2
 #: Ray's name for the remote function; worker processes show it as ``ray::prepare_pdf`` while they run it.
 TASK_NAME = "prepare_pdf"
 
@@ -61,8 +64,18 @@ def ray_prepared(paths: list[Path], parser: str, artifacts_path: str | None) -> 
     """Prepared documents (or failures by file) from Ray tasks, each yielded as soon as its task finishes."""
     ray = _ray()
     task = ray.remote(max_retries=TASK_RETRIES, retry_exceptions=False)(_prepare_safely).options(name=TASK_NAME)
-    pending = {task.remote((path, parser, artifacts_path)): path for path in paths}
-    while pending:
+    # a bounded number of tasks in flight: finished documents wait in the object store only as long as the
+    # one writer needs, however many PDFs the batch holds
+    window = max(1, int(ray.cluster_resources().get("CPU", 1)) * TASKS_IN_FLIGHT_PER_CPU)
+    queue = iter(paths)
+    pending: dict = {}
+    while True:
+        for path in queue:
+            pending[task.remote((path, parser, artifacts_path))] = path
+            if len(pending) >= window:
+                break
+        if not pending:
+            return
         done, _ = ray.wait(list(pending), num_returns=1)
         for ref in done:
             path = pending.pop(ref)
