@@ -100,6 +100,19 @@ def test_rerun_skips_unchanged_documents_and_remove_is_kept(pg_url, prepared):
     again.close()
 
 
+def test_a_document_with_missing_anchor_rows_is_left_out_and_named(pg_url, prepared):
+    import psycopg
+
+    _fill(pg_url, prepared)
+    with psycopg.connect(pg_url) as conn:
+        conn.execute("DELETE FROM sjt_anchors WHERE document_id = 'credit_review_ko' AND position = 0")
+    repo = SemanticRepository.open(pg_url)
+    assert repo.damaged == {"credit_review_ko": f"ValueError: {len(prepared[1][0].units) - 1} anchor rows for "
+                                                f"{len(prepared[1][0].units)} units"}
+    assert repo.documents == ["annual_report_en", "mixed_brief"]
+    repo.close()
+
+
 def test_another_embedder_is_refused(pg_url, prepared):
     _fill(pg_url, prepared[:1])
     with pytest.raises(EmbedderMismatchError, match="was built with embedder"):
