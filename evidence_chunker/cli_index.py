@@ -117,7 +117,8 @@ def register_index_commands(sub) -> None:
         "--index is a postgresql:// URL), one transaction per document. PDFs already "
         "indexed with the same bytes are skipped, so rerunning after an interruption resumes. A failing PDF "
         "is reported by name and skipped (exit status 1). A summary line ends the run.",
-        epilog="example:\n  sjt ingest sample_pdfs/ --index out/index.sqlite --parser lite --workers 2",
+        epilog="examples:\n  sjt ingest sample_pdfs/ --index out/index.sqlite --parser lite --workers 2\n"
+        "  sjt ingest reports/ --index postgresql://rag@db.internal/evidence --ray auto",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     ingest.add_argument("inputs", nargs="+", metavar="PATH", help="PDF files or folders (searched for *.pdf)")
@@ -128,9 +129,8 @@ def register_index_commands(sub) -> None:
                         "and no ADDRESS, the CPUs of the local Ray cluster")
     ingest.add_argument("--ray", nargs="?", const=RAY_LOCAL, default=None, metavar="ADDRESS",
                         help="parse on a Ray cluster, one PDF a task (the ray extra): ADDRESS of a running cluster "
-                        "(auto, host:6379, ray://host:10001), or none to start a local one (write --ray after the PATHs); "
-                        "the PDFs must be "
-                        "readable by the workers at the same paths")
+                        "(auto, host:6379, ray://host:10001), or none to start a local one (write --ray after the "
+                        "PATHs); the PDFs must be readable by the workers at the same paths")
     ingest.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     ingest.set_defaults(func=cmd_ingest)
 
