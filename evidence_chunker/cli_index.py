@@ -22,12 +22,21 @@ def register(sub) -> None:
         "record per chunk (schema evidence-chunker/corpus-record/v1, see docs/corpus_format.md), ready for "
         "any vector store. The output file is written atomically; a failing input is reported by name and "
         "skipped (exit status 1).",
-        epilog="example:\n  sjt corpus sample_pdfs/ -o corpus.jsonl",
+        epilog="examples:\n  sjt corpus sample_pdfs/ -o corpus.jsonl\n"
+        "  sjt corpus sample_pdfs/ --to lancedb://out/vectors\n"
+        "  sjt corpus sample_pdfs/ --to postgresql://user@localhost/rag --table reports",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     corpus.add_argument("inputs", nargs="+", metavar="FILE_OR_DIR", help="PDF files, DoclingDocument JSONs or folders")
     _add_parser_choice(corpus)
-    corpus.add_argument("-o", "--output", metavar="FILE", help="JSONL file to write (default: stdout)")
+    target = corpus.add_mutually_exclusive_group()
+    target.add_argument("-o", "--output", metavar="FILE", help="JSONL file to write (default: stdout)")
+    target.add_argument("--to", metavar="URL",
+                        help="write the records with their embeddings (LiteEmbedder) into a vector store instead: "
+                        "lancedb://PATH (the lancedb extra) or postgresql://... with pgvector (the postgres extra); "
+                        "a document's earlier rows are replaced (see docs/vector_stores.md)")
+    corpus.add_argument("--table", default=None, metavar="NAME",
+                        help="table to write with --to (default: sjt_corpus)")
     corpus.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     corpus.set_defaults(func=cmd_corpus)
     register_index_commands(sub)
@@ -35,6 +44,11 @@ def register(sub) -> None:
 
 def cmd_corpus(args: argparse.Namespace) -> int:
     from .cli import write_items
+
+    if args.to:
+        return _corpus_to_vector_store(args)
+    if args.table:
+        raise CliError("--table: only used with --to")
     from .export.corpus import chunk_to_record
 
     def render(chunk) -> str:
@@ -47,14 +61,49 @@ def cmd_corpus(args: argparse.Namespace) -> int:
     return 1 if report.failures else 0
 
 
+def _corpus_to_vector_store(args: argparse.Namespace) -> int:
+    from collections import Counter
+
+    from .batch import BatchRun
+    from .cli import load_parsed, make_chunker
+    from .export.chunks import chunk_kind
+    from .export.vectorstores import DEFAULT_TABLE, VectorStoreError, open_vector_store
+
+    inputs = collect_inputs(args.inputs)
+    if not inputs:
+        print("error: no PDF or JSON files found in the given paths", file=sys.stderr)
+        return 2
+    try:
+        store = open_vector_store(args.to, table=args.table or DEFAULT_TABLE)
+    except VectorStoreError as exc:
+        raise CliError(f"{exc}") from exc
+    chunker = make_chunker(args)
+
+    def corpus_of(path: Path):
+        parsed = load_parsed(path, chunker)
+        return parsed.default_doc_id, chunker.build_corpus_parsed(parsed)
+
+    run = BatchRun(inputs, corpus_of, progress=not args.no_progress, desc="corpus")
+    kinds: Counter = Counter()
+    with store:
+        for _path, (doc_id, chunks) in run:
+            store.write_document(doc_id, chunks)
+            kinds.update(chunk_kind(chunk) for chunk in chunks)
+    print(f"{len(run.report.done)} file(s) into {args.to} table {args.table or DEFAULT_TABLE}: {kinds['table']} "
+          f"table chunk(s), {kinds['text']} text chunk(s); {len(run.report.failures)} failed", file=sys.stderr)
+    return 1 if run.report.failures else 0
+
+
 # --------------------------------------------------------------------------- ingest / search / show / verify
 
-INDEX_HELP = "the index file (SQLite; created by ingest)"
+INDEX_HELP = "the index: a SQLite file (created by ingest) or a postgresql:// URL (the postgres extra)"
 #: Suffix of the file beside the index where `sjt search` keeps its last result, so `sjt show` can resolve
 #: region ids. Search never writes into the index itself (it may be read-only or shared).
 LAST_RESULT_SUFFIX = ".last-search.json"
 #: Largest `sjt show --scale` (pixels per point): 8 is 576 dpi, an A4 page of about 4760 x 6740 pixels.
 MAX_SCALE = 8.0
+#: What `--ray` without an ADDRESS stands for: start a local Ray cluster.
+RAY_LOCAL = "local"
 
 
 def register_index_commands(sub) -> None:
@@ -64,19 +113,26 @@ def register_index_commands(sub) -> None:
         "ingest",
         help="PDFs → evidence index: parse, chunk, compile and store (resumable)",
         description="Parse each PDF, build its Evidence Units and Text Chunks, compile them into semantic "
-        "anchors and store everything in one SQLite index file, one transaction per document. PDFs already "
+        "anchors and store everything in the index (one SQLite file, or a PostgreSQL server with pgvector when "
+        "--index is a postgresql:// URL), one transaction per document. PDFs already "
         "indexed from the same path with the same bytes are skipped, so rerunning after an interruption "
         "resumes. A document's id is its file name; a name taken by another file gets a stable suffix and a "
         "warning. A failing PDF is reported by name and skipped (exit status 1). Workers die with the main "
         "process; SIGTERM stops them and exits with status 143. A summary line ends the run.",
-        epilog="example:\n  sjt ingest sample_pdfs/ --index out/index.sqlite --parser lite --workers 2",
+        epilog="examples:\n  sjt ingest sample_pdfs/ --index out/index.sqlite --parser lite --workers 2\n"
+        "  sjt ingest reports/ --index postgresql://rag@db.internal/evidence --ray auto",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     ingest.add_argument("inputs", nargs="+", metavar="PATH", help="PDF files or folders (searched for *.pdf)")
     ingest.add_argument("--index", required=True, metavar="FILE", help=INDEX_HELP)
     _add_parser_choice(ingest)
     ingest.add_argument("--workers", type=positive_int, default=1, metavar="N",
-                        help="parse in N processes (default: 1; the machine's cores is a good value)")
+                        help="parse in N processes (default: 1; the machine's cores is a good value); with --ray "
+                        "and no ADDRESS, the CPUs of the local Ray cluster")
+    ingest.add_argument("--ray", nargs="?", const=RAY_LOCAL, default=None, metavar="ADDRESS",
+                        help="parse on a Ray cluster, one PDF a task (the ray extra): ADDRESS of a running cluster "
+                        "(auto, host:6379, ray://host:10001), or none to start a local one (write --ray after the "
+                        "PATHs); the PDFs must be readable by the workers at the same paths")
     ingest.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     ingest.set_defaults(func=cmd_ingest)
 
@@ -167,7 +223,9 @@ def _open_index(path: str, must_exist: bool = True, read_only: bool = True):
     from semantic_json.errors import EmbedderMismatchError
     from semantic_json.store import IndexFileError
 
-    if must_exist and not Path(path).is_file():
+    from semantic_json.store import is_server_url
+
+    if must_exist and not is_server_url(path) and not Path(path).is_file():
         raise CliError(f"{path}: index file not found (create it with `sjt ingest ... --index {path}`)")
     try:
         repo = SemanticRepository.open(path, read_only=read_only)
@@ -200,12 +258,28 @@ def cmd_ingest(args: argparse.Namespace) -> int:
         raise CliError("no PDF files found in the given paths")
     repo = _open_index(args.index, must_exist=False, read_only=False)
     try:
-        summary = ingest(inputs, repo, parser=args.parser, artifacts_path=args.artifacts_path,
-                         workers=args.workers, progress=not args.no_progress)
+        if args.ray is not None:
+            summary = _ray_ingest(args, inputs, repo)
+        else:
+            summary = ingest(inputs, repo, parser=args.parser, artifacts_path=args.artifacts_path,
+                             workers=args.workers, progress=not args.no_progress)
     finally:
         repo.close()
     print(summary.as_text(), file=sys.stderr)
     return 1 if summary.failures else 0
+
+
+def _ray_ingest(args: argparse.Namespace, inputs: list[Path], repo):
+    from .ray_ingest import RayUnavailableError, ray_ingest
+
+    local = args.ray == RAY_LOCAL
+    try:
+        return ray_ingest(inputs, repo, parser=args.parser, artifacts_path=args.artifacts_path,
+                          address=None if local else args.ray,
+                          num_cpus=args.workers if local and args.workers > 1 else None,
+                          progress=not args.no_progress)
+    except RayUnavailableError as exc:
+        raise CliError(f"{exc}") from exc
 
 
 def cmd_search(args: argparse.Namespace) -> int:

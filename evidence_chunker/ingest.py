@@ -200,10 +200,12 @@ def unchanged(repo, path: Path, doc_id: str | None = None) -> bool:
 
 
 def ingest(paths: Iterable[Path], repo, parser: str = "lite", artifacts_path: str | None = None,
-           workers: int = 1, progress: bool = True) -> IngestSummary:
+           workers: int = 1, progress: bool = True, prepared=None) -> IngestSummary:
     """Add every PDF of ``paths`` to ``repo`` (a SemanticRepository, usually opened on a file).
 
     A failing PDF is reported on stderr by name and recorded in the summary; the others go on.
+    ``prepared(paths, parser, artifacts_path)``, when given, replaces the local worker processes as the
+    source of prepared documents (ray_ingest.py sends them to a Ray cluster).
     """
     from semantic_json import SemanticDocument
 
@@ -241,7 +243,8 @@ def ingest(paths: Iterable[Path], repo, parser: str = "lite", artifacts_path: st
         todo.append((path, doc_id))
 
     bar = progress_bar(len(todo), "ingest") if progress and len(todo) > 1 else None
-    outcomes = _prepared(todo, parser, artifacts_path, workers)
+    outcomes = (prepared(todo, parser, artifacts_path) if prepared is not None
+                else _prepared(todo, parser, artifacts_path, workers))
     with _sigterm_raises():
         try:
             for outcome in outcomes:

@@ -41,11 +41,12 @@ def open_repository(path: str | Path):
 
 
 def check_region(repo, region) -> tuple[bool, str]:
-    """``(verified, why)`` for a region: the same checks as `sjt verify` (index text, then PDF bytes)."""
-    # The PDF re-check lives with the CLI's verify; one import here so it can be repointed in one place.
-    from .cli_index import check_region as verify_with_pdf
-
-    return verify_with_pdf(repo, region)
+    """``(verified, why)`` for a region: the same checks as `sjt verify` (what the index recorded: text,
+    pages, boxes, chunk ids, then the recorded PDF's bytes)."""
+    result = repo.check_source(region)
+    if result.ok:
+        return True, "verified"
+    return False, f"{result.reason}: {result.detail}" if result.detail else str(result.reason)
 
 
 def parse_transport(data: str | dict[str, Any]):
@@ -115,16 +116,22 @@ def render_page_png(pdf: Path, pages: list[int], boxes: list[dict[str, Any]], sc
         return out.read_bytes()
 
 
-def last_cli_result(repo):
-    """The last result `sjt search` kept in the index (None if there is none or it no longer parses)."""
-    from .cli_index import LAST_RESULT_KEY
+def _is_server(location: str) -> bool:
+    from semantic_json.store.base import is_server_url
 
-    saved = repo.get_note(LAST_RESULT_KEY)
-    if saved is None:
+    return is_server_url(location)
+
+
+def last_cli_result(repo):
+    """The last result `sjt search` kept beside the index file (None if there is none or it no longer parses)."""
+    from .cli_index import last_result_path
+
+    if repo.path is None or _is_server(str(repo.path)):
         return None
     try:
+        saved = last_result_path(repo.path).read_text(encoding="utf-8")
         return parse_transport(saved)
-    except ServingError:
+    except (OSError, UnicodeDecodeError, ServingError):
         return None
 
 

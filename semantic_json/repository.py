@@ -33,7 +33,8 @@ from .lexicon import load_lexicon
 from .model import SemanticDocument
 from .provenance import VerificationResult, check_pdf, source_text, verify_region
 from .regions import RegionDraft, assemble, to_region
-from .store.sqlite import SqliteStore, document_fingerprint
+from .store.base import IndexStore, open_store
+from .store.sqlite import document_fingerprint
 from .textnorm import normalized_terms
 from .transport import EvidenceRegion, SearchResult, SourceSpan
 
@@ -136,7 +137,7 @@ class SemanticRepository:
         self._documents: dict[str, SemanticDocument] = {}
         self._index = VectorIndex(self.embedder.dim, self.embedder.name)
         self._regions: OrderedDict[str, EvidenceRegion] = OrderedDict()
-        self._store: SqliteStore | None = None
+        self._store: IndexStore | None = None
         self._infos: dict[str, dict[str, Any]] = {}
         self._lexical = LexicalIndex()
         self._notes: dict[str, str] = {}
@@ -146,7 +147,9 @@ class SemanticRepository:
 
     @classmethod
     def open(cls, path: str | Path, embedder: Embedder | None = None, read_only: bool = False) -> SemanticRepository:
-        """A repository kept in the SQLite file at `path` (created if missing, unless `read_only`).
+        """A repository kept in the SQLite file at `path` (created if missing, unless `read_only`), or on a
+        PostgreSQL server with pgvector when `path` is a ``postgresql://`` URL (the `postgres` extra; tables
+        created if missing).
 
         Documents and vectors are read back without re-embedding; every later add() and remove() is written
         through, one transaction per document. `read_only=True` never writes to the file (search, verify
@@ -156,7 +159,7 @@ class SemanticRepository:
         Damaged documents are left out and listed in `damaged`.
         """
         repo = cls(embedder)
-        store = SqliteStore(path, read_only=read_only)
+        store = open_store(path, read_only=read_only)
         try:
             store.bind_embedder(repo.embedder.name, repo.embedder.dim)
             stored, damaged = store.load()
@@ -173,8 +176,8 @@ class SemanticRepository:
         return repo
 
     @property
-    def path(self) -> Path | None:
-        """The index file, for a repository opened with open(); None in memory."""
+    def path(self) -> Path | str | None:
+        """The index file (or server URL without password), for a repository opened with open(); None in memory."""
         return self._store.path if self._store is not None else None
 
     def document_info(self, document_id: str) -> dict[str, Any]:

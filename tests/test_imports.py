@@ -21,3 +21,13 @@ def test_semantic_json_never_imports_evidence_chunker():
     code = "import sys, semantic_json; print('evidence_chunker' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_scale_out_modules_import_their_engines_only_when_used():
+    engines = ("ray", "lancedb", "psycopg", "pgvector")
+    code = (
+        "import sys, evidence_chunker.ray_ingest, evidence_chunker.export.vectorstores, semantic_json.store.postgresql\n"
+        f"print(','.join(m for m in {engines!r} if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""

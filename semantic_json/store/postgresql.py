@@ -1,0 +1,312 @@
+"""A SemanticRepository on a PostgreSQL server: documents, anchors and pgvector vectors shared by many readers.
+
+Same contract as the SQLite file (store/sqlite.py): one transaction per document, the embedder recorded
+once and enforced, damaged rows left out and named. The compiled document is kept as zlib JSON (exactly the
+bytes the SQLite file keeps), each anchor as a row with its float32 vector in a pgvector ``vector(dim)``
+column under an HNSW cosine index, so other tools (and ``nearest``) can query the anchors on the server.
+Search itself runs in memory over what ``load`` returns, which is why both stores give the same results.
+
+Concurrency: readers load one consistent snapshot (REPEATABLE READ); two writers of the same document
+serialise on its row (INSERT ... ON CONFLICT takes the row lock first), so the last commit wins whole and
+no anchor is lost or duplicated. Tables live in the connection's schema (choose one with
+``?options=-csearch_path%3Dname`` in the URL). Needs the ``postgres`` extra (psycopg 3, pgvector).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import zlib
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import numpy as np
+
+from ..errors import EmbedderMismatchError
+from ..model import SemanticDocument
+from .sqlite import COMPRESSION_LEVEL, STORE_SCHEMA_VERSION, IndexFileError, StoredDocument, document_fingerprint
+
+#: Seconds to wait for the server when connecting.
+CONNECT_TIMEOUT_S = 10
+#: pgvector indexes `vector` columns of at most this many dimensions with HNSW.
+HNSW_MAX_DIM = 2000
+#: HNSW build parameters (pgvector defaults, named here so the index definition says them).
+HNSW_M = 16
+HNSW_EF_CONSTRUCTION = 64
+#: pgvector's default and largest ``hnsw.ef_search`` (the candidate list of one HNSW query).
+HNSW_MIN_EF_SEARCH = 40
+HNSW_MAX_EF_SEARCH = 1000
+#: Advisory-lock key that serialises creating the tables and binding the embedder (an arbitrary constant).
+SCHEMA_LOCK_KEY = 0x534A54  # "SJT"
+#: Rows fetched per round trip when loading anchors.
+LOAD_BATCH_ROWS = 10_000
+
+_TABLES = """
+CREATE EXTENSION IF NOT EXISTS vector;
+CREATE TABLE IF NOT EXISTS sjt_meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+CREATE SEQUENCE IF NOT EXISTS sjt_documents_seq;
+CREATE TABLE IF NOT EXISTS sjt_documents (
+    document_id  TEXT PRIMARY KEY,
+    fingerprint  TEXT NOT NULL,
+    sha256       TEXT NOT NULL,
+    source_uri   TEXT,
+    n_units      INTEGER NOT NULL,
+    dim          INTEGER NOT NULL,
+    doc_json     BYTEA NOT NULL,
+    info_json    JSONB NOT NULL,
+    added_at     DOUBLE PRECISION NOT NULL,
+    seq          BIGINT NOT NULL
+);
+"""
+
+
+#: The anchors' HNSW cosine index (drop it before a large first load and run this after: see docs/scale.md).
+HNSW_INDEX_SQL = (
+    "CREATE INDEX IF NOT EXISTS sjt_anchors_hnsw ON sjt_anchors USING hnsw (embedding vector_cosine_ops)"
+    f" WITH (m = {HNSW_M}, ef_construction = {HNSW_EF_CONSTRUCTION})"
+)
+
+
+def _anchor_table(dim: int) -> str:
+    # wider vectors are still stored and loaded; the server just cannot index them with HNSW
+    index = HNSW_INDEX_SQL + ";" if dim <= HNSW_MAX_DIM else ""
+    return (
+        "CREATE TABLE IF NOT EXISTS sjt_anchors ("
+        " document_id TEXT NOT NULL REFERENCES sjt_documents (document_id) ON DELETE CASCADE,"
+        " position INTEGER NOT NULL,"
+        " text TEXT NOT NULL,"
+        f" embedding vector({int(dim)}) NOT NULL,"
+        " PRIMARY KEY (document_id, position));" + index
+    )
+
+
+def redact(url: str) -> str:
+    """``url`` without its password, for messages and ``path``."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.rsplit("@", 1)
+    user = parts.username or ""
+    return urlunsplit(parts._replace(netloc=f"{user}:***@{netloc[-1]}"))
+
+
+class PostgresStore:
+    """Documents and anchor vectors in PostgreSQL + pgvector at ``url`` (``postgresql://user@host:port/db``)."""
+
+    def __init__(self, url: str):
+        self.url = url
+        self.path = redact(url)
+        try:
+            import psycopg
+            from pgvector.psycopg import register_vector
+        except ImportError as exc:
+            raise IndexFileError(
+                f"{self.path}: a PostgreSQL index needs psycopg and pgvector ({exc.name} is not installed); "
+                "pip install 'semantic-json-transport[postgres]'"
+            ) from exc
+        self._psycopg = psycopg
+        try:
+            self._conn = psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S)
+        except psycopg.Error as exc:
+            raise IndexFileError(f"{self.path}: cannot connect to the PostgreSQL server ({_first_line(exc)})") from exc
+        try:
+            with self._conn.transaction():
+                self._conn.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK_KEY,))
+                for statement in _statements(_TABLES):
+                    self._conn.execute(statement)
+            register_vector(self._conn)
+        except psycopg.Error as exc:
+            raise IndexFileError(
+                f"{self.path}: cannot create the index tables ({_first_line(exc)}); the server needs the pgvector "
+                "extension and a user allowed to create tables"
+            ) from exc
+        version = self.get_meta("store_schema_version")
+        if version is None:
+            self.set_meta("store_schema_version", str(STORE_SCHEMA_VERSION))
+        elif version != str(STORE_SCHEMA_VERSION):
+            raise IndexFileError(
+                f"{self.path}: index layout version {version}; this version reads {STORE_SCHEMA_VERSION}"
+            )
+
+    # -------------------------------------------------------------- metadata
+
+    def get_meta(self, key: str) -> str | None:
+        row = self._conn.execute("SELECT value FROM sjt_meta WHERE key = %s", (key,)).fetchone()
+        return row[0] if row else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        self._conn.execute(
+            "INSERT INTO sjt_meta (key, value) VALUES (%s, %s) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+            (key, value),
+        )
+
+    def bind_embedder(self, name: str, dim: int) -> None:
+        """Record the embedder of a new index (and create the anchor table for its dim), or refuse another."""
+        with self._conn.transaction():
+            self._conn.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK_KEY,))
+            recorded = self.get_meta("embedder_name")
+            if recorded is None:
+                self.set_meta("embedder_name", name)
+                self.set_meta("embedder_dim", str(dim))
+                for statement in _statements(_anchor_table(dim)):
+                    self._conn.execute(statement)
+                return
+        recorded_dim = int(self.get_meta("embedder_dim") or 0)
+        if recorded != name or recorded_dim != dim:
+            raise EmbedderMismatchError(
+                f"{self.path} was built with embedder {recorded!r} (dim {recorded_dim}); it cannot be searched or "
+                f"extended with {name!r} (dim {dim}). Open it with the same embedder, or build a new index."
+            )
+
+    # -------------------------------------------------------------- documents
+
+    def fingerprint(self, document_id: str) -> str | None:
+        row = self._conn.execute(
+            "SELECT fingerprint FROM sjt_documents WHERE document_id = %s", (document_id,)
+        ).fetchone()
+        return row[0] if row else None
+
+    def put(self, doc: SemanticDocument, vectors: np.ndarray, info: dict[str, Any] | None = None,
+            fingerprint: str | None = None) -> None:
+        """Write (or replace) one document and its anchors in a single transaction."""
+        vectors = np.ascontiguousarray(vectors, dtype=np.float32)
+        payload = zlib.compress(doc.to_json().encode("utf-8"), COMPRESSION_LEVEL)
+        row = (
+            doc.document_id,
+            fingerprint or document_fingerprint(doc),
+            doc.document_sha256,
+            doc.source_uri,
+            int(vectors.shape[0]),
+            int(vectors.shape[1]) if vectors.ndim == 2 else 0,
+            payload,
+            json.dumps(info or {}, ensure_ascii=False, sort_keys=True),
+            time.time(),
+        )
+        with self._conn.transaction():
+            # The upsert takes the document row's lock first: a second writer of this document waits here
+            # until the first commits, then replaces its anchors whole.
+            self._conn.execute(
+                "INSERT INTO sjt_documents (document_id, fingerprint, sha256, source_uri, n_units, dim, doc_json,"
+                " info_json, added_at, seq) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, nextval('sjt_documents_seq'))"
+                " ON CONFLICT (document_id) DO UPDATE SET fingerprint = EXCLUDED.fingerprint,"
+                " sha256 = EXCLUDED.sha256, source_uri = EXCLUDED.source_uri, n_units = EXCLUDED.n_units,"
+                " dim = EXCLUDED.dim, doc_json = EXCLUDED.doc_json, info_json = EXCLUDED.info_json,"
+                " added_at = EXCLUDED.added_at, seq = EXCLUDED.seq",
+                row,
+            )
+            self._conn.execute("DELETE FROM sjt_anchors WHERE document_id = %s", (doc.document_id,))
+            with self._conn.cursor() as cursor:
+                with cursor.copy(
+                    "COPY sjt_anchors (document_id, position, text, embedding) FROM STDIN WITH (FORMAT BINARY)"
+                ) as copy:
+                    copy.set_types(["text", "int4", "text", "vector"])
+                    for position, unit in enumerate(doc.units):
+                        copy.write_row((doc.document_id, position, unit.text, vectors[position]))
+
+    def delete(self, document_id: str) -> bool:
+        cursor = self._conn.execute("DELETE FROM sjt_documents WHERE document_id = %s", (document_id,))
+        return cursor.rowcount > 0
+
+    def info(self, document_id: str) -> dict[str, Any] | None:
+        row = self._conn.execute("SELECT info_json FROM sjt_documents WHERE document_id = %s", (document_id,)).fetchone()
+        return row[0] if row else None
+
+    def infos(self) -> dict[str, dict[str, Any]]:
+        """Caller-supplied info of every document, in the order they were (last) added."""
+        rows = self._conn.execute("SELECT document_id, info_json FROM sjt_documents ORDER BY seq")
+        return {document_id: info for document_id, info in rows}
+
+    def load(self) -> tuple[list[StoredDocument], dict[str, str]]:
+        """Every readable document with its vectors, in the order they were (last) added, from one snapshot,
+        and the damaged ones (document id → what is wrong), which are left out."""
+        out: list[StoredDocument] = []
+        damaged: dict[str, str] = {}
+        try:
+            with self._conn.transaction():
+                self._conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                rows = self._conn.execute(
+                    "SELECT document_id, n_units, dim, doc_json, info_json, fingerprint FROM sjt_documents ORDER BY seq"
+                ).fetchall()
+                vectors = self._load_vectors()
+        except self._psycopg.Error as exc:
+            raise IndexFileError(f"{self.path}: cannot read documents ({_first_line(exc)})") from exc
+        for document_id, n_units, dim, doc_json, info, fingerprint in rows:
+            try:
+                doc = SemanticDocument.from_json(zlib.decompress(doc_json))
+                matrix = _stack(vectors.get(document_id, []), n_units, dim)
+                if doc.document_id != document_id or len(doc.units) != n_units:
+                    raise ValueError("row does not match its document")
+            except Exception as exc:  # zlib, JSON, pydantic, integrity or shape errors: the row is damaged
+                damaged[document_id] = f"{exc.__class__.__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+                continue
+            out.append(StoredDocument(doc, matrix, info, fingerprint))
+        return out, damaged
+
+    def _load_vectors(self) -> dict[str, list[tuple[int, np.ndarray]]]:
+        by_document: dict[str, list[tuple[int, np.ndarray]]] = {}
+        if not self._has_anchor_table():
+            return by_document
+        with self._conn.cursor(binary=True) as cursor:
+            cursor.execute("SELECT document_id, position, embedding FROM sjt_anchors")
+            while batch := cursor.fetchmany(LOAD_BATCH_ROWS):
+                for document_id, position, embedding in batch:
+                    by_document.setdefault(document_id, []).append((position, embedding.to_numpy()))
+        return by_document
+
+    def nearest(self, query_vector: np.ndarray, k: int) -> list[tuple[str, int, float]]:
+        """The ``k`` anchors nearest to ``query_vector`` by the server's HNSW index, as
+        (document id, unit position, cosine similarity), best first. Approximate, as HNSW is."""
+        if not self._has_anchor_table():
+            return []
+        vector = np.ascontiguousarray(query_vector, dtype=np.float32)
+        with self._conn.transaction():
+            # HNSW returns at most ef_search rows: widen the search list to k for this query only
+            search_list = min(max(int(k), HNSW_MIN_EF_SEARCH), HNSW_MAX_EF_SEARCH)
+            self._conn.execute(f"SET LOCAL hnsw.ef_search = {search_list}")
+            rows = self._conn.execute(
+                "SELECT document_id, position, 1 - (embedding <=> %s) FROM sjt_anchors ORDER BY embedding <=> %s"
+                " LIMIT %s",
+                (vector, vector, int(k)),
+            ).fetchall()
+        return [(document_id, position, float(similarity)) for document_id, position, similarity in rows]
+
+    def size_bytes(self) -> int:
+        """Bytes the index tables take on the server, indexes and TOAST included."""
+        row = self._conn.execute(
+            "SELECT COALESCE(SUM(pg_total_relation_size(c.oid)), 0) FROM pg_class c"
+            " WHERE c.relname IN ('sjt_meta', 'sjt_documents', 'sjt_anchors') AND pg_table_is_visible(c.oid)"
+        ).fetchone()
+        return int(row[0])
+
+    def close(self) -> None:
+        self._conn.close()
+
+    # -------------------------------------------------------------- helpers
+
+    def _has_anchor_table(self) -> bool:
+        row = self._conn.execute("SELECT to_regclass('sjt_anchors') IS NOT NULL").fetchone()
+        return bool(row[0])
+
+
+def _stack(rows: list[tuple[int, np.ndarray]], n_units: int, dim: int) -> np.ndarray:
+    """The (n_units, dim) float32 matrix of one document's anchor rows; ValueError when rows are missing."""
+    if len(rows) != n_units:
+        raise ValueError(f"{len(rows)} anchor rows for {n_units} units")
+    if not rows:
+        return np.zeros((0, dim), dtype=np.float32)
+    rows.sort(key=lambda item: item[0])
+    if [position for position, _ in rows] != list(range(n_units)):
+        raise ValueError("anchor positions are not 0..n-1")
+    return np.stack([vector for _, vector in rows]).astype(np.float32, copy=False).reshape(n_units, dim)
+
+
+def _statements(script: str) -> list[str]:
+    return [statement.strip() for statement in script.split(";") if statement.strip()]
+
+
+def _first_line(exc: Exception) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else exc.__class__.__name__
