@@ -359,8 +359,9 @@ PARSE_CACHE_ENV = "SJT_BENCH_PARSE_CACHE"
 SJT_WORKERS = 2
 
 
-def _prepare_cached(args: tuple[Path, Optional[str]]) -> str:
-    """Parse (or load the cached parse of) one PDF, build its corpus and compile it; the document as JSON.
+def _prepare_cached(args: tuple[Path, Optional[str]]) -> tuple[str, dict]:
+    """Parse (or load the cached parse of) one PDF, build its corpus and compile it; the document as JSON
+    and the info ingest would store with it (its filing profile).
 
     The steps are the library's own (EvidenceChunker.build_corpus_parsed, the bridge); only the parse can
     come from the cache, so every change downstream of the parser is measured.
@@ -369,13 +370,15 @@ def _prepare_cached(args: tuple[Path, Optional[str]]) -> str:
 
     from evidence_chunker import EvidenceChunker
     from evidence_chunker.export.semantic import corpus_to_semantic_document, pdf_uri
+    from evidence_chunker.filing import filing_profile
     from evidence_chunker.ingest import document_id_for
 
     path, cache = args
     parsed = cached_parse(path, Path(cache) if cache else None, "lite")
     doc_id = document_id_for(path)
     corpus = EvidenceChunker(parser="lite").build_corpus_parsed(parsed, doc_id=doc_id)
-    return corpus_to_semantic_document(corpus, doc_id, pdf_uri(path), parsed.sha256).to_json()
+    document = corpus_to_semantic_document(corpus, doc_id, pdf_uri(path), parsed.sha256)
+    return document.to_json(), {"pdf_sha256": parsed.sha256, "profile": filing_profile(parsed.document).get("profile", "")}
 
 
 def _page_count(pdf: Path) -> int:
@@ -409,16 +412,15 @@ class SjtDefault:
         from concurrent.futures import ProcessPoolExecutor
 
         from evidence_chunker.ingest import document_id_for
-        from evidence_chunker.parsing.pdf_file import file_sha256
         from semantic_json import SemanticDocument
 
         cache = os.environ.get(PARSE_CACHE_ENV) or None
         jobs = [(Path(p), cache) for p in pdfs]
         pages = 0
         with ProcessPoolExecutor(max_workers=self.workers) as pool:
-            for path, document_json in zip(pdfs, pool.map(_prepare_cached, jobs)):
+            for path, (document_json, info) in zip(pdfs, pool.map(_prepare_cached, jobs)):
                 document = SemanticDocument.from_json(document_json)
-                self.repo.add(document, info={"pdf_sha256": file_sha256(Path(path))})
+                self.repo.add(document, info=info)
                 pages += _page_count(Path(path))
         self.pdf_of = {document_id_for(Path(p)): Path(p).name for p in pdfs}
         return IngestStats(documents=len(self.pdf_of), pages=pages, units=self.repo.anchor_count)

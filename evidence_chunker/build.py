@@ -22,6 +22,7 @@ from .context import (
 from .geometry import Box, bottom_left_cells, item_box, item_boxes, normalise
 from .parsing.parsed import ParsedDoc
 from .tables import (
+    UNIT_SCAN_ROWS,
     TableLayout,
     analyse_table,
     append_rows,
@@ -260,7 +261,7 @@ def section_path(headings: list[str], caption: str | None) -> list[str]:
 
 def _header_period(layout: TableLayout) -> str | None:
     """A period stated in the column headers ("Year ended December 31,"), when the title gave none."""
-    for row in layout.grid[: layout.header_rows]:
+    for row in layout.grid[: max(layout.header_rows, UNIT_SCAN_ROWS)]:
         for text in row:
             period = find_period(text)
             if period:

@@ -404,6 +404,8 @@ def diagnose_index(repo) -> list[dict]:
             "parser": info.get("parser"),
             "tables": info.get("tables"),
             "captions": info.get("captions", {}),
+            "caption_sources": info.get("caption_sources", {}),
+            "filing": info.get("profile") or None,
             "split_tables": info.get("split_tables"),
             "oversized_units": len(info.get("oversized_units", [])),
             "context_paragraphs": info.get("context_paragraphs"),
@@ -426,13 +428,17 @@ def cmd_diagnose(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(rows, ensure_ascii=False, indent=2))
     else:
-        header = f"{'document':<28} {'pages':>5} {'tables':>6} {'direct/inferred/none':>21} {'split':>5} {'context':>7} {'dropped':>7} {'anchors':>7}  problems"
+        header = (f"{'document':<28} {'pages':>5} {'tables':>6} {'direct/caption/block/running/heading/none':>41} "
+                  f"{'split':>5} {'context':>7} {'dropped':>7} {'anchors':>7}  problems")
         print(header)
+        from .titles import CAPTION_SOURCES
+
         for row in rows:
-            caps = row.get("captions") or {}
+            sources = row.get("caption_sources") or {}
+            counts = "/".join(str(sources.get(source, 0)) for source in CAPTION_SOURCES) if sources else "-"
             print(
                 f"{row['document_id'][:28]:<28} {row.get('pages') or '-':>5} {row.get('tables') if row.get('tables') is not None else '-':>6} "
-                f"{caps.get('direct', 0):>9}/{caps.get('inferred', 0)}/{caps.get('none', 0):<5} "
+                f"{counts:>41} "
                 f"{row.get('split_tables') if row.get('split_tables') is not None else '-':>5} "
                 f"{row.get('context_paragraphs') if row.get('context_paragraphs') is not None else '-':>7} "
                 f"{row.get('text_chunks_dropped') if row.get('text_chunks_dropped') is not None else '-':>7} "

@@ -142,6 +142,8 @@ def prepare_document(path: Path, parser: str = "lite", artifacts_path: str | Non
     from .export.consumed import ConsumedStats
     from .export.corpus import build_corpus_parsed
     from .export.semantic import corpus_to_semantic_document, pdf_uri
+    from .filing import filing_profile
+    from .titles import CAPTION_SOURCES
     from .parsing import ParsedDoc
 
     chunker = _chunker(parser, artifacts_path)
@@ -152,6 +154,7 @@ def prepare_document(path: Path, parser: str = "lite", artifacts_path: str | Non
     corpus = build_corpus_parsed(parsed, units, doc_id, token_limit=chunker.token_limit, stats=consumed)
     document = corpus_to_semantic_document(corpus, doc_id, pdf_uri(path), parsed.sha256)
     tables = {eu.eu_id.rsplit("-s", 1)[0]: eu for eu in units}
+    filing = filing_profile(parsed.document)
     info = {
         "kind": INFO_KIND,
         "pdf_path": str(path.resolve()),
@@ -164,6 +167,10 @@ def prepare_document(path: Path, parser: str = "lite", artifacts_path: str | Non
         "tables": len(tables),
         "captions": {conf: sum(1 for eu in tables.values() if eu.caption_confidence == conf)
                      for conf in ("direct", "inferred", "none")},
+        "caption_sources": {source: sum(1 for eu in tables.values() if eu.caption_source == source)
+                            for source in CAPTION_SOURCES},
+        "filing": {key: value for key, value in filing.items() if key != "profile"},
+        "profile": filing.get("profile", ""),
         "split_tables": len({eu.eu_id.rsplit("-s", 1)[0] for eu in units if eu.is_split}),
         "oversized_units": list(chunker.last_split_stats.oversized_ids),
         "context_paragraphs": sum(len(eu.context_before) + len(eu.context_after) for eu in units),

@@ -13,6 +13,8 @@ from docling_core.types.doc import TableCell, TableData
 
 from .titles import find_unit, strip_unit
 
+#: A unit stated alone in one of a table's first rows ("(in thousands)" over an unflagged header) is lifted too.
+UNIT_SCAN_ROWS = 3
 #: At most this many leading rows are taken as column headers when the parser did not flag them.
 MAX_INFERRED_HEADER_ROWS = 3
 #: At most this many leading columns are taken as row headers.
@@ -274,12 +276,15 @@ def lift_unit(grid: list[list[str]], header_rows: int) -> str | None:
     column it sits over. Only the derived grid changes; the table's cells (and its HTML) stay as printed.
     """
     unit = None
-    for row in grid[:header_rows]:
-        for c, text in enumerate(row):
-            found = find_unit(text)
-            if found:
+    for r, row in enumerate(grid[: max(header_rows, UNIT_SCAN_ROWS)]):
+        filled = [c for c, text in enumerate(row) if text]
+        for c in filled:
+            found = find_unit(row[c])
+            # below the header rows only a row that says nothing but the unit ("(in thousands)") is lifted
+            if found and (r < header_rows or len(set(row[i] for i in filled)) == 1):
                 unit = unit or found
-                row[c] = strip_unit(text)
+                for i in filled if r >= header_rows else [c]:
+                    row[i] = strip_unit(row[i])
     return unit
 
 

@@ -44,7 +44,7 @@ HEADING_TITLE_MAX_CHARS = 160
 UNIT = re.compile(
     r"""[(（\[]\s*(?P<unit>[^()（）\[\]]{0,40}?\b(?:thousands|millions|billions)\b[^()（）\[\]]{0,60}
                    |단위\s*[:：]?\s*[^()（）\[\]]{1,30})\s*[)）\]]
-      | (?P<bare>(?:\b(?:amounts|dollars|\$|U\.S\.\s*dollars|USD)\s+)?\bin\s+(?:thousands|millions|billions)
+      | (?P<bare>(?:(?:\$|\b(?:amounts|dollars|U\.S\.\s*dollars|USD))(?:\s+and\s+shares)?\s+)?\bin\s+(?:thousands|millions|billions)
                  (?:\s+of\s+(?:U\.S\.\s+)?dollars)?(?:,?\s+except\s+(?:per\s+share|share|where)[\w\s,]*)?
                  |\b(?:thousands|millions|billions)\s+of\s+(?:U\.S\.\s+)?dollars
                  |단위\s*[:：]\s*\S+)""",

@@ -37,6 +37,9 @@ CONTEXT_SENTENCES = 1
 REGION_MAX_CHARS = 2400
 #: A table region spans caption and header down to its rows only while it stays within this many characters.
 TABLE_REGION_MAX_CHARS = 6000
+#: A table (one table segment: a block of rows under its caption and header) at most this long is taken
+#: whole: the rows next to the asked one are what a ratio or a comparison needs, and they cost little.
+TABLE_WHOLE_MAX_CHARS = 1600
 #: A caption unit at most this many lines above a table (in its own segment) is taken as its caption.
 CAPTION_MAX_LINE_GAP = 2
 #: Unit kinds that belong to tables.
@@ -212,7 +215,8 @@ def _expand_text(layout: _Layout, draft: RegionDraft) -> None:
 
 def _expand_table(layout: _Layout, draft: RegionDraft) -> None:
     """Grow a table cluster to whole rows under the table's caption and header (whatever entities the
-    rows carry); a cluster of only caption/header also takes the rows, as far as the budget allows."""
+    rows carry); to the whole table when it is at most TABLE_WHOLE_MAX_CHARS long; a cluster of only
+    caption/header also takes the rows, as far as the budget allows."""
     units = layout.units
     table = layout.table_of(draft.last) or layout.table_of(draft.first)
     if table is None:
@@ -220,7 +224,9 @@ def _expand_table(layout: _Layout, draft: RegionDraft) -> None:
     table_first, table_last = table
     if layout.span_chars(table_first, draft.last) <= TABLE_REGION_MAX_CHARS:
         draft.first = min(draft.first, table_first)
-    if all(units[p].kind == "caption" or units[p].is_header for p in draft.anchors):
+    if draft.first == table_first and layout.span_chars(table_first, table_last) <= TABLE_WHOLE_MAX_CHARS:
+        draft.last = table_last
+    elif all(units[p].kind == "caption" or units[p].is_header for p in draft.anchors):
         while draft.last < table_last and layout.span_chars(draft.first, draft.last + 1) <= TABLE_REGION_MAX_CHARS:
             draft.last += 1
     draft.zone = units[draft.last].segment

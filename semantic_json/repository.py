@@ -35,7 +35,7 @@ from .provenance import VerificationResult, check_pdf, source_text, verify_regio
 from .regions import RegionDraft, assemble, to_region
 from .store.base import IndexStore, open_store
 from .store.sqlite import document_fingerprint
-from .textnorm import normalized_terms
+from .textnorm import normalized_terms, term_bigrams
 from .transport import EvidenceRegion, SearchResult, SourceSpan
 
 #: Anchors fetched from the vector index per requested region.
@@ -53,6 +53,11 @@ ENTITY_MATCH_BONUS = 0.05
 RELATIVE_ANCHOR_FLOOR = 0.35
 #: Weight of the document prior: an anchor gains up to this much when its document best matches the query.
 DOC_PRIOR_WEIGHT = 0.15
+#: Weight of the profile prior: an anchor gains up to this much when its document's profile (info
+#: ``profile``: company, form, period of a filing) best matches the query. A question names its filing.
+PROFILE_PRIOR_WEIGHT = 0.3
+#: The document info key whose text describes the document as a whole.
+PROFILE_KEY = "profile"
 #: BM25 parameters of the document prior.
 DOC_BM25_K1 = 1.2
 DOC_BM25_B = 0.75
@@ -129,6 +134,42 @@ def _distinct(drafts: list[tuple[str, RegionDraft]], documents: dict[str, Semant
     return kept
 
 
+def _profile_text(info: dict[str, Any] | None) -> str:
+    value = (info or {}).get(PROFILE_KEY)
+    return value if isinstance(value, str) else ""
+
+
+class _Profiles:
+    """Each document's profile keys (the terms and bigrams of its info ``profile`` line), for a prior that
+    finds the filing a question names ("Netflix's FY2017 10-K") among many similar ones."""
+
+    def __init__(self) -> None:
+        self.keys: dict[str, frozenset[str]] = {}
+
+    def set(self, document_id: str, text: str) -> None:
+        keys = frozenset(normalized_terms(text)) | frozenset(term_bigrams(text))
+        if keys:
+            self.keys[document_id] = keys
+        else:
+            self.keys.pop(document_id, None)
+
+    def scores(self, query_keys: set[str]) -> dict[str, float]:
+        """IDF-weighted share of matched profile keys per document, the best document scaled to 1.0."""
+        n = len(self.keys)
+        if n < 2:
+            return {}
+        df: Counter[str] = Counter()
+        for keys in self.keys.values():
+            df.update(keys & query_keys)
+        totals = {}
+        for document_id, keys in self.keys.items():
+            matched = keys & query_keys
+            if matched:
+                totals[document_id] = sum(math.log(1.0 + (n - df[k] + 0.5) / (df[k] + 0.5)) for k in matched)
+        best = max(totals.values(), default=0.0)
+        return {d: v / best for d, v in totals.items()} if best > 0 else {}
+
+
 class SemanticRepository:
     """Compiled documents and their semantic index. `embedder` defaults to LiteEmbedder()."""
 
@@ -142,6 +183,7 @@ class SemanticRepository:
         self._lexical = LexicalIndex()
         self._notes: dict[str, str] = {}
         self._doc_stats = _DocumentStats()
+        self._profiles = _Profiles()
         #: Documents of the index file that could not be read (document id → why); see open().
         self.damaged: dict[str, str] = {}
 
@@ -171,6 +213,8 @@ class SemanticRepository:
             keys = [(s.document.document_id, i) for s in stored for i in range(len(s.document.units))]
             index = VectorIndex.from_arrays(matrix, keys, repo.embedder.name)
             repo = cls.from_parts([s.document for s in stored], index, repo.embedder)
+            for s in stored:
+                repo._profiles.set(s.document.document_id, _profile_text(store.info(s.document.document_id)))
         repo._store = store
         repo.damaged = damaged
         return repo
@@ -270,6 +314,7 @@ class SemanticRepository:
             self._store.put(doc, vectors, info, fingerprint)  # first on disk: memory never holds what the file lacks
         else:
             self._infos[doc.document_id] = dict(info or {})
+        self._profiles.set(doc.document_id, _profile_text(info))
         replaced = self._documents.pop(doc.document_id, None)
         if replaced is not None:
             self._doc_stats.remove(doc.document_id)
@@ -290,6 +335,7 @@ class SemanticRepository:
         self._documents.pop(document_id)
         self._lexical.remove(document_id)
         self._doc_stats.remove(document_id)
+        self._profiles.set(document_id, "")
 
     @property
     def documents(self) -> list[str]:
@@ -334,7 +380,9 @@ class SemanticRepository:
         query_vector = np.asarray(embedder.embed_query(query), dtype=np.float32)
         query_entities = frozenset(entity_ids(query))
         query_keys = set(normalized_terms(query)) | set(load_lexicon().concepts(query)) | set(query_entities)
-        prior = self._doc_stats.scores(query_keys) if only is None or len(only) > 1 else {}
+        several = only is None or len(only) > 1
+        prior = self._doc_stats.scores(query_keys) if several else {}
+        profile = self._profiles.scores(query_keys | set(term_bigrams(query))) if several else {}
         gate = bool(getattr(embedder, "lexical_gate", False))
         lexical = self._lexical.score(lexical_query_keys(query, load_lexicon().concepts(query), query_entities), only)
         cosines = self._index.scores(query_vector)
@@ -365,6 +413,7 @@ class SemanticRepository:
                 cosine = float(cosines[rows[position]])
                 score = (1.0 - LEXICAL_WEIGHT) * cosine + LEXICAL_WEIGHT * lexical_score
                 score += DOC_PRIOR_WEIGHT * prior.get(document_id, 0.0)
+                score += PROFILE_PRIOR_WEIGHT * profile.get(document_id, 0.0)
                 if query_entities and not query_entities.isdisjoint(context):
                     score += ENTITY_MATCH_BONUS
                 scored.append((document_id, position, round(min(max(score, 0.0), 1.0), SCORE_DECIMALS)))
