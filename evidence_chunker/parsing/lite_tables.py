@@ -17,12 +17,11 @@ from __future__ import annotations
 import re
 import statistics
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Iterable, NamedTuple, Sequence
+from typing import Iterable, NamedTuple, Sequence
 
-from .lite_layout import Line, Phrase, Word, is_caption, join_lines
+from .lite_text import Line, Phrase, Word, is_caption, join_lines
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .lite import LiteSettings
+from .lite_settings import LiteSettings
 
 
 class Edge(NamedTuple):
@@ -159,7 +158,7 @@ def join_edges(edges: list[Edge], tolerance: float) -> list[Edge]:
     return out
 
 
-def prepare_edges(edges: Iterable[Edge], settings: "LiteSettings") -> tuple[list[Edge], list[Edge]]:
+def prepare_edges(edges: Iterable[Edge], settings: LiteSettings) -> tuple[list[Edge], list[Edge]]:
     """Snap, join and length-filter raw rules; returns (horizontal, vertical)."""
     hs, vs = snap_edges(edges, settings.snap_tolerance)
     hs = [e for e in join_edges(hs, settings.join_tolerance) if e.x1 - e.x0 >= settings.min_edge_length]
@@ -234,7 +233,7 @@ def find_ruled_tables(
     words: Sequence[Word],
     figures: Sequence[tuple],
     page_width: float,
-    settings: "LiteSettings",
+    settings: LiteSettings,
 ) -> list[FoundTable]:
     """Tables drawn with rules: each connected group of rules becomes a grid whose cells hold words.
 
@@ -283,7 +282,7 @@ class _Grid:
     ys: list[float]
     hs: list[Edge]
     vs: list[Edge]
-    settings: "LiteSettings"
+    settings: LiteSettings
     soft_x: set[float] = field(default_factory=set)
     soft_y: set[float] = field(default_factory=set)
 
@@ -319,7 +318,7 @@ def _drop_slivers(bounds: list[float], min_size: float) -> list[float]:
     return kept
 
 
-def _diagram(box: tuple, figures: Sequence[tuple], settings: "LiteSettings") -> bool:
+def _diagram(box: tuple, figures: Sequence[tuple], settings: LiteSettings) -> bool:
     """True when several sizeable pieces of slanted or curved artwork (arrows, connectors) lie inside."""
     x0, top, x1, bottom = box
     reach = settings.diagram_piece * (x1 - x0)
@@ -331,7 +330,7 @@ def _diagram(box: tuple, figures: Sequence[tuple], settings: "LiteSettings") -> 
     return pieces >= settings.diagram_pieces
 
 
-def _ruled_enough(xs: list[float], ys: list[float], hs: list[Edge], vs: list[Edge], settings: "LiteSettings") -> bool:
+def _ruled_enough(xs: list[float], ys: list[float], hs: list[Edge], vs: list[Edge], settings: LiteSettings) -> bool:
     """True when some drawn interior rule runs across most of the grid (a row or column divider).
 
     A divider counts only where a rule of the other direction passes across it: two boxes drawn side
@@ -345,7 +344,7 @@ def _ruled_enough(xs: list[float], ys: list[float], hs: list[Edge], vs: list[Edg
     return v_ok or (h_ok and not inner_x)
 
 
-def _refine_grid(grid: _Grid, words: list[Word], settings: "LiteSettings") -> _Grid:
+def _refine_grid(grid: _Grid, words: list[Word], settings: LiteSettings) -> _Grid:
     """Add text-aligned ("soft") boundaries inside ruled cells: rules drawn only around groups of
     rows or columns, as in statistical tables. Returns the grid with its boundaries sorted."""
     for x in _text_columns(grid, words, settings):
@@ -359,7 +358,7 @@ def _refine_grid(grid: _Grid, words: list[Word], settings: "LiteSettings") -> _G
     return grid
 
 
-def _text_columns(grid: _Grid, words: list[Word], settings: "LiteSettings") -> list[float]:
+def _text_columns(grid: _Grid, words: list[Word], settings: LiteSettings) -> list[float]:
     """Column boundaries inside ruled columns: vertical strips free of words on every line, with text
     on both sides on at least half the lines (the top lines of a long column may hold a spanning
     heading and are not required to be free)."""
@@ -384,7 +383,7 @@ def _text_columns(grid: _Grid, words: list[Word], settings: "LiteSettings") -> l
     return out
 
 
-def _text_rows(grid: _Grid, words: list[Word], settings: "LiteSettings") -> list[float]:
+def _text_rows(grid: _Grid, words: list[Word], settings: LiteSettings) -> list[float]:
     """Row boundaries inside ruled rows holding stacked values: several cells with one value per
     line, lines aligned across the row, and a drawn column divider in the row (else its lines may
     belong to one spanning cell)."""
@@ -588,7 +587,7 @@ def _trim(table: FoundTable) -> FoundTable | None:
 # --------------------------------------------------------------------------------------------
 
 
-def _short(phrase: Phrase, settings: "LiteSettings") -> bool:
+def _short(phrase: Phrase, settings: LiteSettings) -> bool:
     """A cell-like phrase: few words, narrow for its font size (so CJK prose lines are not short)."""
     return (
         len(phrase.words) <= settings.short_phrase_words
@@ -596,7 +595,7 @@ def _short(phrase: Phrase, settings: "LiteSettings") -> bool:
     )
 
 
-def is_table_line(line: Line, settings: "LiteSettings") -> bool:
+def is_table_line(line: Line, settings: LiteSettings) -> bool:
     """A line that looks like a table row: several phrases, and a quantity after the first, or all
     short, or a short first phrase (a row label) followed by at most one long one."""
     phrases = line.phrases
@@ -614,7 +613,7 @@ _CURRENCY_RE = re.compile(r"^(?:[$€£¥₩]|US\$|USD|EUR|GBP|JPY|KRW)$")
 _CLOSING_RE = re.compile(r"^(?:\)%?|%)$")
 
 
-def attach_value_marks(line: Line, settings: "LiteSettings") -> Line:
+def attach_value_marks(line: Line, settings: LiteSettings) -> Line:
     """The line with currency signs and closing marks printed apart from their amounts joined to them.
 
     EDGAR renders a statement's amounts over three table cells: "$" at the left of the value column,
@@ -662,7 +661,7 @@ def attach_value_marks(line: Line, settings: "LiteSettings") -> Line:
     return Line(out) if changed else line
 
 
-def _closes(amount: Phrase, mark: Phrase, settings: "LiteSettings") -> bool:
+def _closes(amount: Phrase, mark: Phrase, settings: LiteSettings) -> bool:
     """True when the lone ")" or "%" ``mark`` ends the amount printed just before it."""
     text = amount.words[-1].text
     if not is_number(text) or not (text[-1:].isdigit() or text[-1:] in (")", "%")):
@@ -675,7 +674,7 @@ def _closes(amount: Phrase, mark: Phrase, settings: "LiteSettings") -> bool:
 
 
 def find_aligned_tables(
-    lines: Sequence[Line], rules: Sequence[Edge], figures: Sequence[tuple], settings: "LiteSettings"
+    lines: Sequence[Line], rules: Sequence[Edge], figures: Sequence[tuple], settings: LiteSettings
 ) -> list[FoundTable]:
     """Borderless tables: runs of lines whose phrases fall into the same columns.
 
@@ -709,7 +708,7 @@ def _join_sections(
     kinds: list[bool],
     rules: Sequence[Edge],
     figures: Sequence[tuple],
-    settings: "LiteSettings",
+    settings: LiteSettings,
 ) -> list[FoundTable]:
     """Join consecutive borderless tables that are sections of one table (a heading block, blank lines
     between sections): they must be adjacent, overlap horizontally and rebuild as one table with at
@@ -749,7 +748,7 @@ def _join_sections(
     return out
 
 
-def _segment_end(lines: Sequence[Line], kinds: list[bool], start: int, settings: "LiteSettings") -> int:
+def _segment_end(lines: Sequence[Line], kinds: list[bool], start: int, settings: LiteSettings) -> int:
     """Index of the last table-like line of the run starting at ``start``.
 
     The run continues across small vertical gaps and across at most ``max_plain_lines`` consecutive
@@ -777,7 +776,7 @@ def _gutter_basis(core: list[Line]) -> list[Line]:
     return data if len(data) >= 3 else core
 
 
-def _crosses(line: Line, gutters: list[tuple[float, float]], settings: "LiteSettings") -> bool:
+def _crosses(line: Line, gutters: list[tuple[float, float]], settings: LiteSettings) -> bool:
     """True when a long phrase of ``line`` runs through a column gutter (prose, not a cell)."""
     for p in line.phrases:
         if _short(p, settings):
@@ -791,7 +790,7 @@ def _is_data_line(line: Line) -> bool:
     return any(is_number(p.text) for p in line.phrases[1:])
 
 
-def _column_gutters(lines: Sequence[Line], settings: "LiteSettings") -> list[tuple[float, float]]:
+def _column_gutters(lines: Sequence[Line], settings: LiteSettings) -> list[tuple[float, float]]:
     """Vertical strips crossed by few lines' phrases: the gaps between columns, as (x_start, x_end)."""
     lo = min(ln.x0 for ln in lines)
     hi = max(ln.x1 for ln in lines)
@@ -826,7 +825,7 @@ def _aligned_table(
     kinds: list[bool],
     rules: Sequence[Edge],
     figures: Sequence[tuple],
-    settings: "LiteSettings",
+    settings: LiteSettings,
     look_above: bool = True,
 ) -> tuple[FoundTable, int] | None:
     """Build and validate the table made by the lines ``segment`` (plus, with ``look_above``, the
@@ -944,7 +943,7 @@ class _Reach(NamedTuple):
 
 
 def _spanner_rule(
-    phrase: Phrase, line: Sequence[Phrase], rules: Sequence[Edge], table_width: float, settings: "LiteSettings"
+    phrase: Phrase, line: Sequence[Phrase], rules: Sequence[Edge], table_width: float, settings: LiteSettings
 ) -> _Reach | None:
     """A rule drawn just under a heading and wider than it: the heading spans the columns it covers,
     up to the vertical rules on either side of the heading.
@@ -997,7 +996,7 @@ def _header_lines_above(
     x_lo: float,
     x_hi: float,
     gutters: list[tuple[float, float]],
-    settings: "LiteSettings",
+    settings: LiteSettings,
     bounds: list[float] | None = None,
     extents: list[tuple[float, float]] | None = None,
 ) -> list[Line]:
@@ -1046,7 +1045,7 @@ def _header_lines_above(
     return out if len(out) > sections else []
 
 
-def _section_label(line: Line, x_lo: float, gutters: list[tuple[float, float]], settings: "LiteSettings") -> bool:
+def _section_label(line: Line, x_lo: float, gutters: list[tuple[float, float]], settings: LiteSettings) -> bool:
     """A label ending in a colon alone in the first column, at most a few em left of the row labels
     (line items are often indented under their section): a section row such as "Current assets:"."""
     if len(line.phrases) != 1:
@@ -1062,7 +1061,7 @@ def _section_label(line: Line, x_lo: float, gutters: list[tuple[float, float]], 
 
 
 def _overhangs(
-    line: Line, x_lo: float, x_hi: float, extents: list[tuple[float, float]] | None, settings: "LiteSettings"
+    line: Line, x_lo: float, x_hi: float, extents: list[tuple[float, float]] | None, settings: LiteSettings
 ) -> bool:
     """True when ``line`` reaches beyond the table's sides by more than the heading slack; a heading
     centred over the outermost column may (a date wider than the amounts under it)."""
@@ -1097,7 +1096,7 @@ def _aligned_with(phrase: Phrase, lo: float, hi: float, tol: float) -> bool:
 
 
 def split_heading_line(
-    line: Line, bounds: list[float], extents: list[tuple[float, float]], settings: "LiteSettings"
+    line: Line, bounds: list[float], extents: list[tuple[float, float]], settings: LiteSettings
 ) -> Line:
     """A heading line with each phrase that runs over several columns cut into its column labels.
 
@@ -1121,7 +1120,7 @@ def split_heading_line(
 
 
 def _heading_pieces(
-    phrase: Phrase, bounds: list[float], extents: list[tuple[float, float]], settings: "LiteSettings"
+    phrase: Phrase, bounds: list[float], extents: list[tuple[float, float]], settings: LiteSettings
 ) -> list[Phrase] | None:
     """The column labels ``phrase`` is made of (see :func:`split_heading_line`), or None."""
     words = phrase.words
@@ -1153,7 +1152,7 @@ def _widen_lone_headings(
     placed: list[dict[int, tuple[int, list[Phrase]]]],
     header_zone: int,
     extents: list[tuple[float, float]],
-    settings: "LiteSettings",
+    settings: LiteSettings,
 ) -> None:
     """Let a heading that stands alone over the value columns span the columns it heads.
 
@@ -1202,7 +1201,7 @@ def _widen_lone_headings(
             row[best[0]] = (best[1], [phrase])
 
 
-def _paragraph_tail(above: Line, line: Line, settings: "LiteSettings") -> bool:
+def _paragraph_tail(above: Line, line: Line, settings: LiteSettings) -> bool:
     """True when ``line`` is the last line of the prose paragraph ending with ``above``."""
     return (
         len(above.phrases) == 1
@@ -1213,7 +1212,7 @@ def _paragraph_tail(above: Line, line: Line, settings: "LiteSettings") -> bool:
 
 
 def _merge_rows(
-    lines: Sequence[Line], placed: list[dict[int, tuple[int, list[Phrase]]]], header_zone: int, settings: "LiteSettings"
+    lines: Sequence[Line], placed: list[dict[int, tuple[int, list[Phrase]]]], header_zone: int, settings: LiteSettings
 ) -> list[tuple[list[Line], dict[int, tuple[int, list[Phrase]]]]]:
     """Merge wrapped lines into table rows.
 
@@ -1324,7 +1323,7 @@ def _figure_share(table: FoundTable, figures: Sequence[tuple]) -> float:
     return min(1.0, covered / area)
 
 
-def _extend_to_rules(table: FoundTable, rules: Sequence[Edge], settings: "LiteSettings") -> None:
+def _extend_to_rules(table: FoundTable, rules: Sequence[Edge], settings: LiteSettings) -> None:
     """Widen a borderless table's box to the horizontal rules that bound or divide it.
 
     A rule much wider than the table counts only when a rule of the same extent closes the table on
@@ -1347,7 +1346,7 @@ def _extend_to_rules(table: FoundTable, rules: Sequence[Edge], settings: "LiteSe
             table.top, table.bottom = min(table.top, e.top), max(table.bottom, e.top)
 
 
-def _plausible(table: FoundTable, rules: Sequence[Edge], settings: "LiteSettings") -> bool:
+def _plausible(table: FoundTable, rules: Sequence[Edge], settings: LiteSettings) -> bool:
     """Reject prose, lists and scattered labels that happen to line up."""
     if table.n_cols < 2 or table.n_rows < 2:
         return False
@@ -1391,7 +1390,7 @@ def _plausible(table: FoundTable, rules: Sequence[Edge], settings: "LiteSettings
 # --------------------------------------------------------------------------------------------
 
 
-def find_index_tables(lines: Sequence[Line], settings: "LiteSettings") -> list[FoundTable]:
+def find_index_tables(lines: Sequence[Line], settings: LiteSettings) -> list[FoundTable]:
     """Tables of contents: runs of lines ending in dot leaders and a page number (label document_index)."""
     tables = []
     run: list[tuple[Line, re.Match]] = []
@@ -1430,7 +1429,7 @@ def find_index_tables(lines: Sequence[Line], settings: "LiteSettings") -> list[F
 # --------------------------------------------------------------------------------------------
 
 
-def mark_headers(table: FoundTable, rule_rows: set[int], settings: "LiteSettings") -> None:
+def mark_headers(table: FoundTable, rule_rows: set[int], settings: LiteSettings) -> None:
     """Set ``column_header`` on heading rows, ``row_header`` on a label column, ``row_section`` on
     rows that only carry a label.
 
@@ -1493,7 +1492,7 @@ def mark_headers(table: FoundTable, rule_rows: set[int], settings: "LiteSettings
                         cells[0].row_section = True
 
 
-def _styled_header_rows(rows: list[list[Cell]], rule_rows: set[int], settings: "LiteSettings") -> int:
+def _styled_header_rows(rows: list[list[Cell]], rule_rows: set[int], settings: LiteSettings) -> int:
     """1 (or 2 for a spanning first level) when the first row's style differs from the body's."""
     first = [c for c in rows[0] if c.text]
     body = [c for row in rows[1:] for c in row if c.text]
