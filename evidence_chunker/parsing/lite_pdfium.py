@@ -10,8 +10,10 @@ object and its box: two calls instead of seven.
 from __future__ import annotations
 
 import ctypes
+from bisect import bisect_left
 import math
 import re
+import struct
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -37,11 +39,14 @@ _UNICODE_NONCHAR = frozenset({0xFFFE, 0xFFFF, 0xFFFD})
 #: Spaces a page may print; pdfium also generates U+0020 for gaps and CR/LF at line ends.
 _SPACES = frozenset({0x20, 0xA0, 0x3000, 0x09})
 _LINE_BREAKS = frozenset({0x0D, 0x0A})
+#: Code points that end a word without being a glyph.
+_BLANKS = _SPACES | _LINE_BREAKS | _UNICODE_NONCHAR
 _FIRST_PRINTABLE = 0x20
-_HIGH_SURROGATES = (0xD800, 0xDBFF)
-_LOW_SURROGATES = (0xDC00, 0xDFFF)
+_SURROGATE_FIRST, _LOW_SURROGATE_FIRST, _SURROGATE_LAST = 0xD800, 0xDC00, 0xDFFF
 _SURROGATE_BASE = 0x10000
 _SURROGATE_BITS = 10
+#: Bytes of an FS_MATRIX's a, b, c, d (four floats): the part that sets size and orientation.
+_LINEAR_PART = 16
 #: Skip path objects with more segments than this (glyph-like artwork, maps): no table rule is that busy.
 _MAX_PATH_SEGMENTS = 400
 #: Nested forms deeper than this are not walked.
@@ -172,13 +177,19 @@ def extract_chars(page: Any, frame: "PageFrame") -> list[tuple[Char, int]]:
         codes = _code_points(api, raw, count)
         box = (ctypes.c_float * 4)()  # FS_RECTF: left, top, right, bottom
         box_address = ctypes.addressof(box)
+        read_box = struct.Struct("4f").unpack_from
         matrix = (ctypes.c_float * 6)()  # FS_MATRIX: a, b, c, d, e, f
         matrix_address = ctypes.addressof(matrix)
         name_buffer = ctypes.create_string_buffer(_FONT_NAME_BUFFER)
         fonts: dict[int | None, tuple[str, bool]] = {}
-        objects: dict[int, tuple[str, float, bool, int]] = {}  # text object -> font, size, bold, orientation
+        # pdfium gives every glyph of a text object the object's font, size and matrix; filings often
+        # print each glyph as an object of its own, so styles are also shared by what defines them
+        objects: dict[int | None, tuple[str, float, bool, int]] = {}
+        styles: dict[tuple, tuple[str, float, bool, int]] = {}
         text_object, loose_box, is_generated = api.text_object, api.loose_box, api.is_generated
-        to_box = frame.box
+        object_font, get_matrix, font_size = api.object_font, api.matrix, api.font_size
+        upright = frame.rotation == 0
+        left_edge, top_edge, to_box = frame.left, frame.top, frame.box
         out: list[tuple[Char, int]] = []
         seen: dict[tuple[str, int], list[float]] = {}
         space = printed = False
@@ -188,14 +199,14 @@ def extract_chars(page: Any, frame: "PageFrame") -> list[tuple[Char, int]]:
                 skip_next = False
                 continue
             code = codes[i]
-            if _HIGH_SURROGATES[0] <= code <= _LOW_SURROGATES[1]:  # UTF-16 surrogates (16-bit wchar_t)
+            if _SURROGATE_FIRST <= code <= _SURROGATE_LAST:  # UTF-16 surrogates (16-bit wchar_t)
                 low = codes[i + 1] if i + 1 < count else 0
-                if code <= _HIGH_SURROGATES[1] and _LOW_SURROGATES[0] <= low <= _LOW_SURROGATES[1]:
-                    code = _SURROGATE_BASE + ((code - _HIGH_SURROGATES[0]) << _SURROGATE_BITS) + (low - _LOW_SURROGATES[0])
+                if code < _LOW_SURROGATE_FIRST and _LOW_SURROGATE_FIRST <= low <= _SURROGATE_LAST:
+                    code = _SURROGATE_BASE + ((code - _SURROGATE_FIRST) << _SURROGATE_BITS) + (low - _LOW_SURROGATE_FIRST)
                     skip_next = True
                 else:
                     continue
-            if code in _SPACES or code in _LINE_BREAKS or code in _UNICODE_NONCHAR:
+            if code in _BLANKS:
                 space = True
                 if code in _SPACES and not is_generated(raw, i):
                     printed = True  # a space of the page's text, not one pdfium made up for a gap
@@ -207,10 +218,25 @@ def extract_chars(page: Any, frame: "PageFrame") -> list[tuple[Char, int]]:
             obj = text_object(raw, i)
             style = objects.get(obj)
             if style is None:
-                style = objects[obj] = _object_style(api, raw, i, obj, frame, fonts, name_buffer, matrix, matrix_address)
+                font = object_font(obj) if obj else None
+                get_matrix(raw, i, matrix_address)
+                size = font_size(raw, i)
+                key = (font, bytes(matrix)[:_LINEAR_PART], size)  # the glyph's position plays no part
+                style = styles.get(key)
+                if style is None:
+                    info = fonts.get(font)
+                    if info is None:
+                        info = fonts[font] = _font_info(api, font, name_buffer)
+                    style = styles[key] = _style(info, size, matrix, frame.rotation)
+                objects[obj] = style
             loose_box(raw, i, box_address)
-            left, top_, right, bottom_ = box
-            x0, top, x1, bottom = to_box(left, bottom_, right, top_)
+            left, top_, right, bottom_ = read_box(box)
+            if upright:  # frame.box written out for the usual page
+                x0, x1 = (left, right) if left <= right else (right, left)
+                top, bottom = (top_, bottom_) if top_ >= bottom_ else (bottom_, top_)
+                x0, x1, top, bottom = x0 - left_edge, x1 - left_edge, top_edge - top, top_edge - bottom
+            else:
+                x0, top, x1, bottom = to_box(left, bottom_, right, top_)
             if x1 - x0 <= 0 and bottom - top <= 0:
                 continue
             try:
@@ -220,38 +246,30 @@ def extract_chars(page: Any, frame: "PageFrame") -> list[tuple[Char, int]]:
             # glyphs printed twice at (almost) one place: fake bold or shadows, read once; a ligature
             # split into its letters ("ffi" as f, f, i) repeats a glyph box right after itself: kept
             key = (text, round(top))
-            xs = seen.get(key)
+            xs = seen.get(key)  # sorted
             if xs is None:
-                xs = seen[key] = []
-            elif not (out and out[-1][0].text == text and out[-1][0].x0 == x0) and any(
-                abs(x0 - other) < _DUPLICATE_DISTANCE for other in xs
-            ):
-                continue
-            xs.append(x0)
-            font, size, bold, orientation = style
-            out.append((Char(text, x0, top, x1, bottom, size, font, bold, space, printed), orientation))
+                seen[key] = [x0]
+            else:
+                at = bisect_left(xs, x0)
+                near = (at < len(xs) and xs[at] - x0 < _DUPLICATE_DISTANCE) or (at and x0 - xs[at - 1] < _DUPLICATE_DISTANCE)
+                if near and not (out[-1][0].text == text and out[-1][0].x0 == x0):
+                    continue
+                xs.insert(at, x0)
+            out.append((Char(text, x0, top, x1, bottom, style[1], style[0], style[2], space, printed), style[3]))
             space = printed = False
         return out
     finally:
         text_page.close()
 
 
-def _object_style(
-    api: _Pdfium, raw: int, index: int, obj: int | None, frame: "PageFrame", fonts: dict,
-    name_buffer: ctypes.Array, matrix: ctypes.Array, matrix_address: int,
-) -> tuple[str, float, bool, int]:
-    """Font name, size (points), boldness and orientation of the text object of glyph ``index``:
-    pdfium gives every glyph of a text object the object's font, size and matrix."""
-    font = api.object_font(obj) if obj else None
-    info = fonts.get(font)
-    if info is None:
-        info = fonts[font] = _font_info(api, font, name_buffer)
-    api.matrix(raw, index, matrix_address)
+def _style(font: tuple[str, bool], size: float, matrix: ctypes.Array, rotation: int) -> tuple[str, float, bool, int]:
+    """Font name, size in points (font size times the matrix's vertical scale), boldness and
+    orientation (quarter turns counter-clockwise on the displayed page) of a text object."""
     a, b, c, d, _e, _f = matrix
-    size = api.font_size(raw, index) * (math.hypot(c, d) or 1.0)
-    angle = (math.degrees(math.atan2(b, a)) - frame.rotation) % _FULL_TURN
+    size = size * (math.hypot(c, d) or 1.0)
+    angle = (math.degrees(math.atan2(b, a)) - rotation) % _FULL_TURN
     orientation = int(((angle + _QUARTER_TURN / 2) % _FULL_TURN) // _QUARTER_TURN) * _QUARTER_TURN
-    return info[0], size, info[1], orientation
+    return font[0], size, font[1], orientation
 
 
 def _compose(outer: tuple, inner: tuple) -> tuple:
