@@ -99,6 +99,11 @@ class _Pdfium(NamedTuple):
     font_name: Any
     font_weight: Any
     font_flags: Any
+    page_objects: Any
+    page_object: Any
+    form_objects: Any
+    form_object: Any
+    object_type: Any
 
 
 @lru_cache(maxsize=1)
@@ -132,6 +137,11 @@ def _pdfium() -> _Pdfium:
         font_name=fn("FPDFFont_GetBaseFontName", ctypes.c_size_t, vp, vp, ctypes.c_size_t),
         font_weight=fn("FPDFFont_GetWeight", i, vp),
         font_flags=fn("FPDFFont_GetFlags", i, vp),
+        page_objects=fn("FPDFPage_CountObjects", i, vp),
+        page_object=fn("FPDFPage_GetObject", vp, vp, i),
+        form_objects=fn("FPDFFormObj_CountObjects", i, vp),
+        form_object=fn("FPDFFormObj_GetObject", vp, vp, ctypes.c_ulong),
+        object_type=fn("FPDFPageObj_GetType", i, vp),
     )
 
 
@@ -190,6 +200,7 @@ def extract_chars(page: Any, frame: "PageFrame") -> list[tuple[Char, int]]:
         object_font, get_matrix, font_size = api.object_font, api.matrix, api.font_size
         upright = frame.rotation == 0
         left_edge, top_edge, to_box = frame.left, frame.top, frame.box
+        make_char = Char._make  # skips NamedTuple's keyword-handling __new__: one glyph at a time adds up
         out: list[tuple[Char, int]] = []
         seen: dict[tuple[str, int], list[float]] = {}
         space = printed = False
@@ -255,7 +266,7 @@ def extract_chars(page: Any, frame: "PageFrame") -> list[tuple[Char, int]]:
                 if near and not (out[-1][0].text == text and out[-1][0].x0 == x0):
                     continue
                 xs.insert(at, x0)
-            out.append((Char(text, x0, top, x1, bottom, style[1], style[0], style[2], space, printed), style[3]))
+            out.append((make_char((text, x0, top, x1, bottom, style[1], style[0], style[2], space, printed)), style[3]))
             space = printed = False
         return out
     finally:
@@ -409,13 +420,20 @@ def extract_graphics(page: Any, frame: PageFrame, settings: LiteSettings) -> tup
         if (box[2] - box[0]) * (box[3] - box[1]) <= settings.background_image_share * page_area:
             figures.append(box)
 
-    def walk(container: Any, is_form: bool, ctm: tuple, depth: int) -> None:
-        count = pdfium_c.FPDFFormObj_CountObjects(container) if is_form else pdfium_c.FPDFPage_CountObjects(container)
-        for k in range(max(count, 0)):
-            obj = pdfium_c.FPDFFormObj_GetObject(container, k) if is_form else pdfium_c.FPDFPage_GetObject(container, k)
-            kind = pdfium_c.FPDFPageObj_GetType(obj)
-            if kind not in (pdfium_c.FPDF_PAGEOBJ_PATH, pdfium_c.FPDF_PAGEOBJ_FORM, pdfium_c.FPDF_PAGEOBJ_IMAGE):
+    api = _pdfium()
+    drawn = (pdfium_c.FPDF_PAGEOBJ_PATH, pdfium_c.FPDF_PAGEOBJ_FORM, pdfium_c.FPDF_PAGEOBJ_IMAGE)
+    object_type, page_object_pointer = api.object_type, pdfium_c.FPDF_PAGEOBJECT
+
+    def walk(container: int, is_form: bool, ctm: tuple, depth: int) -> None:
+        # objects are listed with plain-int handles (filings draw each glyph as an object of its own,
+        # all skipped here); only drawn ones get a pypdfium2 pointer for the calls below
+        count, get = (api.form_objects, api.form_object) if is_form else (api.page_objects, api.page_object)
+        for k in range(max(count(container), 0)):
+            handle = get(container, k)
+            kind = object_type(handle)
+            if kind not in drawn:
                 continue
+            obj = ctypes.cast(handle, page_object_pointer)
             pdfium_c.FPDFPageObj_GetMatrix(obj, fs)
             matrix = _compose(ctm, (fs.a, fs.b, fs.c, fs.d, fs.e, fs.f))
             if kind == pdfium_c.FPDF_PAGEOBJ_PATH:
@@ -423,9 +441,9 @@ def extract_graphics(page: Any, frame: PageFrame, settings: LiteSettings) -> tup
             elif kind == pdfium_c.FPDF_PAGEOBJ_IMAGE:
                 image(matrix)
             elif depth < _MAX_FORM_DEPTH:
-                walk(obj, True, matrix, depth + 1)
+                walk(handle, True, matrix, depth + 1)
 
-    walk(page.raw, False, _IDENTITY, 0)
+    walk(ctypes.cast(page.raw, ctypes.c_void_p).value, False, _IDENTITY, 0)
     return edges, merge_boxes(figures)
 
 

@@ -293,29 +293,18 @@ def phrases_from_words(words: Sequence[Word], settings: LiteSettings) -> list[Ph
     word covers and closed through a heap of their right ends, so each word meets only its neighbours.
     """
     phrases: list[Phrase] = []
-    order: dict[int, int] = {}  # id(phrase) -> creation rank, the tie-break among equally near phrases
-    closed: set[int] = set()
-    bands: dict[int, list[Phrase]] = {}
-    ends: list[tuple[float, int, Phrase]] = []  # (x1 when pushed, rank, phrase): a min-heap of right ends
-
-    def file(phrase: Phrase, word: Word) -> None:
-        for band in range(int(word.top // _BAND), int(word.bottom // _BAND) + 1):
-            members = bands.setdefault(band, [])
-            if not members or members[-1] is not phrase:
-                members.append(phrase)
-
+    bands: dict[int, dict[int, Phrase]] = {}  # band -> open phrases whose last word covers it, by rank
+    filed: list[range] = []  # rank -> the bands its phrase is filed under
+    ends: list[tuple[float, int]] = []  # (x1 when pushed, rank): a min-heap of open phrases' right ends
     for word in sorted(words, key=lambda w: (w.x0, w.top)):
+        covered = range(int(word.top // _BAND), int(word.bottom // _BAND) + 1)
         candidates: dict[int, Phrase] = {}
-        for band in range(int(word.top // _BAND), int(word.bottom // _BAND) + 1):
+        for band in covered:
             members = bands.get(band)
             if members:
-                alive = [p for p in members if id(p) not in closed]
-                if len(alive) < len(members):
-                    bands[band] = alive
-                for p in alive:
-                    candidates[order[id(p)]] = p
+                candidates.update(members)
         best = None
-        best_gap = None
+        best_rank = best_gap = None
         for rank in sorted(candidates):
             phrase = candidates[rank]
             last = phrase.words[-1]
@@ -328,28 +317,40 @@ def phrases_from_words(words: Sequence[Word], settings: LiteSettings) -> list[Ph
             if abs(word.size - last.size) > settings.size_jump * min(word.size, last.size) and gap > _STYLE_BREAK_GAP * size:
                 continue
             if best_gap is None or gap < best_gap:
-                best, best_gap = phrase, gap
+                best, best_rank, best_gap = phrase, rank, gap
         if best is None:
-            best = Phrase([word])
-            order[id(best)] = len(phrases)
+            best, best_rank = Phrase([word]), len(phrases)
             phrases.append(best)
-            heapq.heappush(ends, (best.x1, order[id(best)], best))
+            filed.append(range(0))
+            heapq.heappush(ends, (best.x1, best_rank))
         else:
             best.words.append(word)
             if word.x1 > best.x1:
                 best.x1 = word.x1
-                heapq.heappush(ends, (best.x1, order[id(best)], best))
+                heapq.heappush(ends, (best.x1, best_rank))
             best.top = min(best.top, word.top)
             best.bottom = max(best.bottom, word.bottom)
-        file(best, word)
+        _unfile(bands, filed[best_rank], best_rank)
+        for band in covered:
+            bands.setdefault(band, {})[best_rank] = best
+        filed[best_rank] = covered
         # phrases ending far to the left can no longer grow (a pushed end older than the phrase's
         # current one is stale and skipped)
         limit = word.x0 - settings.phrase_gap * word.size * _OPEN_REACH
         while ends and ends[0][0] < limit:
-            x1, rank, phrase = heapq.heappop(ends)
-            if x1 == phrase.x1:
-                closed.add(id(phrase))
+            x1, rank = heapq.heappop(ends)
+            if x1 == phrases[rank].x1:
+                _unfile(bands, filed[rank], rank)
+                filed[rank] = range(0)
     return phrases
+
+
+def _unfile(bands: dict[int, dict[int, Phrase]], covered: range, rank: int) -> None:
+    for band in covered:
+        members = bands[band]
+        del members[rank]
+        if not members:
+            del bands[band]
 
 
 def split_phrases(phrases: list[Phrase], settings: LiteSettings) -> list[Phrase]:
