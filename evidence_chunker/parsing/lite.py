@@ -1,8 +1,9 @@
 """LiteParser: a model-free PDF parser that builds a docling-core DoclingDocument.
 
 Glyphs and vector rules come from pdfium (pypdfium2), which reads a page an order of magnitude faster
-than pdfminer. Tables are found three ways (:mod:`.lite_tables`): ruled grids from line intersections,
-borderless tables from aligned text columns, tables of contents from dot leaders. The remaining text
+than pdfminer. Tables are found three ways (:mod:`.lite_tables`): ruled grids from line intersections
+(:mod:`.lite_ruled`), borderless tables from aligned text columns (:mod:`.lite_borderless`), tables of
+contents from dot leaders (:mod:`.lite_toc`). The remaining text
 is ordered by a recursive XY-cut and split into paragraphs, headings, captions, list items and page
 furniture (:mod:`.lite_layout`). Every item carries page provenance with a BOTTOMLEFT box in points.
 
@@ -42,14 +43,9 @@ from .lite_layout import (
 )
 from .lite_pdfium import PageContent, read_page
 from .lite_settings import LiteSettings
-from .lite_tables import (
-    Edge,
-    FoundTable,
-    find_aligned_tables,
-    find_index_tables,
-    find_ruled_tables,
-    prepare_edges,
-)
+from .lite_borderless import find_aligned_tables
+from .lite_ruled import find_ruled_tables
+from .lite_tables import Edge, FoundTable, prepare_edges
 from .lite_text import (
     ENUMERATOR_RE,
     Char,
@@ -62,6 +58,7 @@ from .lite_text import (
     split_phrases,
     words_from_chars,
 )
+from .lite_toc import find_index_tables
 from .parsed import ParsedDoc
 from .pdf_file import DEFAULT_MAX_PAGES, DEFAULT_MAX_PDF_BYTES, inspect_pdf
 

@@ -10,12 +10,12 @@ object and its box: two calls instead of seven.
 from __future__ import annotations
 
 import ctypes
-from bisect import bisect_left
 import math
 import re
 import struct
+from bisect import bisect_left
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any, NamedTuple
 
 from .lite_settings import LiteSettings
@@ -200,7 +200,8 @@ def extract_chars(page: Any, frame: "PageFrame") -> list[tuple[Char, int]]:
         object_font, get_matrix, font_size = api.object_font, api.matrix, api.font_size
         upright = frame.rotation == 0
         left_edge, top_edge, to_box = frame.left, frame.top, frame.box
-        make_char = Char._make  # skips NamedTuple's keyword-handling __new__: one glyph at a time adds up
+        # tuple.__new__ skips NamedTuple's Python-level __new__: it runs once per glyph
+        make_char = partial(tuple.__new__, Char)
         out: list[tuple[Char, int]] = []
         seen: dict[tuple[str, int], list[float]] = {}
         space = printed = False
