@@ -46,6 +46,18 @@ _CURRENCY_RE = re.compile(r"^(?:[$€£¥₩]|US\$|USD|EUR|GBP|JPY|KRW)$")
 _CLOSING_RE = re.compile(r"^(?:\)%?|%)$")
 
 
+#: Two borderless tables join as sections when they overlap by this share of the narrower one.
+_SECTION_OVERLAP = 0.7
+#: A rule counts for a table (divides rows, widens its box) when it spans this share of its width.
+_RULE_SPAN = 0.6
+#: A table is framed when a rule of the same extent sits this share of its height away...
+_FRAME_DISTANCE = 0.5
+#: ...and a rule wider than this many times the table widens it only when the table is framed.
+_WIDE_RULE = 1.6
+#: A rule right above or below a table counts as its top or bottom rule when it spans this share of it.
+_BOUNDING_RULE_SPAN = 0.8
+
+
 def attach_value_marks(line: Line, settings: LiteSettings) -> Line:
     """The line with currency signs and closing marks printed apart from their amounts joined to them.
 
@@ -165,7 +177,7 @@ def _join_sections(
                 adjacent
                 and len(between) <= settings.max_plain_lines + 1
                 and gap <= settings.section_gap * size
-                and overlap >= 0.7 * min(prev.x1 - prev.x0, table.x1 - table.x0)
+                and overlap >= _SECTION_OVERLAP * min(prev.x1 - prev.x0, table.x1 - table.x0)
             ):
                 segment = list(range(prev.lines[0], table.lines[1] + 1))
                 joined_kinds = [k if i not in segment else (k or i == segment[0]) for i, k in enumerate(kinds)]
@@ -462,7 +474,7 @@ def _rule_rows(table: FoundTable, groups, rules: Sequence[Edge]) -> set[int]:
         above = max(ln.bottom for ln in groups[r - 1][0])
         below = min(ln.top for ln in groups[r][0])
         for e in rules:
-            if above - 1 <= e.top <= below + 1 and min(e.x1, table.x1) - max(e.x0, table.x0) >= 0.6 * width:
+            if above - 1 <= e.top <= below + 1 and min(e.x1, table.x1) - max(e.x0, table.x0) >= _RULE_SPAN * width:
                 out.add(r)
                 break
     return out
@@ -490,15 +502,15 @@ def _extend_to_rules(table: FoundTable, rules: Sequence[Edge], settings: LiteSet
     near = [
         e for e in rules
         if table.top - settings.rule_reach <= e.top <= table.bottom + settings.rule_reach
-        and min(e.x1, table.x1) - max(e.x0, table.x0) >= 0.6 * width
+        and min(e.x1, table.x1) - max(e.x0, table.x0) >= _RULE_SPAN * width
     ]
     for e in near:
         framed = any(
             f is not e and abs(f.x0 - e.x0) <= settings.snap_tolerance and abs(f.x1 - e.x1) <= settings.snap_tolerance
-            and abs(f.top - e.top) >= 0.5 * (table.bottom - table.top)
+            and abs(f.top - e.top) >= _FRAME_DISTANCE * (table.bottom - table.top)
             for f in near
         )
-        if e.x1 - e.x0 <= 1.6 * width or framed:
+        if e.x1 - e.x0 <= _WIDE_RULE * width or framed:
             table.x0, table.x1 = min(table.x0, e.x0), max(table.x1, e.x1)
             table.top, table.bottom = min(table.top, e.top), max(table.bottom, e.top)
 
@@ -516,11 +528,11 @@ def _plausible(table: FoundTable, rules: Sequence[Edge], settings: LiteSettings)
     rows_with_two = sum(1 for r in range(table.n_rows) if sum(1 for c in texts if c.row == r) >= 2)
     width = table.x1 - table.x0
     ruled_above = any(
-        abs(e.top - table.top) <= settings.rule_reach and min(e.x1, table.x1) - max(e.x0, table.x0) >= 0.8 * width
+        abs(e.top - table.top) <= settings.rule_reach and min(e.x1, table.x1) - max(e.x0, table.x0) >= _BOUNDING_RULE_SPAN * width
         for e in rules
     )
     ruled_below = any(
-        abs(e.top - table.bottom) <= settings.rule_reach and min(e.x1, table.x1) - max(e.x0, table.x0) >= 0.8 * width
+        abs(e.top - table.bottom) <= settings.rule_reach and min(e.x1, table.x1) - max(e.x0, table.x0) >= _BOUNDING_RULE_SPAN * width
         for e in rules
     )
     if rows_with_two < 2:

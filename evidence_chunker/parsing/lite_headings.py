@@ -20,6 +20,16 @@ def is_short(phrase: Phrase, settings: LiteSettings) -> bool:
     )
 
 
+#: A rule marks a heading's span when it runs under this share of the heading, and it is not the
+#: heading row's rule when narrower than this share of the table.
+_SPANNER_UNDER = 0.8
+_SPANNER_MAX_WIDTH = 0.8
+#: Another heading of the line is under the same rule when the rule covers this share of it.
+_SHARED_RULE = 0.5
+#: A single line flush with the table's left edge and wider than this share of it is a title.
+_TITLE_WIDTH = 0.4
+
+
 class Reach(NamedTuple):
     """The horizontal reach of a heading: the rule drawn under it."""
 
@@ -40,7 +50,7 @@ def spanner_rule(
         if not e.horizontal or not phrase.bottom - 1 <= e.top <= phrase.bottom + settings.spanner_gap * phrase.size:
             continue
         overlap = min(e.x1, phrase.x1) - max(e.x0, phrase.x0)
-        if overlap < 0.8 * width or e.x1 - e.x0 <= width + phrase.size or e.x1 - e.x0 > 0.8 * table_width:
+        if overlap < _SPANNER_UNDER * width or e.x1 - e.x0 <= width + phrase.size or e.x1 - e.x0 > _SPANNER_MAX_WIDTH * table_width:
             continue
         x0, x1 = e.x0, e.x1
         for v in rules:
@@ -50,7 +60,7 @@ def spanner_rule(
                 elif phrase.x1 <= v.x0 < x1:
                     x1 = v.x0
         if any(
-            q is not phrase and min(x1, q.x1) - max(x0, q.x0) >= 0.5 * (q.x1 - q.x0)
+            q is not phrase and min(x1, q.x1) - max(x0, q.x0) >= _SHARED_RULE * (q.x1 - q.x0)
             and e.top - settings.spanner_gap * q.size <= q.bottom <= e.top + 1
             for q in line
         ):
@@ -120,7 +130,7 @@ def header_lines_above(
             break  # an introduction ("... as follows:"), not a heading
         if k > 0 and _paragraph_tail(lines[k - 1], line, settings):
             break
-        if len(line.phrases) == 1 and line.phrases[0].x0 <= x_lo + size and line.x1 - line.x0 > 0.4 * width:
+        if len(line.phrases) == 1 and line.phrases[0].x0 <= x_lo + size and line.x1 - line.x0 > _TITLE_WIDTH * width:
             break  # a title-like line flush with the table's left edge
         if len(line.phrases) == 1 and line.phrases[0].x0 <= x_lo + size and line.phrases[0].bold and len(out) == 0 and not any(a < line.x1 for a, _ in gutters):
             break  # a bold label standing above the first column: a title, not a heading row

@@ -30,6 +30,23 @@ _DIGITS_RE = re.compile(r"\d+")
 _SPACE_RE = re.compile(r"\s+")
 
 
+#: A line continues a header (footer) block when the two overlap by this share of the narrower one...
+_FURNITURE_OVERLAP = 0.5
+#: ...or start within this many em of each other, sit at most this many em apart...
+_FURNITURE_INDENT = 2
+_FURNITURE_GAP = 0.6
+#: ...and differ in size by at most this share.
+_FURNITURE_SIZE_SHARE = 0.1
+#: Label/value rows: this share of the labels are short and this share have a value on their baseline.
+_LABEL_ROWS_SHARE = 0.6
+#: Line height (points) assumed for a region holding only tables.
+_DEFAULT_LINE_HEIGHT = 10.0
+#: A line may start this many em above the end of the line before it and still follow it (overlap).
+_LINE_OVERLAP_EM = 0.5
+#: A line shorter than this share of the next one ends its paragraph (a short last line).
+_SHORT_LAST_LINE = 0.85
+
+
 @dataclass
 class Paragraph:
     """Consecutive lines of one text block, with the DocItemLabel name the parser will give it."""
@@ -182,8 +199,8 @@ def _extend_furniture_blocks(lines: Sequence[Line], marks: dict[int, str], heigh
             gap = (b.top - a.bottom) if step == 1 else (a.top - b.bottom)
             inside = b.bottom <= 2 * settings.margin_band * height if step == 1 else b.top >= (1 - 2 * settings.margin_band) * height
             overlap = min(a.x1, b.x1) - max(a.x0, b.x0)
-            aligned = overlap >= 0.5 * min(a.x1 - a.x0, b.x1 - b.x0) or abs(a.x0 - b.x0) <= 2 * a.size
-            if inside and 0 <= gap <= 0.6 * a.size and abs(a.size - b.size) <= 0.1 * a.size and aligned:
+            aligned = overlap >= _FURNITURE_OVERLAP * min(a.x1 - a.x0, b.x1 - b.x0) or abs(a.x0 - b.x0) <= _FURNITURE_INDENT * a.size
+            if inside and 0 <= gap <= _FURNITURE_GAP * a.size and abs(a.size - b.size) <= _FURNITURE_SIZE_SHARE * a.size and aligned:
                 marks[j] = zone
 
 
@@ -278,7 +295,7 @@ def _label_value_rows(left: list[Block], right: list[Block], settings: LiteSetti
         1 for b in labels
         if any(r.phrase is not None and same_baseline(b.top, b.bottom, r.top, r.bottom, settings.line_overlap) for r in right)
     )
-    return short >= 0.6 * len(labels) and paired >= 0.6 * len(labels)
+    return short >= _LABEL_ROWS_SHARE * len(labels) and paired >= _LABEL_ROWS_SHARE * len(labels)
 
 
 def _is_prose(phrase: Phrase, settings: LiteSettings) -> bool:
@@ -296,7 +313,7 @@ def reading_order(blocks: list[Block], settings: LiteSettings, depth: int = 0) -
         return list(blocks)
     size = statistics.median(b.bottom - b.top for b in blocks if b.table is None) if any(
         b.table is None for b in blocks
-    ) else 10.0
+    ) else _DEFAULT_LINE_HEIGHT
     cut = _vertical_cut(blocks, settings.gutter * size)
     if cut is not None:
         left = [b for b in blocks if (b.x0 + b.x1) / 2 < cut]
@@ -391,7 +408,7 @@ def _starts_block(first: Line, prev: Line, line: Line, body: BodyStyle, settings
     """True when ``line`` cannot continue the paragraph that starts with ``first`` and ends with ``prev``."""
     size = max(prev.size, line.size)
     gap = line.top - prev.bottom
-    if gap < -0.5 * size or gap > settings.paragraph_gap * size:
+    if gap < -_LINE_OVERLAP_EM * size or gap > settings.paragraph_gap * size:
         return True
     if abs(line.size - prev.size) > settings.size_jump * min(line.size, prev.size):
         return True
@@ -406,7 +423,7 @@ def _starts_block(first: Line, prev: Line, line: Line, body: BodyStyle, settings
         return True
     if line.x0 - prev.x0 > settings.indent * size:  # an indented line
         hanging = bool(is_list_item(first.text) or FOOTNOTE_RE.match(first.text))
-        ended = bool(_SENTENCE_END_RE.search(prev.text)) or prev.x1 - prev.x0 < 0.85 * (line.x1 - prev.x0)
+        ended = bool(_SENTENCE_END_RE.search(prev.text)) or prev.x1 - prev.x0 < _SHORT_LAST_LINE * (line.x1 - prev.x0)
         if not hanging and ended:
             return True
     return False

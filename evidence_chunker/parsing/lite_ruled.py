@@ -24,6 +24,10 @@ from .lite_tables import (
 from .lite_text import Word, join_lines
 
 
+#: A text column boundary inside a ruled cell needs words on each side in this share of the body lines.
+_COLUMN_SIDES_SHARE = 0.5
+
+
 def find_ruled_tables(
     hs: list[Edge],
     vs: list[Edge],
@@ -175,7 +179,7 @@ def _text_columns(grid: _Grid, words: list[Word], settings: LiteSettings) -> lis
             mid = (a + b) / 2
             left = sum(1 for ln in body if any(w.x1 <= mid for w in ln))
             right = sum(1 for ln in body if any(w.x0 >= mid for w in ln))
-            if left >= 0.5 * len(body) and right >= 0.5 * len(body):
+            if left >= _COLUMN_SIDES_SHARE * len(body) and right >= _COLUMN_SIDES_SHARE * len(body):
                 out.append(mid)
     return out
 

@@ -7,6 +7,14 @@ from .lite_settings import LiteSettings
 from .lite_tables import Cell, FoundTable, is_number
 
 
+#: Bold first-column labels make a row header when they fill this share of the body rows.
+_BOLD_LABEL_ROWS = 0.5
+#: Header rows in bold stand out when less than this share of the body text is bold.
+_BOLD_BODY_SHARE = 0.5
+#: Rules under at most this many rows can mark the header rows.
+_MAX_RULED_HEADER_ROWS = 2
+
+
 def mark_headers(table: FoundTable, rule_rows: set[int], settings: LiteSettings) -> None:
     """Set ``column_header`` on heading rows, ``row_header`` on a label column, ``row_section`` on
     rows that only carry a label.
@@ -59,7 +67,7 @@ def mark_headers(table: FoundTable, rule_rows: set[int], settings: LiteSettings)
         bold_labels = all(c.bold for c in first_col) and not all(c.bold for c in others)
         coverage = len(first_col) / max(1, len(body))
         if (labels >= settings.row_header_labels and quantities >= settings.row_header_numbers) or (
-            bold_labels and coverage >= 0.5 and table.kind != "index"
+            bold_labels and coverage >= _BOLD_LABEL_ROWS and table.kind != "index"
         ):
             for c in first_col:
                 c.row_header = True
@@ -81,7 +89,7 @@ def _styled_header_rows(rows: list[list[Cell]], rule_rows: set[int], settings: L
     fonts_first = {c.font for c in first}
     fonts_body = {c.font for c in body}
     distinct_font = not (fonts_first & fonts_body)
-    evidence = (bold_first and bold_body < 0.5) or distinct_font or (1 in rule_rows and len(rule_rows) <= 2)
+    evidence = (bold_first and bold_body < _BOLD_BODY_SHARE) or distinct_font or (1 in rule_rows and len(rule_rows) <= _MAX_RULED_HEADER_ROWS)
     if not evidence:
         return 0
     if len(rows) > 2 and any(c.col_span > 1 for c in first):
