@@ -104,6 +104,14 @@ class _Pdfium(NamedTuple):
     form_objects: Any
     form_object: Any
     object_type: Any
+    object_matrix: Any
+    object_bounds: Any
+    path_segments: Any
+    path_segment: Any
+    segment_type: Any
+    segment_point: Any
+    segment_close: Any
+    draw_mode: Any
 
 
 @lru_cache(maxsize=1)
@@ -142,6 +150,14 @@ def _pdfium() -> _Pdfium:
         form_objects=fn("FPDFFormObj_CountObjects", i, vp),
         form_object=fn("FPDFFormObj_GetObject", vp, vp, ctypes.c_ulong),
         object_type=fn("FPDFPageObj_GetType", i, vp),
+        object_matrix=fn("FPDFPageObj_GetMatrix", i, vp, vp),
+        object_bounds=fn("FPDFPageObj_GetBounds", i, vp, vp, vp, vp, vp),
+        path_segments=fn("FPDFPath_CountSegments", i, vp),
+        path_segment=fn("FPDFPath_GetPathSegment", vp, vp, i),
+        segment_type=fn("FPDFPathSegment_GetType", i, vp),
+        segment_point=fn("FPDFPathSegment_GetPoint", i, vp, vp, vp),
+        segment_close=fn("FPDFPathSegment_GetClose", i, vp),
+        draw_mode=fn("FPDFPath_GetDrawMode", i, vp, vp, vp),
     )
 
 
@@ -331,16 +347,21 @@ def extract_graphics(page: Any, frame: PageFrame, settings: LiteSettings) -> tup
     """
     import pypdfium2.raw as pdfium_c
 
+    api = _pdfium()
     edges: list[Edge] = []
     figures: list[tuple] = []
     page_area = frame.width * frame.height
-    fs = pdfium_c.FS_MATRIX()
-    x = ctypes.c_float()
-    y = ctypes.c_float()
-    fill_mode = ctypes.c_int()
-    stroke = ctypes.c_int()
-    left, bottom, right, top = (ctypes.c_float() for _ in range(4))
+    # out-parameters as raw buffers passed by address (handles are plain ints, see _Pdfium)
+    matrix_buffer = (ctypes.c_float * 6)()
+    point = (ctypes.c_float * 2)()
+    modes = (ctypes.c_int * 2)()  # fill mode, stroke
+    bounds = (ctypes.c_float * 4)()  # left, bottom, right, top
+    matrix_at, point_at, bounds_at = (ctypes.addressof(v) for v in (matrix_buffer, point, bounds))
+    fill_at, stroke_at = ctypes.addressof(modes), ctypes.addressof(modes) + ctypes.sizeof(ctypes.c_int)
+    read_point = struct.Struct("2f").unpack_from
     thin = settings.rule_thickness
+    bezier, move = pdfium_c.FPDF_SEGMENT_BEZIERTO, pdfium_c.FPDF_SEGMENT_MOVETO
+    float_size = ctypes.sizeof(ctypes.c_float)
 
     def add(xa: float, ya: float, xb: float, yb: float) -> None:
         if abs(ya - yb) <= _STRAIGHT_TOLERANCE and abs(xa - xb) > 0:
@@ -348,23 +369,25 @@ def extract_graphics(page: Any, frame: PageFrame, settings: LiteSettings) -> tup
         elif abs(xa - xb) <= _STRAIGHT_TOLERANCE and abs(ya - yb) > 0:
             edges.append(Edge((xa + xb) / 2, min(ya, yb), (xa + xb) / 2, max(ya, yb)))
 
-    def figure_from_bounds(obj: Any, parent: tuple) -> None:
-        pdfium_c.FPDFPageObj_GetBounds(obj, left, bottom, right, top)
+    def figure_from_bounds(obj: int, parent: tuple) -> None:
+        api.object_bounds(obj, bounds_at, bounds_at + float_size, bounds_at + 2 * float_size, bounds_at + 3 * float_size)
+        left, bottom, right, top = bounds
         a, b, c, d, e, f = parent
         corners = [
             frame.point(a * u + c * v + e, b * u + d * v + f)
-            for u, v in ((left.value, bottom.value), (right.value, top.value), (left.value, top.value), (right.value, bottom.value))
+            for u, v in ((left, bottom), (right, top), (left, top), (right, bottom))
         ]
         box = (min(p[0] for p in corners), min(p[1] for p in corners), max(p[0] for p in corners), max(p[1] for p in corners))
         if (box[2] - box[0]) * (box[3] - box[1]) <= settings.background_share * page_area:
             figures.append(box)
 
-    def path(obj: Any, ctm: tuple, parent: tuple) -> None:
-        n = pdfium_c.FPDFPath_CountSegments(obj)
+    def path(obj: int, ctm: tuple, parent: tuple) -> None:
+        n = api.path_segments(obj)
         if n <= 0:
             return
-        pdfium_c.FPDFPath_GetDrawMode(obj, fill_mode, stroke)
-        if not fill_mode.value and not stroke.value:
+        api.draw_mode(obj, fill_at, stroke_at)
+        filled, stroked = modes
+        if not filled and not stroked:
             return
         if n > _MAX_PATH_SEGMENTS:
             figure_from_bounds(obj, parent)
@@ -373,20 +396,21 @@ def extract_graphics(page: Any, frame: PageFrame, settings: LiteSettings) -> tup
         points: list[tuple[float, float]] = []
         subpaths: list[list[tuple[float, float]]] = []
         for k in range(n):
-            seg = pdfium_c.FPDFPath_GetPathSegment(obj, k)
-            kind = pdfium_c.FPDFPathSegment_GetType(seg)
-            if kind == pdfium_c.FPDF_SEGMENT_BEZIERTO:  # curved artwork: a figure, never a rule
+            seg = api.path_segment(obj, k)
+            kind = api.segment_type(seg)
+            if kind == bezier:  # curved artwork: a figure, never a rule
                 figure_from_bounds(obj, parent)
                 return
-            pdfium_c.FPDFPathSegment_GetPoint(seg, x, y)
-            px, py = frame.point(a * x.value + c * y.value + e, b * x.value + d * y.value + f)
-            if kind == pdfium_c.FPDF_SEGMENT_MOVETO:
+            api.segment_point(seg, point_at, point_at + float_size)
+            u, v = read_point(point)
+            px, py = frame.point(a * u + c * v + e, b * u + d * v + f)
+            if kind == move:
                 if len(points) > 1:
                     subpaths.append(points)
                 points = [(px, py)]
             else:
                 points.append((px, py))
-            if pdfium_c.FPDFPathSegment_GetClose(seg) and points:
+            if api.segment_close(seg) and points:
                 points.append(points[0])
         if len(points) > 1:
             subpaths.append(points)
@@ -398,7 +422,7 @@ def extract_graphics(page: Any, frame: PageFrame, settings: LiteSettings) -> tup
             xs = [p[0] for p in pts]
             ys = [p[1] for p in pts]
             w, h = max(xs) - min(xs), max(ys) - min(ys)
-            if fill_mode.value and len(pts) >= 4 and (w <= thin or h <= thin):
+            if filled and len(pts) >= 4 and (w <= thin or h <= thin):
                 if w <= thin and h <= thin:
                     continue
                 mx, my = (max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2
@@ -421,28 +445,25 @@ def extract_graphics(page: Any, frame: PageFrame, settings: LiteSettings) -> tup
         if (box[2] - box[0]) * (box[3] - box[1]) <= settings.background_image_share * page_area:
             figures.append(box)
 
-    api = _pdfium()
     drawn = (pdfium_c.FPDF_PAGEOBJ_PATH, pdfium_c.FPDF_PAGEOBJ_FORM, pdfium_c.FPDF_PAGEOBJ_IMAGE)
-    object_type, page_object_pointer = api.object_type, pdfium_c.FPDF_PAGEOBJECT
+    object_type = api.object_type
 
     def walk(container: int, is_form: bool, ctm: tuple, depth: int) -> None:
-        # objects are listed with plain-int handles (filings draw each glyph as an object of its own,
-        # all skipped here); only drawn ones get a pypdfium2 pointer for the calls below
+        # filings draw each glyph as an object of its own: those are skipped on their type alone
         count, get = (api.form_objects, api.form_object) if is_form else (api.page_objects, api.page_object)
         for k in range(max(count(container), 0)):
-            handle = get(container, k)
-            kind = object_type(handle)
+            obj = get(container, k)
+            kind = object_type(obj)
             if kind not in drawn:
                 continue
-            obj = ctypes.cast(handle, page_object_pointer)
-            pdfium_c.FPDFPageObj_GetMatrix(obj, fs)
-            matrix = _compose(ctm, (fs.a, fs.b, fs.c, fs.d, fs.e, fs.f))
+            api.object_matrix(obj, matrix_at)
+            matrix = _compose(ctm, tuple(matrix_buffer))
             if kind == pdfium_c.FPDF_PAGEOBJ_PATH:
                 path(obj, matrix, ctm)
             elif kind == pdfium_c.FPDF_PAGEOBJ_IMAGE:
                 image(matrix)
             elif depth < _MAX_FORM_DEPTH:
-                walk(handle, True, matrix, depth + 1)
+                walk(obj, True, matrix, depth + 1)
 
     walk(ctypes.cast(page.raw, ctypes.c_void_p).value, False, _IDENTITY, 0)
     return edges, merge_boxes(figures)
