@@ -2,9 +2,11 @@
 figure artwork drawn on a page, in the top-down frame of the displayed page (points).
 
 Glyphs are read through pdfium's text page. A Python call into pdfium costs about as much as the work it
-asks for, so what pdfium keeps per text object (font, size, matrix) is read once per text object and
-fonts once per font, the characters' code points in one call per page, and per glyph only its text
-object and its box: two calls instead of seven.
+asks for, so the characters' code points come in one call per page, fonts are read once per font, and
+what pdfium keeps per text object (font, size, matrix) once per text object; per glyph only its text
+object and its box are asked for. Filings often print each glyph as a text object of its own: there a
+glyph costs five calls (seven before, plus four per font lookup). Handles are plain ints (our own
+ctypes prototypes over pypdfium2's library), so no pointer object is made per call.
 """
 
 from __future__ import annotations
@@ -124,7 +126,8 @@ def _pdfium() -> _Pdfium:
     if lib is None:  # pragma: no cover - an older pypdfium2 layout; dlopen returns the loaded library
         from pathlib import Path
 
-        lib = ctypes.CDLL(str(next(Path(pypdfium2_raw.__file__).parent.glob("*pdfium*.*[so|dll|dylib]"))))
+        folder = Path(pypdfium2_raw.__file__).parent
+        lib = ctypes.CDLL(str(next(p for p in folder.iterdir() if "pdfium" in p.name and p.suffix in (".so", ".dll", ".dylib"))))
     vp, i, d = ctypes.c_void_p, ctypes.c_int, ctypes.c_double
 
     def fn(name: str, restype: Any, *argtypes: Any) -> Any:
