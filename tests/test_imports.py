@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -55,3 +56,17 @@ def test_lite_ingest_and_search_import_no_model_framework(tmp_path):
     parsing_stack = (*frameworks, "docling_core", "pypdfium2", "pandas", "semchunk", "evidence_chunker.parsing")
     assert _modules_after_cli(parsing_stack, "search", "revenue", "--index", str(index)) == []
     assert _modules_after_cli(parsing_stack, "--version") == []
+
+
+def test_the_automatic_parser_choice_imports_no_model_framework():
+    code = (
+        "import sys\n"
+        "from evidence_chunker.parsing import resolve_parser\n"
+        "import warnings; warnings.simplefilter('ignore')\n"
+        "parser = resolve_parser('auto')\n"
+        "print(parser.name, ','.join(m for m in ('torch', 'transformers', 'docling') if m in sys.modules))"
+    )
+    env = {**os.environ, "HF_HUB_OFFLINE": "1"}  # no network probe: the choice rests on what is on disk
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
+    name, _, loaded = out.stdout.strip().partition(" ")
+    assert name in ("lite", "docling") and loaded == ""

@@ -535,6 +535,17 @@ def test_settings_accept_a_dict_and_reject_unknown_names(borderless_pdf):
         LiteSettings.resolve({"no_such_setting": 1})
 
 
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("line_overlap", 1.5), ("word_gap", -0.1), ("heading_max_lines", 2.5), ("phrase_gap", 0), ("borderless_tables", "no")],
+)
+def test_settings_reject_values_out_of_range_naming_the_field(field, value):
+    with pytest.raises(ValueError, match=field):
+        LiteSettings(**{field: value})
+    with pytest.raises(ValueError, match=field):
+        LiteParser(settings={field: value})
+
 # --------------------------------------------------------------------------------------------
 # The sample reports in sample_pdfs/ (see its README for what each page holds)
 # --------------------------------------------------------------------------------------------
