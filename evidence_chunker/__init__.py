@@ -1,25 +1,60 @@
 """evidence_chunker: table-centric Evidence Units and Text Chunks from report PDFs."""
 
-from .chunker import EvidenceChunker
-from .errors import (
-    CorruptPdfError,
-    DoclingJsonError,
-    EmptyPdfError,
-    EncryptedPdfError,
-    EvidenceChunkerError,
-    ExtraNotInstalledError,
-    ImageOnlyPdfError,
-    ModelsUnavailableError,
-    NotAPdfError,
-    NotARegularFileError,
-    PdfError,
-    PdfNotFoundError,
-    PdfTooLargeError,
-)
-from .parsing import DoclingParser, LiteParser, ParsedDoc, ParserFallbackWarning, PdfParser
-from .split import SplitResult, SplitStats, split_eu, split_oversized_units
-from .tokens import DEFAULT_TOKEN_LIMIT, count_eu_tokens, count_tokens, exceeds_token_limit
-from .units import EvidenceUnit, PageBox
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .chunker import EvidenceChunker
+    from .errors import (
+        CorruptPdfError,
+        DoclingJsonError,
+        EmptyPdfError,
+        EncryptedPdfError,
+        EvidenceChunkerError,
+        ExtraNotInstalledError,
+        ImageOnlyPdfError,
+        ModelsUnavailableError,
+        NotAPdfError,
+        NotARegularFileError,
+        PdfError,
+        PdfNotFoundError,
+        PdfTooLargeError,
+    )
+    from .parsing import DoclingParser, LiteParser, ParsedDoc, ParserFallbackWarning, PdfParser
+    from .split import SplitResult, SplitStats, split_eu, split_oversized_units
+    from .tokens import DEFAULT_TOKEN_LIMIT, count_eu_tokens, count_tokens, exceeds_token_limit
+    from .units import EvidenceUnit, PageBox
+
+#: Where each public name lives. Names are imported on first use, so that commands which never parse
+#: (``sjt search``, ``sjt verify``, ``sjt --version``) do not load the parsing stack (docling-core,
+#: pypdfium2, pandas) just by importing the package.
+_EXPORTS = {
+    "EvidenceChunker": "chunker",
+    **{name: "errors" for name in (
+        "CorruptPdfError", "DoclingJsonError", "EmptyPdfError", "EncryptedPdfError", "EvidenceChunkerError",
+        "ExtraNotInstalledError", "ImageOnlyPdfError", "ModelsUnavailableError", "NotAPdfError",
+        "NotARegularFileError", "PdfError",
+        "PdfNotFoundError", "PdfTooLargeError",
+    )},
+    **{name: "parsing" for name in ("DoclingParser", "LiteParser", "ParsedDoc", "ParserFallbackWarning", "PdfParser")},
+    **{name: "split" for name in ("SplitResult", "SplitStats", "split_eu", "split_oversized_units")},
+    **{name: "tokens" for name in ("DEFAULT_TOKEN_LIMIT", "count_eu_tokens", "count_tokens", "exceeds_token_limit")},
+    **{name: "units" for name in ("EvidenceUnit", "PageBox")},
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))
+
 
 __version__ = "0.2.0"
 

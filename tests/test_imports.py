@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+
+from repo_paths import SAMPLE_PDFS
 
 HEAVY = ("torch", "transformers", "docling", "langchain_core", "llama_index", "sentence_transformers")
 
@@ -31,3 +34,49 @@ def test_scale_out_modules_import_their_engines_only_when_used():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+#: Runs the CLI in-process, then prints which modules of ``names`` were imported (one line, on stdout).
+_CLI_THEN_MODULES = (
+    "import sys\n"
+    "from evidence_chunker.cli import main\n"
+    "names = sys.argv[1].split(',')\n"
+    "sys.argv = ['sjt'] + sys.argv[2:]\n"
+    "try:\n"
+    "    main()\n"
+    "except SystemExit as exc:\n"
+    "    assert not exc.code, exc.code\n"
+    "print('LOADED=' + ','.join(m for m in names if m in sys.modules))\n"
+)
+
+
+def _modules_after_cli(names: tuple[str, ...], *args: str) -> list[str]:
+    out = subprocess.run([sys.executable, "-c", _CLI_THEN_MODULES, ",".join(names), *args],
+                         capture_output=True, text=True, check=True)
+    line = [ln for ln in out.stdout.splitlines() if ln.startswith("LOADED=")][-1]
+    return [m for m in line.removeprefix("LOADED=").split(",") if m]
+
+
+def test_lite_ingest_and_search_import_no_model_framework(tmp_path):
+    index = tmp_path / "index.sqlite"
+    pdf = SAMPLE_PDFS / "mixed_brief.pdf"
+    frameworks = ("torch", "transformers", "docling")
+    assert _modules_after_cli(frameworks, "ingest", str(pdf), "--index", str(index), "--parser", "lite",
+                              "--no-progress") == []
+    parsing_stack = (*frameworks, "docling_core", "pypdfium2", "pandas", "semchunk", "evidence_chunker.parsing")
+    assert _modules_after_cli(parsing_stack, "search", "revenue", "--index", str(index)) == []
+    assert _modules_after_cli(parsing_stack, "--version") == []
+
+
+def test_the_automatic_parser_choice_imports_no_model_framework():
+    code = (
+        "import sys\n"
+        "from evidence_chunker.parsing import resolve_parser\n"
+        "import warnings; warnings.simplefilter('ignore')\n"
+        "parser = resolve_parser('auto')\n"
+        "print(parser.name, ','.join(m for m in ('torch', 'transformers', 'docling') if m in sys.modules))"
+    )
+    env = {**os.environ, "HF_HUB_OFFLINE": "1"}  # no network probe: the choice rests on what is on disk
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
+    name, _, loaded = out.stdout.strip().partition(" ")
+    assert name in ("lite", "docling") and loaded == ""

@@ -18,8 +18,8 @@ from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, Tabl
 
 from evidence_chunker.errors import ImageOnlyPdfError  # noqa: E402
 from evidence_chunker.parsing.lite import LiteParser, LiteSettings  # noqa: E402
-from evidence_chunker.parsing.lite_layout import Char, Line, Phrase, Word, words_from_chars  # noqa: E402
-from evidence_chunker.parsing.lite_tables import attach_value_marks  # noqa: E402
+from evidence_chunker.parsing.lite_text import Char, Line, Phrase, Word, words_from_chars  # noqa: E402
+from evidence_chunker.parsing.lite_borderless import attach_value_marks  # noqa: E402
 
 BODY = ParagraphStyle("body", fontName="Helvetica", fontSize=10, leading=13)
 HEADING = ParagraphStyle("heading", fontName="Helvetica-Bold", fontSize=15, leading=19, spaceAfter=6)
@@ -534,6 +534,17 @@ def test_settings_accept_a_dict_and_reject_unknown_names(borderless_pdf):
     with pytest.raises(ValueError, match="no_such_setting"):
         LiteSettings.resolve({"no_such_setting": 1})
 
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("line_overlap", 1.5), ("word_gap", -0.1), ("heading_max_lines", 2.5), ("phrase_gap", 0), ("borderless_tables", "no")],
+)
+def test_settings_reject_values_out_of_range_naming_the_field(field, value):
+    with pytest.raises(ValueError, match=field):
+        LiteSettings(**{field: value})
+    with pytest.raises(ValueError, match=field):
+        LiteParser(settings={field: value})
 
 # --------------------------------------------------------------------------------------------
 # The sample reports in sample_pdfs/ (see its README for what each page holds)

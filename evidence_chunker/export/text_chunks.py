@@ -5,13 +5,17 @@ table, the table's captions and footnotes and everything nested under it (rich c
 Each chunk is then taken apart into parts, one per doc item where docling's serialisation allows it, so
 ``filter_consumed_paragraphs`` can later drop single paragraphs an EU absorbed.
 
-docling-core's chunker modules import pandas and semchunk; they are imported on first use only.
+docling-core's chunker modules import pandas and semchunk; they are imported on first use only, and
+without transformers (see :func:`_import_chunker_modules`).
 """
 
 from __future__ import annotations
 
+import importlib
+import sys
+import types
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Iterable, NamedTuple
+from typing import TYPE_CHECKING, Any, Callable, Iterable, NamedTuple
 
 from docling_core.types.doc import ContentLayer, DocItem, DocItemLabel, DoclingDocument, RefItem, TableItem, TextItem
 
@@ -181,12 +185,72 @@ def _hybrid_chunker(doc: DoclingDocument, excluded: frozenset[str], token_limit:
             missing.append(name.replace("_", "-"))
     if missing:
         raise ChunkerUnavailableError(missing)
+    _import_chunker_modules()
     from docling_core.transforms.chunker.hybrid_chunker import HybridChunker
 
     classes = _chunker_classes()
     provider = classes.provider(excluded)
     tokenizer = classes.tokenizer(tokenizer=get_encoding(), max_tokens=token_limit)
     return HybridChunker(tokenizer=tokenizer, serializer_provider=provider), provider.get_serializer(doc)
+
+
+#: docling-core's Hugging Face tokenizer module: it imports transformers (and through it torch) when it
+#: is imported, though only its default tokenizer factory is needed, and only when no tokenizer is given.
+HF_TOKENIZER_MODULE = "docling_core.transforms.chunker.tokenizer.huggingface"
+
+
+class _DeferredModule(types.ModuleType):
+    """Stands in for a module until one of its names is used, then imports the real one in its place."""
+
+    def __init__(self, name: str):
+        super().__init__(name)
+        self.__dict__["_real"] = None
+
+    def _load(self) -> types.ModuleType:
+        real = self.__dict__["_real"]
+        if real is None:
+            if sys.modules.get(self.__name__) is self:
+                del sys.modules[self.__name__]
+            real = self.__dict__["_real"] = importlib.import_module(self.__name__)
+        return real
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__") and name.endswith("__"):  # the import system probing (__path__, ...)
+            raise AttributeError(name)
+        return getattr(self._load(), name)
+
+    def deferred(self, name: str) -> Callable[..., Any]:
+        """A function calling the real module's function ``name`` (importing the module then)."""
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            return getattr(self._load(), name)(*args, **kwargs)
+
+        call.__name__ = call.__qualname__ = name
+        return call
+
+
+def _import_chunker_modules() -> None:
+    """Import docling-core's chunker package without importing transformers.
+
+    The package's ``__init__`` imports the hybrid chunker, which imports the line chunker, which imports
+    the Hugging Face tokenizer module for ``get_default_tokenizer`` (a default used only when no
+    tokenizer is passed; we always pass one). Importing a submodule runs the package's ``__init__``
+    first, so importing ``hybrid_chunker`` directly does not avoid it. While the package loads, that one
+    module is a stand-in whose ``get_default_tokenizer`` imports the real module when called; any other
+    use of the stand-in imports the real module too, so code that does want Hugging Face tokenizers
+    still gets them.
+    """
+    if "docling_core.transforms.chunker.hybrid_chunker" in sys.modules or HF_TOKENIZER_MODULE in sys.modules:
+        return
+    stand_in = _DeferredModule(HF_TOKENIZER_MODULE)
+    stand_in.__dict__["get_default_tokenizer"] = stand_in.deferred("get_default_tokenizer")
+    sys.modules[HF_TOKENIZER_MODULE] = stand_in
+    try:
+        importlib.import_module("docling_core.transforms.chunker.hybrid_chunker")
+    except BaseException:
+        if sys.modules.get(HF_TOKENIZER_MODULE) is stand_in:
+            del sys.modules[HF_TOKENIZER_MODULE]
+        raise
 
 
 class _ChunkerClasses(NamedTuple):
@@ -197,6 +261,7 @@ class _ChunkerClasses(NamedTuple):
 @lru_cache(maxsize=1)
 def _chunker_classes() -> _ChunkerClasses:
     """Subclasses of docling-core's chunking classes, defined on first use (their modules are heavy)."""
+    _import_chunker_modules()
     from docling_core.transforms.chunker.hierarchical_chunker import (
         ChunkingDocSerializer,
         ChunkingSerializerProvider,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import socket
 from contextlib import suppress
@@ -23,25 +24,34 @@ HOW_TO_GET_MODELS = (
 )
 
 
+#: Docling's own cache folder (docling.datamodel.settings: ``cache_dir``, read from DOCLING_CACHE_DIR).
+DOCLING_CACHE_ENV = "DOCLING_CACHE_DIR"
+DOCLING_DEFAULT_CACHE = Path("~/.cache/docling")
+
+
 def docling_installed() -> bool:
+    """True when the docling package can be imported; it is looked up, not imported (importing docling
+    takes seconds and pulls in torch)."""
     try:
-        import docling.document_converter  # noqa: F401
-    except ImportError:
+        spec = importlib.util.find_spec("docling")
+    except (ImportError, ValueError):
         return False
-    return True
+    # find_spec of a submodule would import the package; look for the converter's file instead
+    locations = spec.submodule_search_locations if spec is not None else None
+    return bool(locations) and any((Path(folder) / "document_converter.py").is_file() for folder in locations)
 
 
 def _hub_cache_dirs() -> list[Path]:
-    """Where downloaded Docling weights may be: the Hugging Face hub cache and Docling's own cache."""
+    """Where downloaded Docling weights may be: the Hugging Face hub cache and Docling's own cache
+    (found from the environment as docling finds it, without importing docling)."""
     dirs = []
     with suppress(ImportError):
         from huggingface_hub import constants
 
         dirs.append(Path(constants.HF_HUB_CACHE))
-    with suppress(ImportError):
-        from docling.datamodel.settings import settings
-
-        dirs.append(Path(settings.cache_dir) / "models")
+    docling_cache = os.environ.get(DOCLING_CACHE_ENV)
+    dirs.append(Path(docling_cache).expanduser() if docling_cache else DOCLING_DEFAULT_CACHE.expanduser())
+    dirs[-1] = dirs[-1] / "models"
     return dirs
 
 

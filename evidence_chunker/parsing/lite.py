@@ -1,8 +1,9 @@
 """LiteParser: a model-free PDF parser that builds a docling-core DoclingDocument.
 
 Glyphs and vector rules come from pdfium (pypdfium2), which reads a page an order of magnitude faster
-than pdfminer. Tables are found three ways (:mod:`.lite_tables`): ruled grids from line intersections,
-borderless tables from aligned text columns, tables of contents from dot leaders. The remaining text
+than pdfminer. Tables are found three ways (:mod:`.lite_tables`): ruled grids from line intersections
+(:mod:`.lite_ruled`), borderless tables from aligned text columns (:mod:`.lite_borderless`), tables of
+contents from dot leaders (:mod:`.lite_toc`). The remaining text
 is ordered by a recursive XY-cut and split into paragraphs, headings, captions, list items and page
 furniture (:mod:`.lite_layout`). Every item carries page provenance with a BOTTOMLEFT box in points.
 
@@ -11,10 +12,7 @@ Born-digital PDFs only: a PDF without a text layer raises :class:`ImageOnlyPdfEr
 
 from __future__ import annotations
 
-import ctypes
-import math
-import re
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -32,555 +30,39 @@ from docling_core.types.doc.document import ContentLayer
 
 from ..errors import CorruptPdfError, ImageOnlyPdfError
 from .lite_layout import (
-    ENUMERATOR_RE,
     Block,
     BodyStyle,
-    Char,
-    Line,
     Paragraph,
-    Phrase,
-    attach_list_markers,
     body_style,
     build_paragraphs,
     find_furniture,
-    group_lines,
     heading_levels,
     ordered_lines,
     page_zones,
-    phrases_from_words,
     reading_order,
+)
+from .lite_pdfium import PageContent, read_page
+from .lite_settings import LiteSettings
+from .lite_borderless import find_aligned_tables
+from .lite_ruled import find_ruled_tables
+from .lite_tables import Edge, FoundTable, prepare_edges
+from .lite_text import (
+    ENUMERATOR_RE,
+    Char,
+    Line,
+    Phrase,
+    attach_list_markers,
+    group_lines,
+    phrases_from_words,
     split_marker,
     split_phrases,
     words_from_chars,
 )
-from .lite_tables import (
-    Edge,
-    FoundTable,
-    find_aligned_tables,
-    find_index_tables,
-    find_ruled_tables,
-    prepare_edges,
-)
+from .lite_toc import find_index_tables
 from .parsed import ParsedDoc
 from .pdf_file import DEFAULT_MAX_PAGES, DEFAULT_MAX_PDF_BYTES, inspect_pdf
 
 __all__ = ["LiteParser", "LiteSettings"]
-
-# ---- text geometry (multiples of the font size, "em", unless stated) -------------------------
-#: A gap wider than this between two glyphs starts a new word.
-DEFAULT_WORD_GAP = 0.25
-#: A gap wider than this between two words starts a new phrase (a table cell or a column of text).
-DEFAULT_PHRASE_GAP = 1.0
-#: A narrower gap also splits a phrase when it is over this many em and this many times the phrase's
-#: usual word gap (measured over at least ``split_min_gaps`` gaps, else the page's): dense columns.
-DEFAULT_SPLIT_GAP = 0.5
-DEFAULT_SPLIT_RATIO = 2.2
-DEFAULT_SPLIT_MIN_GAPS = 3
-#: A ")" or "%" this close after an amount, with no space printed between, ends the amount: "(565" and
-#: ")" in table cells of their own, as EDGAR renders financial statements, read "(565)".
-DEFAULT_MARK_GAP = 1.5
-#: A glyph this far left of the previous one starts a new word (text written out of order).
-DEFAULT_BACKTRACK = 0.5
-#: Two extents are on one baseline when they overlap by this share of the smaller height.
-DEFAULT_LINE_OVERLAP = 0.5
-#: Font sizes differing by more than this share are different styles.
-DEFAULT_SIZE_JUMP = 0.2
-#: A bullet or enumerator joins the text that starts within this distance after it.
-DEFAULT_MARKER_GAP = 3.0
-# ---- page furniture ----------------------------------------------------------------------------
-#: Share of the page height, at top and at bottom, where headers and footers live.
-DEFAULT_MARGIN_BAND = 0.08
-#: A margin line printed smaller than this share of the body size is furniture even if unique.
-DEFAULT_FURNITURE_SIZE_RATIO = 0.9
-# ---- reading order and paragraphs --------------------------------------------------------------
-#: A vertical whitespace gap at least this wide separates columns.
-DEFAULT_GUTTER = 1.0
-#: Blocks wider than this share of their region may bridge a column gutter (headings, tables).
-DEFAULT_WIDE_BLOCK = 0.55
-#: A vertical gap between lines wider than this starts a new paragraph.
-DEFAULT_PARAGRAPH_GAP = 0.9
-#: A first line indented by more than this starts a new paragraph.
-DEFAULT_INDENT = 1.0
-#: Text at least this many times the body size is heading-like.
-DEFAULT_HEADING_SIZE = 1.15
-DEFAULT_HEADING_MAX_LINES = 3
-#: Text at most this many times the body size, opening with a note marker, is a footnote.
-DEFAULT_FOOTNOTE_SIZE = 0.92
-DEFAULT_HEADING_MAX_CHARS = 160
-DEFAULT_CAPTION_MAX_CHARS = 400
-# ---- rules (points) ----------------------------------------------------------------------------
-#: Rules closer than this are snapped to one coordinate; also the tolerance of intersections.
-DEFAULT_SNAP_TOLERANCE = 3.0
-#: Collinear rules with a gap up to this are joined.
-DEFAULT_JOIN_TOLERANCE = 3.0
-#: Shorter rules are ignored (tick marks, glyph-like strokes).
-DEFAULT_MIN_EDGE_LENGTH = 4.0
-#: A cell boundary exists when rules cover this share of it.
-DEFAULT_RULE_COVERAGE = 0.5
-#: A ruled grid needs an interior rule covering this share of its height (a column divider), or,
-#: without columns drawn, of its width; nested boxes and diagrams fail this.
-DEFAULT_DIVIDER_COVERAGE = 0.5
-#: A ruled area this wide (share of the page width) is page design, not a table.
-DEFAULT_PAGE_WIDE = 0.97
-#: A ruled row is split into its text lines when this share of its cells (and at least two) hold
-#: several lines that line up across the row: rules drawn only around groups of rows.
-DEFAULT_SPLIT_ROW_SHARE = 0.5
-#: ...and when this share of those lines are single values (numbers, one or two short words).
-DEFAULT_SPLIT_ROW_TOKEN_SHARE = 0.75
-#: Grid rows or columns narrower than this (points) are slivers between double rules, not cells.
-DEFAULT_MIN_CELL = 7.0
-#: A ruled area holding this many pieces of slanted or curved artwork, each at least this share of
-#: its width long, is a diagram.
-DEFAULT_DIAGRAM_PIECES = 3
-DEFAULT_DIAGRAM_PIECE = 0.1
-#: A filled rectangle thinner than this is a rule, not a shaded area.
-DEFAULT_RULE_THICKNESS = 2.5
-#: Filled rectangles covering more than this share of the page are backgrounds, not rules.
-DEFAULT_BACKGROUND_SHARE = 0.5
-#: How far (points) a horizontal rule may sit from a table's top or bottom and still bound it.
-DEFAULT_RULE_REACH = 8.0
-#: A borderless table is rejected when figure artwork (curves, polygons, images) covers this share of
-#: its box: chart labels and legends line up like columns.
-DEFAULT_FIGURE_SHARE = 0.15
-#: Images covering more than this share of the page are backgrounds (or scans), not figures.
-DEFAULT_BACKGROUND_IMAGE_SHARE = 0.5
-#: A whitespace strip this wide (em of the body size) through all of a page's text, with prose on both
-#: sides, separates page columns (or the two pages of a spread) that tables do not cross.
-DEFAULT_ZONE_GUTTER = 1.5
-#: Each side of a page column gutter needs this many long (prose) phrases.
-DEFAULT_ZONE_MIN_PROSE = 3
-# ---- tables --------------------------------------------------------------------------------------
-#: Tables need at least this share of their grid slots filled with text.
-DEFAULT_MIN_FILL = 0.25
-#: A column gap (em) narrower than this is not a column boundary.
-DEFAULT_MIN_GUTTER = 0.6
-#: A phrase with at most this many words and at most this width (em) is short (cell-like).
-DEFAULT_SHORT_PHRASE_WORDS = 6
-DEFAULT_SHORT_PHRASE_WIDTH = 14.0
-#: A borderless table needs this many table-like lines.
-DEFAULT_MIN_TABLE_LINES = 2
-#: Rows of a borderless table are at most this far apart (em).
-DEFAULT_ROW_GAP = 2.5
-#: A rule this close (em) under a heading and wider than it marks the columns the heading spans.
-DEFAULT_SPANNER_GAP = 0.8
-#: Borderless tables this close (em) with compatible columns are sections of one table.
-DEFAULT_SECTION_GAP = 5.0
-#: Plain lines (section labels, wrapped text) allowed in a row between table-like lines.
-DEFAULT_MAX_PLAIN_LINES = 4
-#: A column gap may be crossed by this share of the lines (spanning headings, long labels).
-DEFAULT_SPAN_TOLERANCE = 0.2
-#: Heading lines looked for above a borderless table, and their maximum gap (em) and overhang (em).
-DEFAULT_MAX_HEADER_LINES = 4
-DEFAULT_HEADER_GAP = 1.5
-DEFAULT_HEADER_SLACK = 1.0
-#: A section label ("Current assets:") right above a table's first row may stand this far (em) left
-#: of the row labels and still be a row of the table.
-DEFAULT_SECTION_INDENT = 3.0
-#: A line continues the table row above when the gap is below this (em).
-DEFAULT_WRAP_GAP = 0.45
-#: A currency sign standing alone at most this far (em) before an amount on its row belongs to it:
-#: EDGAR prints "$" in a cell of its own at the left of the amount's cell; the cell reads "$ 298,085".
-DEFAULT_CURRENCY_GAP = 8.0
-#: Heading text lines up with a column (left, right or centre) within this many em.
-DEFAULT_ALIGN_TOLERANCE = 0.6
-#: A borderless table is accepted when this share of its later-column cells are quantities...
-DEFAULT_NUMERIC_SHARE = 0.4
-#: ...or, for text tables, when cells average at most this many words...
-DEFAULT_MAX_WORDS_PER_CELL = 5.0
-#: ...or, between a rule above and a rule below, when no first-column label is longer than this.
-DEFAULT_MAX_LABEL_WORDS = 12
-#: ...over at least this many rows with this share of slots filled.
-DEFAULT_MIN_TEXT_TABLE_ROWS = 3
-DEFAULT_TEXT_TABLE_FILL = 0.6
-#: A table of contents needs this many leader lines, at most this far apart (em).
-DEFAULT_MIN_INDEX_LINES = 3
-DEFAULT_INDEX_GAP = 3.0
-#: At most this many heading rows.
-DEFAULT_MAX_HEADER_ROWS = 4
-#: The first column is a row header when this share of its body cells are labels while this share
-#: of the other body cells are quantities.
-DEFAULT_ROW_HEADER_LABELS = 0.8
-DEFAULT_ROW_HEADER_NUMBERS = 0.5
-
-
-@dataclass(frozen=True)
-class LiteSettings:
-    """Every threshold of the lite parser; see the module constants for meanings and units."""
-
-    word_gap: float = DEFAULT_WORD_GAP
-    phrase_gap: float = DEFAULT_PHRASE_GAP
-    split_gap: float = DEFAULT_SPLIT_GAP
-    split_ratio: float = DEFAULT_SPLIT_RATIO
-    split_min_gaps: int = DEFAULT_SPLIT_MIN_GAPS
-    mark_gap: float = DEFAULT_MARK_GAP
-    backtrack: float = DEFAULT_BACKTRACK
-    line_overlap: float = DEFAULT_LINE_OVERLAP
-    size_jump: float = DEFAULT_SIZE_JUMP
-    marker_gap: float = DEFAULT_MARKER_GAP
-    margin_band: float = DEFAULT_MARGIN_BAND
-    furniture_size_ratio: float = DEFAULT_FURNITURE_SIZE_RATIO
-    gutter: float = DEFAULT_GUTTER
-    wide_block: float = DEFAULT_WIDE_BLOCK
-    paragraph_gap: float = DEFAULT_PARAGRAPH_GAP
-    indent: float = DEFAULT_INDENT
-    heading_size: float = DEFAULT_HEADING_SIZE
-    heading_max_lines: int = DEFAULT_HEADING_MAX_LINES
-    footnote_size: float = DEFAULT_FOOTNOTE_SIZE
-    heading_max_chars: int = DEFAULT_HEADING_MAX_CHARS
-    caption_max_chars: int = DEFAULT_CAPTION_MAX_CHARS
-    snap_tolerance: float = DEFAULT_SNAP_TOLERANCE
-    join_tolerance: float = DEFAULT_JOIN_TOLERANCE
-    min_edge_length: float = DEFAULT_MIN_EDGE_LENGTH
-    rule_coverage: float = DEFAULT_RULE_COVERAGE
-    divider_coverage: float = DEFAULT_DIVIDER_COVERAGE
-    page_wide: float = DEFAULT_PAGE_WIDE
-    min_cell: float = DEFAULT_MIN_CELL
-    split_row_share: float = DEFAULT_SPLIT_ROW_SHARE
-    split_row_token_share: float = DEFAULT_SPLIT_ROW_TOKEN_SHARE
-    diagram_pieces: int = DEFAULT_DIAGRAM_PIECES
-    diagram_piece: float = DEFAULT_DIAGRAM_PIECE
-    rule_thickness: float = DEFAULT_RULE_THICKNESS
-    background_share: float = DEFAULT_BACKGROUND_SHARE
-    rule_reach: float = DEFAULT_RULE_REACH
-    figure_share: float = DEFAULT_FIGURE_SHARE
-    background_image_share: float = DEFAULT_BACKGROUND_IMAGE_SHARE
-    zone_gutter: float = DEFAULT_ZONE_GUTTER
-    zone_min_prose: int = DEFAULT_ZONE_MIN_PROSE
-    min_fill: float = DEFAULT_MIN_FILL
-    min_gutter: float = DEFAULT_MIN_GUTTER
-    short_phrase_words: int = DEFAULT_SHORT_PHRASE_WORDS
-    short_phrase_width: float = DEFAULT_SHORT_PHRASE_WIDTH
-    min_table_lines: int = DEFAULT_MIN_TABLE_LINES
-    row_gap: float = DEFAULT_ROW_GAP
-    max_plain_lines: int = DEFAULT_MAX_PLAIN_LINES
-    section_gap: float = DEFAULT_SECTION_GAP
-    spanner_gap: float = DEFAULT_SPANNER_GAP
-    span_tolerance: float = DEFAULT_SPAN_TOLERANCE
-    max_header_lines: int = DEFAULT_MAX_HEADER_LINES
-    header_gap: float = DEFAULT_HEADER_GAP
-    header_slack: float = DEFAULT_HEADER_SLACK
-    section_indent: float = DEFAULT_SECTION_INDENT
-    wrap_gap: float = DEFAULT_WRAP_GAP
-    currency_gap: float = DEFAULT_CURRENCY_GAP
-    align_tolerance: float = DEFAULT_ALIGN_TOLERANCE
-    numeric_share: float = DEFAULT_NUMERIC_SHARE
-    max_words_per_cell: float = DEFAULT_MAX_WORDS_PER_CELL
-    max_label_words: int = DEFAULT_MAX_LABEL_WORDS
-    min_text_table_rows: int = DEFAULT_MIN_TEXT_TABLE_ROWS
-    text_table_fill: float = DEFAULT_TEXT_TABLE_FILL
-    min_index_lines: int = DEFAULT_MIN_INDEX_LINES
-    index_gap: float = DEFAULT_INDEX_GAP
-    max_header_rows: int = DEFAULT_MAX_HEADER_ROWS
-    row_header_labels: float = DEFAULT_ROW_HEADER_LABELS
-    row_header_numbers: float = DEFAULT_ROW_HEADER_NUMBERS
-    #: Find borderless (aligned-column) tables; ruled tables are always found.
-    borderless_tables: bool = True
-
-    @classmethod
-    def resolve(cls, settings: "LiteSettings | Mapping[str, Any] | None") -> "LiteSettings":
-        """Accept a LiteSettings, a plain dict of overrides, or None (defaults)."""
-        if settings is None:
-            return cls()
-        if isinstance(settings, cls):
-            return settings
-        known = {f.name for f in fields(cls)}
-        unknown = set(settings) - known
-        if unknown:
-            raise ValueError(f"unknown LiteSettings field(s): {', '.join(sorted(unknown))}")
-        return replace(cls(), **dict(settings))
-
-
-# --------------------------------------------------------------------------------------------
-# Page content from pdfium
-# --------------------------------------------------------------------------------------------
-
-#: Bold faces by name: "Arial-BoldMT", "Helvetica-Bold", "NanumSquareB", "CMBX10", "NimbusRomNo9L-Medi".
-_FONT_BOLD_RE = re.compile(
-    r"(?i:bold|black|heavy|semibold|demibold|extrabold|ultrabold)|[a-z\-,_]B$|Bd$|[-,]B[a-zA-Z]?$|[A-Z]{2}BX\d|-Medi$"
-)
-_FONT_FLAG_FORCE_BOLD = 1 << 18
-_BOLD_WEIGHT = 600
-_UNICODE_NONCHAR = {0xFFFE, 0xFFFF, 0xFFFD}
-#: Skip path objects with more segments than this (glyph-like artwork, maps): no table rule is that busy.
-_MAX_PATH_SEGMENTS = 400
-#: Nested forms deeper than this are not walked.
-_MAX_FORM_DEPTH = 8
-_IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
-#: A glyph repeated within this distance (points) of the same glyph is an overprint.
-_DUPLICATE_DISTANCE = 1.0
-
-
-@dataclass
-class PageContent:
-    """What one page offers: size in points (as displayed), glyphs and rules in the top-down frame."""
-
-    number: int
-    width: float
-    height: float
-    chars: list[tuple[Char, int]]  # glyph and its orientation (0, 90, 180, 270 degrees, counter-clockwise)
-    edges: list[Edge]
-    figures: list[tuple[float, float, float, float]]  # boxes of curves, polygons and images
-
-
-def _compose(outer: tuple, inner: tuple) -> tuple:
-    """Matrix product ``outer ∘ inner`` of two PDF matrices (a, b, c, d, e, f)."""
-    a1, b1, c1, d1, e1, f1 = outer
-    a2, b2, c2, d2, e2, f2 = inner
-    return (
-        a1 * a2 + c1 * b2,
-        b1 * a2 + d1 * b2,
-        a1 * c2 + c1 * d2,
-        b1 * c2 + d1 * d2,
-        a1 * e2 + c1 * f2 + e1,
-        b1 * e2 + d1 * f2 + f1,
-    )
-
-
-class _PageFrame:
-    """Maps PDF user space to the displayed page in the top-down frame (crop box, /Rotate)."""
-
-    def __init__(self, crop: tuple[float, float, float, float], rotation: int):
-        self.left, self.bottom, self.right, self.top = crop
-        self.rotation = rotation % 360
-        w, h = self.right - self.left, self.top - self.bottom
-        self.width, self.height = (h, w) if self.rotation in (90, 270) else (w, h)
-
-    def point(self, x: float, y: float) -> tuple[float, float]:
-        if self.rotation == 90:
-            return y - self.bottom, x - self.left
-        if self.rotation == 180:
-            return self.right - x, y - self.bottom
-        if self.rotation == 270:
-            return self.top - y, self.right - x
-        return x - self.left, self.top - y
-
-    def box(self, left: float, bottom: float, right: float, top: float) -> tuple[float, float, float, float]:
-        xa, ya = self.point(left, bottom)
-        xb, yb = self.point(right, top)
-        return min(xa, xb), min(ya, yb), max(xa, xb), max(ya, yb)
-
-
-def _font_info(raw_font: Any, buffer: ctypes.Array) -> tuple[str, bool]:
-    """Base name (subset prefix removed) and boldness of a pdfium font."""
-    import pypdfium2.raw as pdfium_c
-
-    name = ""
-    if raw_font:
-        length = pdfium_c.FPDFFont_GetBaseFontName(raw_font, buffer, len(buffer))
-        if length:
-            name = buffer.value.decode("utf-8", "replace")
-    if "+" in name[:8]:
-        name = name.split("+", 1)[1]
-    bold = bool(_FONT_BOLD_RE.search(name))
-    if raw_font and not bold:
-        weight = pdfium_c.FPDFFont_GetWeight(raw_font)
-        flags = pdfium_c.FPDFFont_GetFlags(raw_font)
-        bold = weight >= _BOLD_WEIGHT or bool(flags & _FONT_FLAG_FORCE_BOLD)
-    return name, bold
-
-
-def extract_chars(page: Any, frame: _PageFrame) -> list[tuple[Char, int]]:
-    """Every printed glyph of a page with its orientation, in content-stream order."""
-    import pypdfium2.raw as pdfium_c
-
-    textpage = page.get_textpage()
-    try:
-        raw = textpage.raw
-        count = pdfium_c.FPDFText_CountChars(raw)
-        rect = pdfium_c.FS_RECTF()
-        matrix = pdfium_c.FS_MATRIX()
-        buffer = ctypes.create_string_buffer(256)
-        fonts: dict[int, tuple[str, bool]] = {}
-        out: list[tuple[Char, int]] = []
-        seen: dict[tuple[str, int], list[float]] = {}
-        space = printed = False
-        skip_next = False
-        for i in range(count):
-            if skip_next:
-                skip_next = False
-                continue
-            code = pdfium_c.FPDFText_GetUnicode(raw, i)
-            if 0xD800 <= code <= 0xDFFF:  # UTF-16 surrogates (pdfium builds with 16-bit wchar_t)
-                low = pdfium_c.FPDFText_GetUnicode(raw, i + 1) if i + 1 < count else 0
-                if code <= 0xDBFF and 0xDC00 <= low <= 0xDFFF:
-                    code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
-                    skip_next = True
-                else:
-                    continue
-            if code in (0x20, 0xA0, 0x3000, 0x09) or code in (0x0D, 0x0A) or code in _UNICODE_NONCHAR:
-                space = True
-                if code in (0x20, 0xA0, 0x3000, 0x09) and not pdfium_c.FPDFText_IsGenerated(raw, i):
-                    printed = True  # a space of the page's text, not one pdfium made up for a gap
-                continue
-            if code < 0x20 or pdfium_c.FPDFText_IsGenerated(raw, i):
-                space = True
-                continue
-            text_obj = pdfium_c.FPDFText_GetTextObject(raw, i)
-            key = ctypes.cast(text_obj, ctypes.c_void_p).value or 0
-            font = fonts.get(key)
-            if font is None:
-                raw_font = pdfium_c.FPDFTextObj_GetFont(text_obj) if text_obj else None
-                font = fonts[key] = _font_info(raw_font, buffer)
-            pdfium_c.FPDFText_GetLooseCharBox(raw, i, rect)
-            pdfium_c.FPDFText_GetMatrix(raw, i, matrix)
-            scale_y = math.hypot(matrix.c, matrix.d) or 1.0
-            size = pdfium_c.FPDFText_GetFontSize(raw, i) * scale_y
-            angle = (math.degrees(math.atan2(matrix.b, matrix.a)) - frame.rotation) % 360
-            orientation = int(((angle + 45) % 360) // 90) * 90
-            x0, top, x1, bottom = frame.box(rect.left, rect.bottom, rect.right, rect.top)
-            if x1 - x0 <= 0 and bottom - top <= 0:
-                continue
-            try:
-                text = chr(code)
-            except ValueError:
-                continue
-            # glyphs printed twice at (almost) one place: fake bold or shadows, read once; a ligature
-            # split into its letters ("ffi" as f, f, i) repeats a glyph box right after itself: kept
-            key = (text, round(top))
-            xs = seen.setdefault(key, [])
-            previous = out[-1][0] if out else None
-            ligature = previous is not None and previous.text == text and previous.x0 == x0
-            if not ligature and any(abs(x0 - other) < _DUPLICATE_DISTANCE for other in xs):
-                continue
-            xs.append(x0)
-            out.append((Char(text, x0, top, x1, bottom, size, font[0], font[1], space, printed), orientation))
-            space = printed = False
-        return out
-    finally:
-        textpage.close()
-
-
-def extract_graphics(page: Any, frame: _PageFrame, settings: LiteSettings) -> tuple[list[Edge], list[tuple]]:
-    """Rules and figure artwork drawn on a page.
-
-    Rules are the horizontal and vertical sides of stroked lines and rectangles (a thin filled
-    rectangle is one rule; page-sized backgrounds are ignored). Figures are the boxes of paths with
-    curves or slanted sides and of images: where charts and pictures are.
-    """
-    import pypdfium2.raw as pdfium_c
-
-    edges: list[Edge] = []
-    figures: list[tuple] = []
-    page_area = frame.width * frame.height
-    fs = pdfium_c.FS_MATRIX()
-    x = ctypes.c_float()
-    y = ctypes.c_float()
-    fill_mode = ctypes.c_int()
-    stroke = ctypes.c_int()
-    left, bottom, right, top = (ctypes.c_float() for _ in range(4))
-    thin = settings.rule_thickness
-
-    def add(xa: float, ya: float, xb: float, yb: float) -> None:
-        if abs(ya - yb) <= 0.5 and abs(xa - xb) > 0:
-            edges.append(Edge(min(xa, xb), (ya + yb) / 2, max(xa, xb), (ya + yb) / 2))
-        elif abs(xa - xb) <= 0.5 and abs(ya - yb) > 0:
-            edges.append(Edge((xa + xb) / 2, min(ya, yb), (xa + xb) / 2, max(ya, yb)))
-
-    def figure_from_bounds(obj: Any, parent: tuple) -> None:
-        pdfium_c.FPDFPageObj_GetBounds(obj, left, bottom, right, top)
-        a, b, c, d, e, f = parent
-        corners = [
-            frame.point(a * u + c * v + e, b * u + d * v + f)
-            for u, v in ((left.value, bottom.value), (right.value, top.value), (left.value, top.value), (right.value, bottom.value))
-        ]
-        box = (min(p[0] for p in corners), min(p[1] for p in corners), max(p[0] for p in corners), max(p[1] for p in corners))
-        if (box[2] - box[0]) * (box[3] - box[1]) <= settings.background_share * page_area:
-            figures.append(box)
-
-    def path(obj: Any, ctm: tuple, parent: tuple) -> None:
-        n = pdfium_c.FPDFPath_CountSegments(obj)
-        if n <= 0:
-            return
-        pdfium_c.FPDFPath_GetDrawMode(obj, fill_mode, stroke)
-        if not fill_mode.value and not stroke.value:
-            return
-        if n > _MAX_PATH_SEGMENTS:
-            figure_from_bounds(obj, parent)
-            return
-        a, b, c, d, e, f = ctm
-        points: list[tuple[float, float]] = []
-        subpaths: list[list[tuple[float, float]]] = []
-        for k in range(n):
-            seg = pdfium_c.FPDFPath_GetPathSegment(obj, k)
-            kind = pdfium_c.FPDFPathSegment_GetType(seg)
-            if kind == pdfium_c.FPDF_SEGMENT_BEZIERTO:  # curved artwork: a figure, never a rule
-                figure_from_bounds(obj, parent)
-                return
-            pdfium_c.FPDFPathSegment_GetPoint(seg, x, y)
-            px, py = frame.point(a * x.value + c * y.value + e, b * x.value + d * y.value + f)
-            if kind == pdfium_c.FPDF_SEGMENT_MOVETO:
-                if len(points) > 1:
-                    subpaths.append(points)
-                points = [(px, py)]
-            else:
-                points.append((px, py))
-            if pdfium_c.FPDFPathSegment_GetClose(seg) and points:
-                points.append(points[0])
-        if len(points) > 1:
-            subpaths.append(points)
-        for pts in subpaths:
-            if any(abs(xa - xb) > 0.5 and abs(ya - yb) > 0.5 for (xa, ya), (xb, yb) in zip(pts, pts[1:])):
-                figure_from_bounds(obj, parent)  # slanted sides: a chart line or a polygon
-                return
-        for pts in subpaths:
-            xs = [p[0] for p in pts]
-            ys = [p[1] for p in pts]
-            w, h = max(xs) - min(xs), max(ys) - min(ys)
-            if fill_mode.value and len(pts) >= 4 and (w <= thin or h <= thin):
-                if w <= thin and h <= thin:
-                    continue
-                mx, my = (max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2
-                if h <= thin:
-                    add(min(xs), my, max(xs), my)
-                else:
-                    add(mx, min(ys), mx, max(ys))
-                continue
-            if w * h > settings.background_share * page_area:
-                continue
-            for (xa, ya), (xb, yb) in zip(pts, pts[1:]):
-                add(xa, ya, xb, yb)
-
-    def image(ctm: tuple) -> None:  # an image fills the unit square of its matrix
-        a, b, c, d, e, f = ctm
-        corners = [frame.point(a * u + c * v + e, b * u + d * v + f) for u, v in ((0, 0), (1, 0), (0, 1), (1, 1))]
-        xs = [p[0] for p in corners]
-        ys = [p[1] for p in corners]
-        box = (min(xs), min(ys), max(xs), max(ys))
-        if (box[2] - box[0]) * (box[3] - box[1]) <= settings.background_image_share * page_area:
-            figures.append(box)
-
-    def walk(container: Any, is_form: bool, ctm: tuple, depth: int) -> None:
-        count = pdfium_c.FPDFFormObj_CountObjects(container) if is_form else pdfium_c.FPDFPage_CountObjects(container)
-        for k in range(max(count, 0)):
-            obj = pdfium_c.FPDFFormObj_GetObject(container, k) if is_form else pdfium_c.FPDFPage_GetObject(container, k)
-            kind = pdfium_c.FPDFPageObj_GetType(obj)
-            if kind not in (pdfium_c.FPDF_PAGEOBJ_PATH, pdfium_c.FPDF_PAGEOBJ_FORM, pdfium_c.FPDF_PAGEOBJ_IMAGE):
-                continue
-            pdfium_c.FPDFPageObj_GetMatrix(obj, fs)
-            matrix = _compose(ctm, (fs.a, fs.b, fs.c, fs.d, fs.e, fs.f))
-            if kind == pdfium_c.FPDF_PAGEOBJ_PATH:
-                path(obj, matrix, ctm)
-            elif kind == pdfium_c.FPDF_PAGEOBJ_IMAGE:
-                image(matrix)
-            elif depth < _MAX_FORM_DEPTH:
-                walk(obj, True, matrix, depth + 1)
-
-    walk(page.raw, False, _IDENTITY, 0)
-    return edges, merge_boxes(figures)
-
-
-def merge_boxes(boxes: list[tuple]) -> list[tuple]:
-    """Merge boxes that overlap the box drawn just before them (artwork is drawn piece by piece)."""
-    out: list[tuple] = []
-    for box in boxes:
-        if out:
-            last = out[-1]
-            if box[0] <= last[2] and box[2] >= last[0] and box[1] <= last[3] and box[3] >= last[1]:
-                out[-1] = (min(last[0], box[0]), min(last[1], box[1]), max(last[2], box[2]), max(last[3], box[3]))
-                continue
-        out.append(box)
-    return out
-
 
 # --------------------------------------------------------------------------------------------
 # Orientation: analysing a page whose text runs sideways
@@ -639,8 +121,13 @@ def _prepare_page(content: PageContent, settings: LiteSettings) -> _PageText:
     fw, fh = (H, W) if main in (90, 270) else (W, H)
     groups: dict[int, list[Char]] = {}
     for ch, o in content.chars:
-        x0, top, x1, bottom = _to_upright((ch.x0, ch.top, ch.x1, ch.bottom), main, W, H)
-        groups.setdefault((o - main) % 360, []).append(ch._replace(x0=x0, top=top, x1=x1, bottom=bottom))
+        if main:  # upright pages (nearly all) are already in the analysis frame
+            x0, top, x1, bottom = _to_upright((ch.x0, ch.top, ch.x1, ch.bottom), main, W, H)
+            ch = ch._replace(x0=x0, top=top, x1=x1, bottom=bottom)
+        group = groups.get((o - main) % 360)
+        if group is None:
+            group = groups[(o - main) % 360] = []
+        group.append(ch)
     phrases: list[Phrase] = []
     for rel, chars in groups.items():
         gw, gh = (fh, fw) if rel in (90, 270) else (fw, fh)
@@ -663,6 +150,9 @@ def _prepare_page(content: PageContent, settings: LiteSettings) -> _PageText:
         phrases.extend(group_phrases)
     edges = [Edge(*_to_upright(tuple(e), main, W, H)) for e in content.edges]
     figures = [_to_upright(f, main, W, H) for f in content.figures]
+    # the glyphs, rules and figures now live on as words, and as rules and figures in the analysis
+    # frame: the page's raw content need not outlive this call
+    content.chars, content.edges, content.figures = [], [], []
     return _PageText(content, main, fw, fh, phrases, edges, figures, group_lines(phrases, settings))
 
 
@@ -700,7 +190,11 @@ class LiteParser:
         self.settings = LiteSettings.resolve(settings)
 
     def parse(self, path: str | Path) -> ParsedDoc:
-        """Parse a PDF into a DoclingDocument; raises a PdfError subclass when the file is unusable."""
+        """Parse a PDF into a DoclingDocument; raises a PdfError subclass when the file is unusable.
+
+        Pages are read and prepared one at a time: a page's glyphs are dropped once its words and
+        phrases are made, so memory grows with the document's words, not its glyphs.
+        """
         import pypdfium2 as pdfium
 
         info = inspect_pdf(path, max_bytes=self.max_bytes, max_pages=self.max_pages)
@@ -708,33 +202,27 @@ class LiteParser:
             pdf = pdfium.PdfDocument(str(info.path))
         except pdfium.PdfiumError as exc:  # pragma: no cover - inspect_pdf opened it already
             raise CorruptPdfError(info.path, str(exc)) from exc
+        pages: list[_PageText] = []
+        has_text = False
         try:
-            contents = [self._read_page(pdf[i], i + 1) for i in range(len(pdf))]
+            for i in range(len(pdf)):
+                content = read_page(pdf[i], i + 1, self.settings)
+                has_text = has_text or bool(content.chars)
+                pages.append(_prepare_page(content, self.settings))
         finally:
             pdf.close()
-        if not any(c.chars for c in contents):
+        if not has_text:
             raise ImageOnlyPdfError(info.path)
-        document = self.build_document(contents, name=info.path.stem)
+        document = self.build_document(pages, name=info.path.stem)
         return ParsedDoc(
             document=document, path=info.path, sha256=info.sha256, parser=self.name, page_count=info.page_count
         )
 
-    def _read_page(self, page: Any, number: int) -> PageContent:
-        crop = tuple(page.get_cropbox())
-        frame = _PageFrame(crop, page.get_rotation())
-        try:
-            chars = extract_chars(page, frame)
-            edges, figures = extract_graphics(page, frame, self.settings) if chars else ([], [])
-        finally:
-            page.close()
-        return PageContent(number, frame.width, frame.height, chars, edges, figures)
-
     # ---- analysis ----------------------------------------------------------------------------
 
-    def analyse(self, contents: list[PageContent]) -> list[_PageResult]:
-        """Tables, furniture and paragraphs of every page, in reading order."""
+    def analyse(self, pages: list[_PageText]) -> list[_PageResult]:
+        """Tables, furniture and paragraphs of every prepared page, in reading order."""
         settings = self.settings
-        pages = [_prepare_page(c, settings) for c in contents]
         body = body_style(p for page in pages for p in page.phrases)
         displayed = [_display_lines(page, settings) for page in pages]
         furniture = find_furniture(
@@ -793,12 +281,12 @@ class LiteParser:
 
     # ---- DoclingDocument ---------------------------------------------------------------------
 
-    def build_document(self, contents: list[PageContent], name: str) -> DoclingDocument:
-        """The DoclingDocument of analysed pages: pages with sizes, then items in reading order."""
+    def build_document(self, pages: list[_PageText], name: str) -> DoclingDocument:
+        """The DoclingDocument of prepared pages: pages with sizes, then items in reading order."""
         doc = DoclingDocument(name=name)
-        for content in contents:
-            doc.add_page(page_no=content.number, size=Size(width=content.width, height=content.height))
-        for result in self.analyse(contents):
+        for page in pages:
+            doc.add_page(page_no=page.content.number, size=Size(width=page.content.width, height=page.content.height))
+        for result in self.analyse(pages):
             page = result.page
             number = page.content.number
             for label, line in result.furniture:

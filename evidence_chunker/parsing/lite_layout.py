@@ -1,135 +1,50 @@
-"""Text geometry for the lite parser: chars → words → phrases → lines, page furniture, reading order
-and the label of each paragraph.
+"""Page layout for the lite parser: page zones, page furniture (headers and footers), reading order
+(recursive XY-cut) and paragraphs with their labels.
 
-Coordinates are PDF points in a top-down frame ``(x0, top, x1, bottom)``, ``top < bottom``, relative
-to the page's crop box: pdfplumber's convention. The parser converts to BOTTOMLEFT when it builds
-the DoclingDocument. Lengths called "em" are multiples of the font size of the text concerned.
+Coordinates are PDF points in a top-down frame ``(x0, top, x1, bottom)``, ``top < bottom``; lengths
+called "em" are multiples of the font size of the text concerned.
 """
 
 from __future__ import annotations
 
 import re
 import statistics
-import unicodedata
 from collections import Counter, defaultdict
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterable, NamedTuple, Sequence
+from typing import Iterable, Sequence
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .lite import LiteSettings
+from .lite_settings import LiteSettings
+from .lite_text import (
+    FOOTNOTE_RE,
+    HEADING_NUMBER_RE,
+    PAGE_NUMBER_RE,
+    Line,
+    Phrase,
+    is_caption,
+    is_list_item,
+    join_lines,
+    same_baseline,
+)
 
-
-class Char(NamedTuple):
-    """One printed glyph; ``space_before`` says a space (real or pdfium-generated) preceded it,
-    ``printed_space`` that a space character of the page's text did."""
-
-    text: str
-    x0: float
-    top: float
-    x1: float
-    bottom: float
-    size: float
-    font: str
-    bold: bool
-    space_before: bool
-    printed_space: bool = False
+_DIGITS_RE = re.compile(r"\d+")
+_SPACE_RE = re.compile(r"\s+")
 
 
-@dataclass(slots=True)
-class Word:
-    """Glyphs with no space between them, on one baseline."""
-
-    text: str
-    x0: float
-    top: float
-    x1: float
-    bottom: float
-    size: float
-    bold: bool
-    font: str
-    #: Reading direction relative to the page's main text: 0, or 90/180/270 degrees counter-clockwise.
-    orientation: int = 0
-
-
-@dataclass(slots=True)
-class Phrase:
-    """Words on one baseline separated by ordinary word spacing: the unit of layout and of table cells."""
-
-    words: list[Word]
-    x0: float = 0.0
-    top: float = 0.0
-    x1: float = 0.0
-    bottom: float = 0.0
-
-    def __post_init__(self) -> None:
-        self.refresh()
-
-    def refresh(self) -> None:
-        """Recompute the box from the words."""
-        self.x0 = min(w.x0 for w in self.words)
-        self.x1 = max(w.x1 for w in self.words)
-        self.top = min(w.top for w in self.words)
-        self.bottom = max(w.bottom for w in self.words)
-
-    @property
-    def text(self) -> str:
-        return " ".join(w.text for w in self.words)
-
-    @property
-    def size(self) -> float:
-        return max(w.size for w in self.words)
-
-    @property
-    def bold(self) -> bool:
-        letters = [w for w in self.words if any(ch.isalnum() for ch in w.text)] or self.words
-        return sum(len(w.text) for w in letters if w.bold) * 2 > sum(len(w.text) for w in letters)
-
-    @property
-    def font(self) -> str:
-        return Counter(w.font for w in self.words).most_common(1)[0][0]
-
-    @property
-    def height(self) -> float:
-        return self.bottom - self.top
-
-    @property
-    def mid_y(self) -> float:
-        return (self.top + self.bottom) / 2
-
-
-@dataclass(slots=True)
-class Line:
-    """Phrases sharing a baseline band, left to right."""
-
-    phrases: list[Phrase]
-
-    @property
-    def x0(self) -> float:
-        return min(p.x0 for p in self.phrases)
-
-    @property
-    def x1(self) -> float:
-        return max(p.x1 for p in self.phrases)
-
-    @property
-    def top(self) -> float:
-        return min(p.top for p in self.phrases)
-
-    @property
-    def bottom(self) -> float:
-        return max(p.bottom for p in self.phrases)
-
-    @property
-    def text(self) -> str:
-        return " ".join(p.text for p in self.phrases)
-
-    @property
-    def size(self) -> float:
-        return statistics.median(p.size for p in self.phrases)
-
-    @property
-    def bold(self) -> bool:
-        return all(p.bold for p in self.phrases)
+#: A line continues a header (footer) block when the two overlap by this share of the narrower one...
+_FURNITURE_OVERLAP = 0.5
+#: ...or start within this many em of each other, sit at most this many em apart...
+_FURNITURE_INDENT = 2
+_FURNITURE_GAP = 0.6
+#: ...and differ in size by at most this share.
+_FURNITURE_SIZE_SHARE = 0.1
+#: Label/value rows: this share of the labels are short and this share have a value on their baseline.
+_LABEL_ROWS_SHARE = 0.6
+#: Line height (points) assumed for a region holding only tables.
+_DEFAULT_LINE_HEIGHT = 10.0
+#: A line may start this many em above the end of the line before it and still follow it (overlap).
+_LINE_OVERLAP_EM = 0.5
+#: A line shorter than this share of the next one ends its paragraph (a short last line).
+_SHORT_LAST_LINE = 0.85
 
 
 @dataclass
@@ -174,299 +89,7 @@ class Block:
     table: int | None = None
 
 
-# --------------------------------------------------------------------------------------------
-# Patterns
-# --------------------------------------------------------------------------------------------
-
-#: A glyph that opens a bulleted list item.
-BULLETS = "•·▪▫‣►▶▸▹○◦●■□◆◇❖➢➤✓✔-–—*※→⁃∙"
-#: An enumerator that opens a numbered list item: "1.", "1)", "(1)", "a.", "가.", "①", "i.".
-_ENUM = r"(?:\(?\d{1,3}[.)]|\(\d{1,3}\)|\(?[a-zA-Z][.)]|\([a-zA-Z]\)|[ivxIVX]{1,4}[.)]|[가-하][.)]|[①-⑳])"
-ENUMERATOR_RE = re.compile(rf"^{_ENUM}$")
-_LIST_ITEM_RE = re.compile(rf"^(?:[{re.escape(BULLETS)}]|{_ENUM})\s+\S")
-#: Unicode categories of glyphs that act as bullets when they open a line alone: symbols, private-use
-#: code points and the control codes that symbol fonts often map their glyphs to.
-_BULLET_CATEGORIES = {"So", "Sm", "Co", "Cc"}
-#: Fonts whose glyphs are pictograms (their "r" or "l" is a bullet or a box).
-SYMBOL_FONT_RE = re.compile(r"wingding|dingbat|symbol|webding|marlett", re.IGNORECASE)
-#: Captions of tables and figures, English and Korean: "Table 3:", "Figure 1.", "표 2.", "<표 1>", "[표 4]".
-CAPTION_RE = re.compile(
-    r"^\s*(?:"
-    r"(?:Table|Tab\.|Figure|Fig\.|Chart|Exhibit|Graph|Schedule|Example|Listing|Appendix\s+Table)"
-    r"\s*[A-Z]?\d+(?:[.\-–]\d+)*[A-Za-z]?\s*[:.\-–—]?"
-    r"|[<\[【〈(]\s*(?:표|그림|도표|차트|Table|Figure)\s*[\d\-.]+\s*[>\]】〉)]"
-    r"|(?:표|그림|도표|차트)\s*[\d\-.]+[.:)]?"
-    r")(?:\s|$)",
-    re.IGNORECASE,
-)
-
-
-def is_list_item(text: str) -> bool:
-    """True for text opening with a bullet or an enumerator followed by a space."""
-    if _LIST_ITEM_RE.match(text):
-        return True
-    head, _, rest = text.partition(" ")
-    return len(head) == 1 and bool(rest.strip()) and unicodedata.category(head) in _BULLET_CATEGORIES
-
-
-def is_caption(text: str) -> bool:
-    """True for a table or figure caption; "Table 3 shows ..." (a sentence about a table) is not one."""
-    match = CAPTION_RE.match(text)
-    if not match:
-        return False
-    label = text[: match.end()].rstrip()
-    rest = text[match.end():].lstrip()
-    return not rest or label[-1:] in ":.-–—>]】〉)" or not rest[0].islower()
-
-
-#: Numbering typical of section headings: "1.", "1.2.3", "Item 7.", "제1장", "II.", "가.", "(1)", "Chapter 3".
-HEADING_NUMBER_RE = re.compile(
-    r"^\s*(?:(?:Item|Part|Chapter|Section|Note|Article)\s+[\dIVXivx]+[A-Za-z]?[.:]?"
-    r"|제\s*\d+\s*[장절조항편]"
-    r"|\d{1,2}(?:\.\d{1,2}){0,4}\.?"
-    r"|\(\d{1,2}\)|[①-⑳]"
-    r"|[IVX]{1,4}\."
-    r"|[가-하]\.)(?:\s|$)"
-)
-#: How a footnote starts: "1)", "(1)", "*", "†", "※", "주:", "자료:", "Note:", "Source:", "¹".
-FOOTNOTE_RE = re.compile(
-    r"^\s*(?:\d{1,3}\)|\(\d{1,3}\)|\*{1,3}|[†‡§¹²³⁴⁵⁶⁷⁸⁹]|※|주\s*[:)]|자료\s*[:)]|출처\s*[:)]"
-    r"|Notes?\s*:|Sources?\s*:)"
-)
-#: A page number as printed alone: "12", "- 12 -", "Page 3", "3 of 18", "iii".
-PAGE_NUMBER_RE = re.compile(
-    r"^\s*(?:page\s*)?[-–—(\[]?\s*(?:\d{1,4}|[ivxlcdm]{1,6})\s*[-–—)\]]?"
-    r"(?:\s*(?:of|/)\s*\d{1,4})?\s*$",
-    re.IGNORECASE,
-)
-_DIGITS_RE = re.compile(r"\d+")
-_SPACE_RE = re.compile(r"\s+")
-
-
-def join_lines(texts: Sequence[str]) -> str:
-    """Join the lines of a paragraph or cell with single spaces; hyphens at line ends stay as printed."""
-    return " ".join(t.strip() for t in texts if t.strip())
-
-
-# --------------------------------------------------------------------------------------------
-# Chars → words → phrases → lines
-# --------------------------------------------------------------------------------------------
-
-
-def _vertical_overlap(a_top: float, a_bottom: float, b_top: float, b_bottom: float) -> float:
-    """Length of the overlap of two vertical extents (0 when disjoint)."""
-    return max(0.0, min(a_bottom, b_bottom) - max(a_top, b_top))
-
-
-def _same_baseline(a_top: float, a_bottom: float, b_top: float, b_bottom: float, ratio: float) -> bool:
-    """True when two extents overlap by at least ``ratio`` of the smaller height."""
-    smaller = max(min(a_bottom - a_top, b_bottom - b_top), 1e-3)
-    return _vertical_overlap(a_top, a_bottom, b_top, b_bottom) >= ratio * smaller
-
-
-def words_from_chars(chars: Sequence[Char], settings: "LiteSettings") -> list[Word]:
-    """Cut a content-stream sequence of glyphs into words at spaces, gaps, line changes and backtracks."""
-    words: list[Word] = []
-    current: list[Char] = []
-
-    def flush() -> None:
-        if current:
-            text = "".join(c.text for c in current)
-            sizes = sorted(c.size for c in current)
-            words.append(
-                Word(
-                    text=text,
-                    x0=min(c.x0 for c in current),
-                    top=min(c.top for c in current),
-                    x1=max(c.x1 for c in current),
-                    bottom=max(c.bottom for c in current),
-                    size=sizes[len(sizes) // 2],
-                    bold=sum(c.bold for c in current) * 2 > len(current),
-                    font=current[len(current) // 2].font,
-                )
-            )
-            current.clear()
-
-    for ch in chars:
-        if current:
-            prev = current[-1]
-            gap = ch.x0 - prev.x1
-            size = max(prev.size, ch.size)
-            apart = ch.space_before or gap > settings.word_gap * size
-            if apart and not ch.printed_space and 0 <= gap <= settings.mark_gap * size and _closes_amount(current, ch):
-                apart = False
-            if (
-                apart
-                or ch.x0 < prev.x0 - settings.backtrack * size
-                or not _same_baseline(prev.top, prev.bottom, ch.top, ch.bottom, settings.line_overlap)
-            ):
-                flush()
-        current.append(ch)
-    flush()
-    return words
-
-
-def _closes_amount(current: Sequence[Char], ch: Char) -> bool:
-    """True when ``ch`` is a ")" or "%" that ends the amount in ``current`` though set apart from it
-    without a printed space (pdfium may report one for the gap). EDGAR renders "(565" and ")", "12.5"
-    and "%" in table cells of their own; they read "(565)" and "12.5%". A ")" counts only when it
-    closes a "(" of the amount."""
-    if ch.text not in (")", "%"):
-        return False
-    text = "".join(c.text for c in current)
-    if not any(c.isdigit() for c in text):
-        return False
-    if ch.text == ")":
-        return (text[-1].isdigit() or text[-1] == "%") and text.count("(") > text.count(")")
-    return text[-1].isdigit() or text[-1] == ")"
-
-
-def phrases_from_words(words: Sequence[Word], settings: "LiteSettings") -> list[Phrase]:
-    """Join words on one baseline whose gap is below ``settings.phrase_gap`` em into phrases.
-
-    Words are taken left to right; each joins the open phrase on its baseline that ends just before it.
-    """
-    phrases: list[Phrase] = []
-    open_phrases: list[Phrase] = []
-    for word in sorted(words, key=lambda w: (w.x0, w.top)):
-        best = None
-        best_gap = None
-        for phrase in open_phrases:
-            last = phrase.words[-1]
-            gap = word.x0 - last.x1
-            size = max(last.size, word.size)
-            if gap > settings.phrase_gap * size or gap < -settings.backtrack * size:
-                continue
-            if not _same_baseline(last.top, last.bottom, word.top, word.bottom, settings.line_overlap):
-                continue
-            if abs(word.size - last.size) > settings.size_jump * min(word.size, last.size) and gap > 0.3 * size:
-                continue
-            if best_gap is None or gap < best_gap:
-                best, best_gap = phrase, gap
-        if best is None:
-            best = Phrase([word])
-            phrases.append(best)
-            open_phrases.append(best)
-        else:
-            best.words.append(word)
-            best.x1 = max(best.x1, word.x1)
-            best.top = min(best.top, word.top)
-            best.bottom = max(best.bottom, word.bottom)
-        # phrases ending far to the left can no longer grow
-        limit = word.x0 - settings.phrase_gap * word.size * 2
-        open_phrases = [p for p in open_phrases if p.x1 >= limit]
-    return phrases
-
-
-def split_phrases(phrases: list[Phrase], settings: "LiteSettings") -> list[Phrase]:
-    """Split phrases at word gaps much wider than their usual spacing (dense table columns).
-
-    A gap splits when it exceeds ``settings.split_gap`` em and ``settings.split_ratio`` times the
-    phrase's median word gap (the page's median when the phrase has few gaps), so evenly stretched
-    justified lines stay whole.
-    """
-    all_gaps = [
-        (b.x0 - a.x1) / max(a.size, b.size)
-        for p in phrases for a, b in zip(p.words, p.words[1:])
-    ]
-    if not all_gaps:
-        return phrases
-    page_gap = statistics.median(all_gaps)
-    out: list[Phrase] = []
-    for phrase in phrases:
-        words = phrase.words
-        if len(words) < 2:
-            out.append(phrase)
-            continue
-        gaps = [(b.x0 - a.x1) / max(a.size, b.size) for a, b in zip(words, words[1:])]
-        usual = statistics.median(gaps) if len(gaps) >= settings.split_min_gaps else min(page_gap, statistics.median(gaps))
-        limit = max(settings.split_gap, settings.split_ratio * usual)
-        start = 0
-        for k, gap in enumerate(gaps):
-            if gap > limit:
-                out.append(Phrase(words[start:k + 1]))
-                start = k + 1
-        out.append(Phrase(words[start:]) if start else phrase)
-    return out
-
-
-_DASHES = "-–—−"
-#: A lone amount or currency sign, as printed in a table cell: "$", "1,234", "(565)", "12.5%".
-_AMOUNT_RE = re.compile(r"^(?:[$€£¥₩]|[(\-−–]?[$€£¥₩]?\s?\d[\d,.]*\)?%?)$")
-
-
-def attach_list_markers(phrases: list[Phrase], settings: "LiteSettings") -> list[Phrase]:
-    """Merge a phrase that is only a bullet or enumerator into the phrase right after it on its line;
-    a dash followed by an amount or a currency sign is a table's nil value and stays alone."""
-    markers = [p for p in phrases if len(p.words) == 1 and _is_marker(p.words[0].text, p.words[0].font)]
-    if not markers:
-        return phrases
-    merged: set[int] = set()
-    for marker in markers:
-        best = None
-        for other in phrases:
-            if other is marker or id(other) in merged:
-                continue
-            gap = other.x0 - marker.x1
-            if 0 <= gap <= settings.marker_gap * marker.size and _same_baseline(
-                marker.top, marker.bottom, other.top, other.bottom, settings.line_overlap
-            ):
-                if best is None or other.x0 < best.x0:
-                    best = other
-        if best is None or _is_marker(best.words[0].text, best.words[0].font):
-            continue
-        if marker.words[0].text in _DASHES and _AMOUNT_RE.match(best.text):
-            continue  # a dash standing for nil in a table, then the next column's amount or "$"
-        best.words[:0] = marker.words
-        best.refresh()
-        merged.add(id(marker))
-    return [p for p in phrases if id(p) not in merged]
-
-
-def split_marker(text: str) -> tuple[str, str]:
-    """The bullet or enumerator opening a list item, and the rest ("" and the text when there is none)."""
-    head, _, rest = text.partition(" ")
-    if rest.strip() and (
-        (len(head) == 1 and (head in BULLETS or unicodedata.category(head) in _BULLET_CATEGORIES))
-        or ENUMERATOR_RE.match(head)
-    ):
-        return head, rest.strip()
-    return "", text
-
-
-def _is_marker(text: str, font: str = "") -> bool:
-    """A bullet glyph (any single glyph of a symbol font counts) or an enumerator such as "1." or "(a)"."""
-    if len(text) == 1 and (text in BULLETS or SYMBOL_FONT_RE.search(font)):
-        return True
-    return bool(ENUMERATOR_RE.match(text))
-
-
-def group_lines(phrases: Iterable[Phrase], settings: "LiteSettings") -> list[Line]:
-    """Group phrases into lines by vertical overlap, top to bottom; phrases in a line run left to right."""
-    lines: list[Line] = []
-    bands: list[tuple[float, float, list[Phrase]]] = []
-    for phrase in sorted(phrases, key=lambda p: (p.top, p.x0)):
-        placed = False
-        for i in range(len(bands) - 1, max(-1, len(bands) - 4), -1):
-            top, bottom, members = bands[i]
-            larger = max(bottom - top, phrase.height, 1e-3)
-            overlap = _vertical_overlap(top, bottom, phrase.top, phrase.bottom)
-            if overlap >= settings.line_overlap * larger and (
-                top <= phrase.mid_y <= bottom or phrase.top <= (top + bottom) / 2 <= phrase.bottom
-            ):
-                members.append(phrase)
-                bands[i] = (min(top, phrase.top), max(bottom, phrase.bottom), members)
-                placed = True
-                break
-        if not placed:
-            bands.append((phrase.top, phrase.bottom, [phrase]))
-    for _, _, members in bands:
-        lines.append(Line(sorted(members, key=lambda p: p.x0)))
-    lines.sort(key=lambda ln: (ln.top, ln.x0))
-    return lines
-
-
-def page_zones(phrases: list[Phrase], body_size: float, settings: "LiteSettings") -> list[list[Phrase]]:
+def page_zones(phrases: list[Phrase], body_size: float, settings: LiteSettings) -> list[list[Phrase]]:
     """Split a page's phrases at whitespace gutters running through all its text with prose on both
     sides (text columns, the two pages of a spread); tables are looked for within each zone."""
     if len(phrases) < 2 * settings.zone_min_prose:
@@ -490,7 +113,7 @@ def page_zones(phrases: list[Phrase], body_size: float, settings: "LiteSettings"
     return zones
 
 
-def _prose_count(phrases: Sequence[Phrase], settings: "LiteSettings") -> int:
+def _prose_count(phrases: Sequence[Phrase], settings: LiteSettings) -> int:
     return sum(1 for p in phrases if _is_prose(p, settings))
 
 
@@ -508,7 +131,7 @@ def find_furniture(
     pages: Sequence[list[Line]],
     heights: Sequence[float],
     body_size: float,
-    settings: "LiteSettings",
+    settings: LiteSettings,
 ) -> list[dict[int, str]]:
     """For each page, the lines (by index) that are page headers or footers: ``{index: "page_header"}``.
 
@@ -560,7 +183,7 @@ def find_furniture(
     return out
 
 
-def _extend_furniture_blocks(lines: Sequence[Line], marks: dict[int, str], height: float, settings: "LiteSettings") -> None:
+def _extend_furniture_blocks(lines: Sequence[Line], marks: dict[int, str], height: float, settings: LiteSettings) -> None:
     """Add the lines that continue a header (below it) or footer (above it) block in the same style,
     reaching at most twice the margin band into the page."""
     order = sorted(range(len(lines)), key=lambda i: lines[i].top)
@@ -576,8 +199,8 @@ def _extend_furniture_blocks(lines: Sequence[Line], marks: dict[int, str], heigh
             gap = (b.top - a.bottom) if step == 1 else (a.top - b.bottom)
             inside = b.bottom <= 2 * settings.margin_band * height if step == 1 else b.top >= (1 - 2 * settings.margin_band) * height
             overlap = min(a.x1, b.x1) - max(a.x0, b.x0)
-            aligned = overlap >= 0.5 * min(a.x1 - a.x0, b.x1 - b.x0) or abs(a.x0 - b.x0) <= 2 * a.size
-            if inside and 0 <= gap <= 0.6 * a.size and abs(a.size - b.size) <= 0.1 * a.size and aligned:
+            aligned = overlap >= _FURNITURE_OVERLAP * min(a.x1 - a.x0, b.x1 - b.x0) or abs(a.x0 - b.x0) <= _FURNITURE_INDENT * a.size
+            if inside and 0 <= gap <= _FURNITURE_GAP * a.size and abs(a.size - b.size) <= _FURNITURE_SIZE_SHARE * a.size and aligned:
                 marks[j] = zone
 
 
@@ -661,7 +284,7 @@ def _column_sides(blocks: list[Block], min_gap: float) -> bool:
     return left >= 2 and len(blocks) - left >= 2
 
 
-def _label_value_rows(left: list[Block], right: list[Block], settings: "LiteSettings") -> bool:
+def _label_value_rows(left: list[Block], right: list[Block], settings: LiteSettings) -> bool:
     """True when the two sides of a gutter pair up line by line with short text on the left: labels
     and their values, read across rather than down."""
     labels = [b for b in left if b.phrase is not None]
@@ -670,17 +293,17 @@ def _label_value_rows(left: list[Block], right: list[Block], settings: "LiteSett
     short = sum(1 for b in labels if not _is_prose(b.phrase, settings))
     paired = sum(
         1 for b in labels
-        if any(r.phrase is not None and _same_baseline(b.top, b.bottom, r.top, r.bottom, settings.line_overlap) for r in right)
+        if any(r.phrase is not None and same_baseline(b.top, b.bottom, r.top, r.bottom, settings.line_overlap) for r in right)
     )
-    return short >= 0.6 * len(labels) and paired >= 0.6 * len(labels)
+    return short >= _LABEL_ROWS_SHARE * len(labels) and paired >= _LABEL_ROWS_SHARE * len(labels)
 
 
-def _is_prose(phrase: Phrase, settings: "LiteSettings") -> bool:
+def _is_prose(phrase: Phrase, settings: LiteSettings) -> bool:
     """A long phrase: more words or wider (em) than a table cell or a label usually is."""
     return len(phrase.words) > settings.short_phrase_words or phrase.x1 - phrase.x0 > settings.short_phrase_width * phrase.size
 
 
-def reading_order(blocks: list[Block], settings: "LiteSettings", depth: int = 0) -> list[Block]:
+def reading_order(blocks: list[Block], settings: LiteSettings, depth: int = 0) -> list[Block]:
     """Order blocks for reading: columns left to right, each top to bottom (recursive XY-cut).
 
     A vertical cut (a column gutter through the whole region) is preferred; when wide items such as a
@@ -690,7 +313,7 @@ def reading_order(blocks: list[Block], settings: "LiteSettings", depth: int = 0)
         return list(blocks)
     size = statistics.median(b.bottom - b.top for b in blocks if b.table is None) if any(
         b.table is None for b in blocks
-    ) else 10.0
+    ) else _DEFAULT_LINE_HEIGHT
     cut = _vertical_cut(blocks, settings.gutter * size)
     if cut is not None:
         left = [b for b in blocks if (b.x0 + b.x1) / 2 < cut]
@@ -734,13 +357,13 @@ def reading_order(blocks: list[Block], settings: "LiteSettings", depth: int = 0)
 # --------------------------------------------------------------------------------------------
 
 
-def ordered_lines(phrases: Sequence[Phrase], settings: "LiteSettings") -> list[Line]:
+def ordered_lines(phrases: Sequence[Phrase], settings: LiteSettings) -> list[Line]:
     """Group phrases that arrive in reading order into lines (consecutive phrases on one baseline)."""
     lines: list[Line] = []
     for phrase in phrases:
         if lines:
             last = lines[-1].phrases[-1]
-            if _same_baseline(last.top, last.bottom, phrase.top, phrase.bottom, settings.line_overlap) and (
+            if same_baseline(last.top, last.bottom, phrase.top, phrase.bottom, settings.line_overlap) and (
                 phrase.x0 >= last.x1 - settings.backtrack * phrase.size
             ):
                 lines[-1].phrases.append(phrase)
@@ -781,11 +404,11 @@ def _line_font(line: Line) -> str:
     return weights.most_common(1)[0][0]
 
 
-def _starts_block(first: Line, prev: Line, line: Line, body: BodyStyle, settings: "LiteSettings") -> bool:
+def _starts_block(first: Line, prev: Line, line: Line, body: BodyStyle, settings: LiteSettings) -> bool:
     """True when ``line`` cannot continue the paragraph that starts with ``first`` and ends with ``prev``."""
     size = max(prev.size, line.size)
     gap = line.top - prev.bottom
-    if gap < -0.5 * size or gap > settings.paragraph_gap * size:
+    if gap < -_LINE_OVERLAP_EM * size or gap > settings.paragraph_gap * size:
         return True
     if abs(line.size - prev.size) > settings.size_jump * min(line.size, prev.size):
         return True
@@ -800,13 +423,13 @@ def _starts_block(first: Line, prev: Line, line: Line, body: BodyStyle, settings
         return True
     if line.x0 - prev.x0 > settings.indent * size:  # an indented line
         hanging = bool(is_list_item(first.text) or FOOTNOTE_RE.match(first.text))
-        ended = bool(_SENTENCE_END_RE.search(prev.text)) or prev.x1 - prev.x0 < 0.85 * (line.x1 - prev.x0)
+        ended = bool(_SENTENCE_END_RE.search(prev.text)) or prev.x1 - prev.x0 < _SHORT_LAST_LINE * (line.x1 - prev.x0)
         if not hanging and ended:
             return True
     return False
 
 
-def build_paragraphs(lines: Sequence[Line], body: BodyStyle, settings: "LiteSettings") -> list[Paragraph]:
+def build_paragraphs(lines: Sequence[Line], body: BodyStyle, settings: LiteSettings) -> list[Paragraph]:
     """Merge consecutive lines into paragraphs by spacing, font and indentation; then label each."""
     paragraphs: list[Paragraph] = []
     for line in lines:
@@ -825,7 +448,7 @@ def build_paragraphs(lines: Sequence[Line], body: BodyStyle, settings: "LiteSett
     return paragraphs
 
 
-def _is_heading_like(paragraph: Paragraph, body: BodyStyle, settings: "LiteSettings") -> bool:
+def _is_heading_like(paragraph: Paragraph, body: BodyStyle, settings: LiteSettings) -> bool:
     """Short text set apart from the body: larger, bold, or in another font at body size or above."""
     text = paragraph.text
     if len(paragraph.lines) > settings.heading_max_lines or len(text) > settings.heading_max_chars:
@@ -838,7 +461,7 @@ def _is_heading_like(paragraph: Paragraph, body: BodyStyle, settings: "LiteSetti
     return body.font not in fonts and paragraph.size >= body.size and bool(HEADING_NUMBER_RE.match(text))
 
 
-def classify(paragraph: Paragraph, body: BodyStyle, settings: "LiteSettings") -> str:
+def classify(paragraph: Paragraph, body: BodyStyle, settings: LiteSettings) -> str:
     """The DocItemLabel value for a paragraph: caption, footnote, list_item, section_header or text."""
     text = paragraph.text
     if is_caption(text) and len(text) <= settings.caption_max_chars:

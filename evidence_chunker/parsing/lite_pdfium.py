@@ -1,0 +1,487 @@
+"""Page content for the lite parser from pdfium (pypdfium2): glyphs with their fonts, and the rules and
+figure artwork drawn on a page, in the top-down frame of the displayed page (points).
+
+Glyphs are read through pdfium's text page. A Python call into pdfium costs about as much as the work it
+asks for, so the characters' code points come in one call per page, fonts are read once per font, and
+what pdfium keeps per text object (font, size, matrix) once per text object; per glyph only its text
+object and its box are asked for. Filings often print each glyph as a text object of its own: there a
+glyph costs five calls (seven before, plus four per font lookup). Handles are plain ints (our own
+ctypes prototypes over pypdfium2's library), so no pointer object is made per call.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import math
+import re
+import struct
+from bisect import bisect_left
+from dataclasses import dataclass
+from functools import lru_cache, partial
+from typing import Any, NamedTuple
+
+from .lite_settings import LiteSettings
+from .lite_tables import Edge
+from .lite_text import Char
+
+__all__ = ["PageContent", "PageFrame", "extract_chars", "extract_graphics", "merge_boxes", "read_page"]
+
+#: Bold faces by name: "Arial-BoldMT", "Helvetica-Bold", "NanumSquareB", "CMBX10", "NimbusRomNo9L-Medi".
+_FONT_BOLD_RE = re.compile(
+    r"(?i:bold|black|heavy|semibold|demibold|extrabold|ultrabold)|[a-z\-,_]B$|Bd$|[-,]B[a-zA-Z]?$|[A-Z]{2}BX\d|-Medi$"
+)
+_FONT_FLAG_FORCE_BOLD = 1 << 18
+_BOLD_WEIGHT = 600
+#: Length of a subset prefix ("ABCDEF+") before a font's base name.
+_SUBSET_PREFIX = 8
+#: Bytes of the buffer a font's base name is read into.
+_FONT_NAME_BUFFER = 256
+#: Code points pdfium reports for glyphs it cannot map (and GetText's stand-in for control codes).
+_UNICODE_NONCHAR = frozenset({0xFFFE, 0xFFFF, 0xFFFD})
+#: Spaces a page may print; pdfium also generates U+0020 for gaps and CR/LF at line ends.
+_SPACES = frozenset({0x20, 0xA0, 0x3000, 0x09})
+_LINE_BREAKS = frozenset({0x0D, 0x0A})
+#: Code points that end a word without being a glyph.
+_BLANKS = _SPACES | _LINE_BREAKS | _UNICODE_NONCHAR
+_FIRST_PRINTABLE = 0x20
+_SURROGATE_FIRST, _LOW_SURROGATE_FIRST, _SURROGATE_LAST = 0xD800, 0xDC00, 0xDFFF
+_SURROGATE_BASE = 0x10000
+_SURROGATE_BITS = 10
+#: Bytes of an FS_MATRIX's a, b, c, d (four floats): the part that sets size and orientation.
+_LINEAR_PART = 16
+#: Skip path objects with more segments than this (glyph-like artwork, maps): no table rule is that busy.
+_MAX_PATH_SEGMENTS = 400
+#: Nested forms deeper than this are not walked.
+_MAX_FORM_DEPTH = 8
+_IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+#: A glyph repeated within this distance (points) of the same glyph is an overprint.
+_DUPLICATE_DISTANCE = 1.0
+#: A path side whose ends differ by at most this (points) across its direction is straight (a rule).
+_STRAIGHT_TOLERANCE = 0.5
+#: Degrees of a quarter turn, and half of one (orientations are rounded to quarter turns).
+_QUARTER_TURN = 90
+_FULL_TURN = 360
+
+
+@dataclass
+class PageContent:
+    """What one page offers: size in points (as displayed), glyphs and rules in the top-down frame."""
+
+    number: int
+    width: float
+    height: float
+    chars: list[tuple[Char, int]]  # glyph and its orientation (0, 90, 180, 270 degrees, counter-clockwise)
+    edges: list[Edge]
+    figures: list[tuple[float, float, float, float]]  # boxes of curves, polygons and images
+
+
+def read_page(page: Any, number: int, settings: LiteSettings) -> PageContent:
+    """Glyphs, rules and figures of a pypdfium2 page (1-based ``number``); closes the page."""
+    frame = PageFrame(tuple(page.get_cropbox()), page.get_rotation())
+    try:
+        chars = extract_chars(page, frame)
+        edges, figures = extract_graphics(page, frame, settings) if chars else ([], [])
+    finally:
+        page.close()
+    return PageContent(number, frame.width, frame.height, chars, edges, figures)
+
+
+class _Pdfium(NamedTuple):
+    """pdfium's text functions with plain-int handles: no ctypes pointer object made per call."""
+
+    count_chars: Any
+    get_text: Any
+    get_unicode: Any
+    is_generated: Any
+    text_object: Any
+    loose_box: Any
+    matrix: Any
+    font_size: Any
+    object_font: Any
+    font_name: Any
+    font_weight: Any
+    font_flags: Any
+    page_objects: Any
+    page_object: Any
+    form_objects: Any
+    form_object: Any
+    object_type: Any
+    object_matrix: Any
+    object_bounds: Any
+    path_segments: Any
+    path_segment: Any
+    segment_type: Any
+    segment_point: Any
+    segment_close: Any
+    draw_mode: Any
+
+
+@lru_cache(maxsize=1)
+def _pdfium() -> _Pdfium:
+    """Prototypes over the library pypdfium2 loaded (the same handle, so the same documents)."""
+    import pypdfium2_raw
+    from pypdfium2_raw import bindings
+
+    lib = getattr(bindings, "_libs", {}).get("pdfium")
+    if lib is None:  # pragma: no cover - an older pypdfium2 layout; dlopen returns the loaded library
+        from pathlib import Path
+
+        folder = Path(pypdfium2_raw.__file__).parent
+        lib = ctypes.CDLL(str(next(p for p in folder.iterdir() if "pdfium" in p.name and p.suffix in (".so", ".dll", ".dylib"))))
+    vp, i, d = ctypes.c_void_p, ctypes.c_int, ctypes.c_double
+
+    def fn(name: str, restype: Any, *argtypes: Any) -> Any:
+        f = lib[name]  # a new function object: pypdfium2's own prototypes are left untouched
+        f.argtypes, f.restype = argtypes, restype
+        return f
+
+    return _Pdfium(
+        count_chars=fn("FPDFText_CountChars", i, vp),
+        get_text=fn("FPDFText_GetText", i, vp, i, i, vp),
+        get_unicode=fn("FPDFText_GetUnicode", ctypes.c_uint, vp, i),
+        is_generated=fn("FPDFText_IsGenerated", i, vp, i),
+        text_object=fn("FPDFText_GetTextObject", vp, vp, i),
+        loose_box=fn("FPDFText_GetLooseCharBox", i, vp, i, vp),
+        matrix=fn("FPDFText_GetMatrix", i, vp, i, vp),
+        font_size=fn("FPDFText_GetFontSize", d, vp, i),
+        object_font=fn("FPDFTextObj_GetFont", vp, vp),
+        font_name=fn("FPDFFont_GetBaseFontName", ctypes.c_size_t, vp, vp, ctypes.c_size_t),
+        font_weight=fn("FPDFFont_GetWeight", i, vp),
+        font_flags=fn("FPDFFont_GetFlags", i, vp),
+        page_objects=fn("FPDFPage_CountObjects", i, vp),
+        page_object=fn("FPDFPage_GetObject", vp, vp, i),
+        form_objects=fn("FPDFFormObj_CountObjects", i, vp),
+        form_object=fn("FPDFFormObj_GetObject", vp, vp, ctypes.c_ulong),
+        object_type=fn("FPDFPageObj_GetType", i, vp),
+        object_matrix=fn("FPDFPageObj_GetMatrix", i, vp, vp),
+        object_bounds=fn("FPDFPageObj_GetBounds", i, vp, vp, vp, vp, vp),
+        path_segments=fn("FPDFPath_CountSegments", i, vp),
+        path_segment=fn("FPDFPath_GetPathSegment", vp, vp, i),
+        segment_type=fn("FPDFPathSegment_GetType", i, vp),
+        segment_point=fn("FPDFPathSegment_GetPoint", i, vp, vp, vp),
+        segment_close=fn("FPDFPathSegment_GetClose", i, vp),
+        draw_mode=fn("FPDFPath_GetDrawMode", i, vp, vp, vp),
+    )
+
+
+def _font_info(api: _Pdfium, font: int | None, buffer: ctypes.Array) -> tuple[str, bool]:
+    """Base name (subset prefix removed) and boldness of a pdfium font handle."""
+    name = ""
+    if font:
+        length = api.font_name(font, buffer, len(buffer))
+        if length:
+            name = buffer.value.decode("utf-8", "replace")
+    if "+" in name[:_SUBSET_PREFIX]:
+        name = name.split("+", 1)[1]
+    bold = bool(_FONT_BOLD_RE.search(name))
+    if font and not bold:
+        bold = api.font_weight(font) >= _BOLD_WEIGHT or bool(api.font_flags(font) & _FONT_FLAG_FORCE_BOLD)
+    return name, bold
+
+
+def _code_points(api: _Pdfium, textpage: int, count: int) -> list[int]:
+    """Each character's code unit as FPDFText_GetUnicode reports it, read in one call.
+
+    GetText reports U+FFFE for control codes; those few are asked again one by one. When its length
+    does not match the characters (a pdfium whose wchar_t is 32 bits), every character is asked.
+    """
+    buffer = (ctypes.c_ushort * (count + 1))()
+    written = api.get_text(textpage, 0, count, buffer)
+    if written - 1 != count:
+        return [api.get_unicode(textpage, i) for i in range(count)]
+    codes = buffer[:count]
+    for i, code in enumerate(codes):
+        if code in _UNICODE_NONCHAR:
+            codes[i] = api.get_unicode(textpage, i)
+    return codes
+
+
+def extract_chars(page: Any, frame: "PageFrame") -> list[tuple[Char, int]]:
+    """Every printed glyph of a page with its orientation, in content-stream order."""
+    api = _pdfium()
+    text_page = page.get_textpage()
+    try:
+        raw = ctypes.cast(text_page.raw, ctypes.c_void_p).value
+        count = api.count_chars(raw)
+        codes = _code_points(api, raw, count)
+        box = (ctypes.c_float * 4)()  # FS_RECTF: left, top, right, bottom
+        box_address = ctypes.addressof(box)
+        read_box = struct.Struct("4f").unpack_from
+        matrix = (ctypes.c_float * 6)()  # FS_MATRIX: a, b, c, d, e, f
+        matrix_address = ctypes.addressof(matrix)
+        name_buffer = ctypes.create_string_buffer(_FONT_NAME_BUFFER)
+        fonts: dict[int | None, tuple[str, bool]] = {}
+        # pdfium gives every glyph of a text object the object's font, size and matrix; filings often
+        # print each glyph as an object of its own, so styles are also shared by what defines them
+        objects: dict[int | None, tuple[str, float, bool, int]] = {}
+        styles: dict[tuple, tuple[str, float, bool, int]] = {}
+        text_object, loose_box, is_generated = api.text_object, api.loose_box, api.is_generated
+        object_font, get_matrix, font_size = api.object_font, api.matrix, api.font_size
+        upright = frame.rotation == 0
+        left_edge, top_edge, to_box = frame.left, frame.top, frame.box
+        # tuple.__new__ skips NamedTuple's Python-level __new__: it runs once per glyph
+        make_char = partial(tuple.__new__, Char)
+        out: list[tuple[Char, int]] = []
+        seen: dict[tuple[str, int], list[float]] = {}
+        space = printed = False
+        skip_next = False
+        for i in range(count):
+            if skip_next:
+                skip_next = False
+                continue
+            code = codes[i]
+            if _SURROGATE_FIRST <= code <= _SURROGATE_LAST:  # UTF-16 surrogates (16-bit wchar_t)
+                low = codes[i + 1] if i + 1 < count else 0
+                if code < _LOW_SURROGATE_FIRST and _LOW_SURROGATE_FIRST <= low <= _SURROGATE_LAST:
+                    code = _SURROGATE_BASE + ((code - _SURROGATE_FIRST) << _SURROGATE_BITS) + (low - _LOW_SURROGATE_FIRST)
+                    skip_next = True
+                else:
+                    continue
+            if code in _BLANKS:
+                space = True
+                if code in _SPACES and not is_generated(raw, i):
+                    printed = True  # a space of the page's text, not one pdfium made up for a gap
+                continue
+            # pdfium generates only spaces and line breaks, so a printable glyph is never generated
+            if code < _FIRST_PRINTABLE:
+                space = True
+                continue
+            obj = text_object(raw, i)
+            style = objects.get(obj)
+            if style is None:
+                font = object_font(obj) if obj else None
+                get_matrix(raw, i, matrix_address)
+                size = font_size(raw, i)
+                key = (font, bytes(matrix)[:_LINEAR_PART], size)  # the glyph's position plays no part
+                style = styles.get(key)
+                if style is None:
+                    info = fonts.get(font)
+                    if info is None:
+                        info = fonts[font] = _font_info(api, font, name_buffer)
+                    style = styles[key] = _style(info, size, matrix, frame.rotation)
+                objects[obj] = style
+            loose_box(raw, i, box_address)
+            left, top_, right, bottom_ = read_box(box)
+            if upright:  # frame.box written out for the usual page
+                x0, x1 = (left, right) if left <= right else (right, left)
+                top, bottom = (top_, bottom_) if top_ >= bottom_ else (bottom_, top_)
+                x0, x1, top, bottom = x0 - left_edge, x1 - left_edge, top_edge - top, top_edge - bottom
+            else:
+                x0, top, x1, bottom = to_box(left, bottom_, right, top_)
+            if x1 - x0 <= 0 and bottom - top <= 0:
+                continue
+            try:
+                text = chr(code)
+            except ValueError:
+                continue
+            # glyphs printed twice at (almost) one place: fake bold or shadows, read once; a ligature
+            # split into its letters ("ffi" as f, f, i) repeats a glyph box right after itself: kept
+            key = (text, round(top))
+            xs = seen.get(key)  # sorted
+            if xs is None:
+                seen[key] = [x0]
+            else:
+                at = bisect_left(xs, x0)
+                near = (at < len(xs) and xs[at] - x0 < _DUPLICATE_DISTANCE) or (at and x0 - xs[at - 1] < _DUPLICATE_DISTANCE)
+                if near and not (out[-1][0].text == text and out[-1][0].x0 == x0):
+                    continue
+                xs.insert(at, x0)
+            out.append((make_char((text, x0, top, x1, bottom, style[1], style[0], style[2], space, printed)), style[3]))
+            space = printed = False
+        return out
+    finally:
+        text_page.close()
+
+
+def _style(font: tuple[str, bool], size: float, matrix: ctypes.Array, rotation: int) -> tuple[str, float, bool, int]:
+    """Font name, size in points (font size times the matrix's vertical scale), boldness and
+    orientation (quarter turns counter-clockwise on the displayed page) of a text object."""
+    a, b, c, d, _e, _f = matrix
+    size = size * (math.hypot(c, d) or 1.0)
+    angle = (math.degrees(math.atan2(b, a)) - rotation) % _FULL_TURN
+    orientation = int(((angle + _QUARTER_TURN / 2) % _FULL_TURN) // _QUARTER_TURN) * _QUARTER_TURN
+    return font[0], size, font[1], orientation
+
+
+def _compose(outer: tuple, inner: tuple) -> tuple:
+    """Matrix product ``outer ∘ inner`` of two PDF matrices (a, b, c, d, e, f)."""
+    a1, b1, c1, d1, e1, f1 = outer
+    a2, b2, c2, d2, e2, f2 = inner
+    return (
+        a1 * a2 + c1 * b2,
+        b1 * a2 + d1 * b2,
+        a1 * c2 + c1 * d2,
+        b1 * c2 + d1 * d2,
+        a1 * e2 + c1 * f2 + e1,
+        b1 * e2 + d1 * f2 + f1,
+    )
+
+
+class PageFrame:
+    """Maps PDF user space to the displayed page in the top-down frame (crop box, /Rotate)."""
+
+    def __init__(self, crop: tuple[float, float, float, float], rotation: int):
+        self.left, self.bottom, self.right, self.top = crop
+        self.rotation = rotation % 360
+        w, h = self.right - self.left, self.top - self.bottom
+        self.width, self.height = (h, w) if self.rotation in (90, 270) else (w, h)
+
+    def point(self, x: float, y: float) -> tuple[float, float]:
+        if self.rotation == 90:
+            return y - self.bottom, x - self.left
+        if self.rotation == 180:
+            return self.right - x, y - self.bottom
+        if self.rotation == 270:
+            return self.top - y, self.right - x
+        return x - self.left, self.top - y
+
+    def box(self, left: float, bottom: float, right: float, top: float) -> tuple[float, float, float, float]:
+        xa, ya = self.point(left, bottom)
+        xb, yb = self.point(right, top)
+        return min(xa, xb), min(ya, yb), max(xa, xb), max(ya, yb)
+
+
+def extract_graphics(page: Any, frame: PageFrame, settings: LiteSettings) -> tuple[list[Edge], list[tuple]]:
+    """Rules and figure artwork drawn on a page.
+
+    Rules are the horizontal and vertical sides of stroked lines and rectangles (a thin filled
+    rectangle is one rule; page-sized backgrounds are ignored). Figures are the boxes of paths with
+    curves or slanted sides and of images: where charts and pictures are.
+    """
+    import pypdfium2.raw as pdfium_c
+
+    api = _pdfium()
+    edges: list[Edge] = []
+    figures: list[tuple] = []
+    page_area = frame.width * frame.height
+    # out-parameters as raw buffers passed by address (handles are plain ints, see _Pdfium)
+    matrix_buffer = (ctypes.c_float * 6)()
+    point = (ctypes.c_float * 2)()
+    modes = (ctypes.c_int * 2)()  # fill mode, stroke
+    bounds = (ctypes.c_float * 4)()  # left, bottom, right, top
+    matrix_at, point_at, bounds_at = (ctypes.addressof(v) for v in (matrix_buffer, point, bounds))
+    fill_at, stroke_at = ctypes.addressof(modes), ctypes.addressof(modes) + ctypes.sizeof(ctypes.c_int)
+    read_point = struct.Struct("2f").unpack_from
+    thin = settings.rule_thickness
+    bezier, move = pdfium_c.FPDF_SEGMENT_BEZIERTO, pdfium_c.FPDF_SEGMENT_MOVETO
+    float_size = ctypes.sizeof(ctypes.c_float)
+
+    def add(xa: float, ya: float, xb: float, yb: float) -> None:
+        if abs(ya - yb) <= _STRAIGHT_TOLERANCE and abs(xa - xb) > 0:
+            edges.append(Edge(min(xa, xb), (ya + yb) / 2, max(xa, xb), (ya + yb) / 2))
+        elif abs(xa - xb) <= _STRAIGHT_TOLERANCE and abs(ya - yb) > 0:
+            edges.append(Edge((xa + xb) / 2, min(ya, yb), (xa + xb) / 2, max(ya, yb)))
+
+    def figure_from_bounds(obj: int, parent: tuple) -> None:
+        api.object_bounds(obj, bounds_at, bounds_at + float_size, bounds_at + 2 * float_size, bounds_at + 3 * float_size)
+        left, bottom, right, top = bounds
+        a, b, c, d, e, f = parent
+        corners = [
+            frame.point(a * u + c * v + e, b * u + d * v + f)
+            for u, v in ((left, bottom), (right, top), (left, top), (right, bottom))
+        ]
+        box = (min(p[0] for p in corners), min(p[1] for p in corners), max(p[0] for p in corners), max(p[1] for p in corners))
+        if (box[2] - box[0]) * (box[3] - box[1]) <= settings.background_share * page_area:
+            figures.append(box)
+
+    def path(obj: int, ctm: tuple, parent: tuple) -> None:
+        n = api.path_segments(obj)
+        if n <= 0:
+            return
+        api.draw_mode(obj, fill_at, stroke_at)
+        filled, stroked = modes
+        if not filled and not stroked:
+            return
+        if n > _MAX_PATH_SEGMENTS:
+            figure_from_bounds(obj, parent)
+            return
+        a, b, c, d, e, f = ctm
+        points: list[tuple[float, float]] = []
+        subpaths: list[list[tuple[float, float]]] = []
+        for k in range(n):
+            seg = api.path_segment(obj, k)
+            kind = api.segment_type(seg)
+            if kind == bezier:  # curved artwork: a figure, never a rule
+                figure_from_bounds(obj, parent)
+                return
+            api.segment_point(seg, point_at, point_at + float_size)
+            u, v = read_point(point)
+            px, py = frame.point(a * u + c * v + e, b * u + d * v + f)
+            if kind == move:
+                if len(points) > 1:
+                    subpaths.append(points)
+                points = [(px, py)]
+            else:
+                points.append((px, py))
+            if api.segment_close(seg) and points:
+                points.append(points[0])
+        if len(points) > 1:
+            subpaths.append(points)
+        for pts in subpaths:
+            if any(abs(xa - xb) > _STRAIGHT_TOLERANCE and abs(ya - yb) > _STRAIGHT_TOLERANCE for (xa, ya), (xb, yb) in zip(pts, pts[1:])):
+                figure_from_bounds(obj, parent)  # slanted sides: a chart line or a polygon
+                return
+        for pts in subpaths:
+            xs = [p[0] for p in pts]
+            ys = [p[1] for p in pts]
+            w, h = max(xs) - min(xs), max(ys) - min(ys)
+            if filled and len(pts) >= 4 and (w <= thin or h <= thin):
+                if w <= thin and h <= thin:
+                    continue
+                mx, my = (max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2
+                if h <= thin:
+                    add(min(xs), my, max(xs), my)
+                else:
+                    add(mx, min(ys), mx, max(ys))
+                continue
+            if w * h > settings.background_share * page_area:
+                continue
+            for (xa, ya), (xb, yb) in zip(pts, pts[1:]):
+                add(xa, ya, xb, yb)
+
+    def image(ctm: tuple) -> None:  # an image fills the unit square of its matrix
+        a, b, c, d, e, f = ctm
+        corners = [frame.point(a * u + c * v + e, b * u + d * v + f) for u, v in ((0, 0), (1, 0), (0, 1), (1, 1))]
+        xs = [p[0] for p in corners]
+        ys = [p[1] for p in corners]
+        box = (min(xs), min(ys), max(xs), max(ys))
+        if (box[2] - box[0]) * (box[3] - box[1]) <= settings.background_image_share * page_area:
+            figures.append(box)
+
+    drawn = (pdfium_c.FPDF_PAGEOBJ_PATH, pdfium_c.FPDF_PAGEOBJ_FORM, pdfium_c.FPDF_PAGEOBJ_IMAGE)
+    object_type = api.object_type
+
+    def walk(container: int, is_form: bool, ctm: tuple, depth: int) -> None:
+        # filings draw each glyph as an object of its own: those are skipped on their type alone
+        count, get = (api.form_objects, api.form_object) if is_form else (api.page_objects, api.page_object)
+        for k in range(max(count(container), 0)):
+            obj = get(container, k)
+            kind = object_type(obj)
+            if kind not in drawn:
+                continue
+            api.object_matrix(obj, matrix_at)
+            matrix = _compose(ctm, tuple(matrix_buffer))
+            if kind == pdfium_c.FPDF_PAGEOBJ_PATH:
+                path(obj, matrix, ctm)
+            elif kind == pdfium_c.FPDF_PAGEOBJ_IMAGE:
+                image(matrix)
+            elif depth < _MAX_FORM_DEPTH:
+                walk(obj, True, matrix, depth + 1)
+
+    walk(ctypes.cast(page.raw, ctypes.c_void_p).value, False, _IDENTITY, 0)
+    return edges, merge_boxes(figures)
+
+
+def merge_boxes(boxes: list[tuple]) -> list[tuple]:
+    """Merge boxes that overlap the box drawn just before them (artwork is drawn piece by piece)."""
+    out: list[tuple] = []
+    for box in boxes:
+        if out:
+            last = out[-1]
+            if box[0] <= last[2] and box[2] >= last[0] and box[1] <= last[3] and box[3] >= last[1]:
+                out[-1] = (min(last[0], box[0]), min(last[1], box[1]), max(last[2], box[2]), max(last[3], box[3]))
+                continue
+        out.append(box)
+    return out
+
+
