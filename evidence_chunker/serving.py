@@ -124,7 +124,7 @@ def _is_server(location: str) -> bool:
 
 def last_cli_result(repo):
     """The last result `sjt search` kept beside the index file (None if there is none or it no longer parses)."""
-    from .cli_index import last_result_path
+    from .cli.index import last_result_path
 
     if repo.path is None or _is_server(str(repo.path)):
         return None

@@ -122,3 +122,26 @@ def test_written_files_get_ordinary_permissions(tmp_path):
     out = tmp_path / "units.jsonl"
     assert sjt(["chunk", str(SAMPLE_PDFS / "mixed_brief.pdf"), "--parser", "lite", "-o", str(out)]) == 0
     assert out.stat().st_mode & 0o644 == 0o644
+
+
+def test_main_restores_the_callers_warning_format(tmp_path):
+    import warnings
+
+    before = warnings.formatwarning
+    assert sjt(["diagnose", "--index", str(tmp_path / "missing.sqlite")]) == 2
+    assert warnings.formatwarning is before
+
+
+def test_cli_command_modules_import_only_the_common_helpers():
+    import ast
+    from pathlib import Path
+
+    import evidence_chunker.cli as cli_package
+
+    folder = Path(cli_package.__file__).parent
+    for name in ("common", "chunking", "index"):
+        tree = ast.parse((folder / f"{name}.py").read_text(encoding="utf-8"))
+        siblings = {node.module for node in ast.walk(tree)
+                    if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module}
+        allowed = set() if name == "common" else {"common"}
+        assert siblings <= allowed, (name, siblings)

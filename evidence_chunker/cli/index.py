@@ -1,4 +1,4 @@
-"""``sjt`` subcommands that build and use corpora and indexes: corpus, ingest, search, show, verify, diagnose."""
+"""``sjt`` commands over an index: ingest, search, show, verify, diagnose."""
 
 from __future__ import annotations
 
@@ -7,94 +7,8 @@ import json
 import sys
 from pathlib import Path
 
-from .batch import atomic_output, collect_inputs
-from .cli import CliError, check_output_path, positive_int
-
-
-def register(sub) -> None:
-    from .cli import _add_parser_choice
-
-    corpus = sub.add_parser(
-        "corpus",
-        help="PDFs → a retrieval corpus (Evidence Units + Text Chunks) as JSONL, one record per chunk",
-        description="Build the retrieval corpus of each PDF (or DoclingDocument JSON): table Evidence Units "
-        "(split under 512 tokens) plus the Text Chunks they did not absorb, in reading order. One JSON "
-        "record per chunk (schema evidence-chunker/corpus-record/v1, see docs/corpus_format.md), ready for "
-        "any vector store. The output file is written atomically; a failing input is reported by name and "
-        "skipped (exit status 1).",
-        epilog="examples:\n  sjt corpus sample_pdfs/ -o corpus.jsonl\n"
-        "  sjt corpus sample_pdfs/ --to lancedb://out/vectors\n"
-        "  sjt corpus sample_pdfs/ --to postgresql://user@localhost/rag --table reports",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    corpus.add_argument("inputs", nargs="+", metavar="FILE_OR_DIR", help="PDF files, DoclingDocument JSONs or folders")
-    _add_parser_choice(corpus)
-    target = corpus.add_mutually_exclusive_group()
-    target.add_argument("-o", "--output", metavar="FILE", help="JSONL file to write (default: stdout)")
-    target.add_argument("--to", metavar="URL",
-                        help="write the records with their embeddings (LiteEmbedder) into a vector store instead: "
-                        "lancedb://PATH (the lancedb extra) or postgresql://... with pgvector (the postgres extra); "
-                        "a document's earlier rows are replaced (see docs/vector_stores.md)")
-    corpus.add_argument("--table", default=None, metavar="NAME",
-                        help="table to write with --to (default: sjt_corpus)")
-    corpus.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
-    corpus.set_defaults(func=cmd_corpus)
-    register_index_commands(sub)
-
-
-def cmd_corpus(args: argparse.Namespace) -> int:
-    from .cli import write_items
-
-    if args.to:
-        return _corpus_to_vector_store(args)
-    if args.table:
-        raise CliError("--table: only used with --to")
-    from .export.corpus import chunk_to_record
-
-    def render(chunk) -> str:
-        return json.dumps(chunk_to_record(chunk), ensure_ascii=False) + "\n"
-
-    report, kinds = write_items(args, "corpus", lambda chunker, parsed: chunker.build_corpus_parsed(parsed),
-                                render, lambda chunk: chunk.metadata.get("kind", "text"))
-    print(f"{len(report.done)} file(s): {kinds['table']} table chunk(s), {kinds['text']} text chunk(s); "
-          f"{len(report.failures)} failed", file=sys.stderr)
-    return 1 if report.failures else 0
-
-
-def _corpus_to_vector_store(args: argparse.Namespace) -> int:
-    from collections import Counter
-
-    from .batch import BatchRun
-    from .cli import load_parsed, make_chunker
-    from .export.chunks import chunk_kind
-    from .export.vectorstores import DEFAULT_TABLE, VectorStoreError, open_vector_store
-
-    inputs = collect_inputs(args.inputs)
-    if not inputs:
-        print("error: no PDF or JSON files found in the given paths", file=sys.stderr)
-        return 2
-    try:
-        store = open_vector_store(args.to, table=args.table or DEFAULT_TABLE)
-    except VectorStoreError as exc:
-        raise CliError(f"{exc}") from exc
-    chunker = make_chunker(args)
-
-    def corpus_of(path: Path):
-        parsed = load_parsed(path, chunker)
-        return parsed.default_doc_id, chunker.build_corpus_parsed(parsed)
-
-    run = BatchRun(inputs, corpus_of, progress=not args.no_progress, desc="corpus")
-    kinds: Counter = Counter()
-    with store:
-        for _path, (doc_id, chunks) in run:
-            store.write_document(doc_id, chunks)
-            kinds.update(chunk_kind(chunk) for chunk in chunks)
-    print(f"{len(run.report.done)} file(s) into {args.to} table {args.table or DEFAULT_TABLE}: {kinds['table']} "
-          f"table chunk(s), {kinds['text']} text chunk(s); {len(run.report.failures)} failed", file=sys.stderr)
-    return 1 if run.report.failures else 0
-
-
-# --------------------------------------------------------------------------- ingest / search / show / verify
+from ..batch import atomic_output, collect_inputs
+from .common import CliError, add_parser_choice, check_output_path, positive_int
 
 INDEX_HELP = "the index: a SQLite file (created by ingest) or a postgresql:// URL (the postgres extra)"
 #: Suffix of the file beside the index where `sjt search` keeps its last result, so `sjt show` can resolve
@@ -106,9 +20,8 @@ MAX_SCALE = 8.0
 RAY_LOCAL = "local"
 
 
-def register_index_commands(sub) -> None:
-    from .cli import _add_parser_choice
-
+def register(sub) -> None:
+    """Add ``ingest``, ``search``, ``show``, ``verify`` and ``diagnose`` to the subcommands ``sub``."""
     ingest = sub.add_parser(
         "ingest",
         help="PDFs → evidence index: parse, chunk, compile and store (resumable)",
@@ -125,7 +38,7 @@ def register_index_commands(sub) -> None:
     )
     ingest.add_argument("inputs", nargs="+", metavar="PATH", help="PDF files or folders (searched for *.pdf)")
     ingest.add_argument("--index", required=True, metavar="FILE", help=INDEX_HELP)
-    _add_parser_choice(ingest)
+    add_parser_choice(ingest)
     ingest.add_argument("--workers", type=positive_int, default=1, metavar="N",
                         help="parse in N processes (default: 1; the machine's cores is a good value); with --ray "
                         "and no ADDRESS, the CPUs of the local Ray cluster")
@@ -251,7 +164,7 @@ def _check_query(query: str) -> None:
 
 
 def cmd_ingest(args: argparse.Namespace) -> int:
-    from .ingest import ingest
+    from ..ingest import ingest
 
     inputs = collect_inputs(args.inputs, suffixes=(".pdf",))
     if not inputs:
@@ -270,7 +183,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
 
 
 def _ray_ingest(args: argparse.Namespace, inputs: list[Path], repo):
-    from .ray_ingest import RayUnavailableError, ray_ingest
+    from ..ray_ingest import RayUnavailableError, ray_ingest
 
     local = args.ray == RAY_LOCAL
     try:
@@ -330,8 +243,8 @@ def _load_result(path: str):
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    from .render import render_boxes
-    from .units import PageBox
+    from ..render import render_boxes
+    from ..units import PageBox
 
     check_output_path(args.output)
     repo = _open_index(args.index)
@@ -431,7 +344,7 @@ def cmd_diagnose(args: argparse.Namespace) -> int:
         header = (f"{'document':<28} {'pages':>5} {'tables':>6} {'direct/caption/block/running/heading/none':>41} "
                   f"{'split':>5} {'context':>7} {'dropped':>7} {'anchors':>7}  problems")
         print(header)
-        from .titles import CAPTION_SOURCES
+        from ..titles import CAPTION_SOURCES
 
         for row in rows:
             sources = row.get("caption_sources") or {}

@@ -1,0 +1,149 @@
+"""What every ``sjt`` command shares: the one error path (``error: what: why``, exit 2), argument types,
+the ``--parser`` options, and the chunker loop of ``chunk`` and ``corpus``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from pathlib import Path
+
+from ..batch import BatchReport, BatchRun, atomic_output, collect_inputs
+
+
+class CliError(Exception):
+    """Unusable input to a command (a missing or unreadable file, a bad option): printed as
+    ``error: …`` on stderr, exit status 2."""
+
+
+#: Exit status of a run stopped by SIGTERM (128 + the signal number, as a shell reports it).
+EXIT_TERMINATED = 143
+
+
+def check_output_path(path: str | None) -> None:
+    """CliError, before any work is done, when ``path`` (an ``-o`` file; None or "-" is stdout) cannot be
+    written: a folder, under a file, or in a folder this user may not write to."""
+    import os
+
+    if path is None or str(path) == "-":
+        return
+    target = Path(path)
+    if target.is_dir():
+        raise CliError(f"{path}: is a folder; name the file to write")
+    parent = target.parent
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    if not parent.is_dir():
+        raise CliError(f"{path}: cannot be created: {parent} is not a folder")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise CliError(f"{path}: cannot be written: folder {parent} is not writable")
+
+
+def positive_int(text: str) -> int:
+    """argparse type: an integer of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def add_parser_choice(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--parser",
+        choices=("auto", "docling", "lite"),
+        default="auto",
+        help="auto: Docling's models when present or downloadable, else the model-free lite parser "
+        "(with a warning); docling: never fall back; lite: no model weights (default: auto)",
+    )
+    p.add_argument(
+        "--artifacts-path",
+        metavar="DIR",
+        help="folder of Docling models made by `docling-tools models download` (air-gapped use)",
+    )
+
+
+def load_parsed(path: Path, chunker):
+    """A ParsedDoc from a PDF (with the chunker's parser) or from a DoclingDocument JSON."""
+    from ..parsing import ParsedDoc
+
+    if path.suffix.lower() == ".json":
+        return ParsedDoc.from_docling_json(path)
+    return chunker.parse(path)
+
+
+def make_chunker(args: argparse.Namespace):
+    from ..chunker import EvidenceChunker
+
+    return EvidenceChunker(
+        parser=args.parser,
+        artifacts_path=args.artifacts_path,
+        bbox_threshold=getattr(args, "bbox_threshold", 300.0),
+        sim_threshold=getattr(args, "sim_threshold", 0.0),
+    )
+
+
+def write_items(args: argparse.Namespace, desc: str, produce, render, kind_of) -> tuple[BatchReport, Counter]:
+    """The loop of ``chunk`` and ``corpus``: for every input, ``produce(chunker, parsed)`` gives items, each
+    written as ``render(item)`` to ``-o`` (atomically) or stdout. Returns the batch report and a count of
+    items by ``kind_of(item)``; CliError when no input file was found. When every input fails, an existing
+    ``-o`` file is left untouched."""
+    check_output_path(args.output)
+    chunker = make_chunker(args)
+    inputs = collect_inputs(args.inputs)
+    if not inputs:
+        raise CliError("no PDF or JSON files found in the given paths")
+    run = BatchRun(inputs, lambda path: produce(chunker, load_parsed(path, chunker)),
+                   progress=not args.no_progress, desc=desc)
+    kinds: Counter = Counter()
+    try:
+        with atomic_output(args.output) as out:
+            for _path, items in run:
+                for item in items:
+                    kinds[kind_of(item)] += 1
+                    out.write(render(item))
+            if not run.report.done and args.output not in (None, "-"):
+                raise _NothingWritten  # every input failed: an earlier output file is worth more than none
+    except _NothingWritten:
+        print(f"warning: {args.output}: every input failed; the file was left as it was", file=sys.stderr)
+    return run.report, kinds
+
+
+class _NothingWritten(Exception):
+    """Abandons an atomic output (its temporary file is removed, the target is untouched)."""
+
+
+def terminated_types() -> tuple[type, ...]:
+    from ..ingest import IngestTerminated
+
+    return (IngestTerminated,)
+
+
+def error_message(exc: BaseException) -> str | None:
+    """The ``what: why`` of an expected failure (bad input, a damaged or foreign index, an unwritable
+    file), or None for an unexpected one. Every command's failures go through here: one error path."""
+    import sqlite3
+
+    from semantic_json.errors import SemanticJsonError
+
+    from ..errors import EvidenceChunkerError
+
+    if isinstance(exc, (CliError, SemanticJsonError, EvidenceChunkerError)):  # IngestTerminated included
+        return str(exc)
+    if isinstance(exc, OSError):
+        where = exc.filename if exc.filename is not None else "file"
+        return f"{where}: {exc.strerror or exc}"
+    if isinstance(exc, sqlite3.DatabaseError):
+        return f"index: {exc}; rebuild it with `sjt ingest PDFS --index NEW_FILE`"
+    if isinstance(exc, (RecursionError, MemoryError)):
+        return f"input: too large or too deeply nested to process ({exc.__class__.__name__})"
+    return None
+
+
+def version() -> str:
+    from .. import __version__
+
+    return __version__
+
