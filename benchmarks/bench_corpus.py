@@ -31,7 +31,7 @@ def doc_id_of(path: Path) -> str:
 def time_once(parsed, doc_id: str) -> tuple[dict[str, float], dict[str, int]]:
     """Seconds per stage for one corpus build, and what it produced."""
     from evidence_chunker import EvidenceChunker
-    from evidence_chunker.export import ConsumedStats, filter_consumed_paragraphs, make_text_chunks, merge_in_reading_order
+    from evidence_chunker.corpus import ConsumedStats, filter_consumed_paragraphs, make_text_chunks, merge_in_reading_order
 
     seconds: dict[str, float] = {}
     start = time.perf_counter()

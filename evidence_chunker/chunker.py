@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .build import BuildSettings, build_units
-from .export.corpus import build_corpus_parsed as _build_corpus
+from .corpus.assemble import build_corpus_parsed as _build_corpus
 from .context import DEFAULT_BBOX_THRESHOLD, DEFAULT_SIM_THRESHOLD, MAX_CONTEXT_PARAGRAPHS
 from .parsing import PdfParser, ParsedDoc, resolve_parser
 from .split import SplitStats, split_oversized_units
@@ -14,7 +14,7 @@ from .tokens import DEFAULT_TOKEN_LIMIT
 from .units import EvidenceUnit
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .export.chunks import RetrievalChunk
+    from .corpus.chunks import RetrievalChunk
 
 
 class EvidenceChunker:

@@ -138,9 +138,9 @@ def assign_document_ids(paths: Iterable[Path], repo) -> dict[Path, tuple[str, st
 def prepare_document(path: Path, parser: str = "lite", artifacts_path: str | None = None,
                      doc_id: str | None = None) -> PreparedDocument:
     """Parse, chunk and compile one PDF (or DoclingDocument JSON); runs in a worker process."""
-    from .export.chunks import chunk_kind
-    from .export.consumed import ConsumedStats
-    from .export.corpus import build_corpus_parsed
+    from .corpus.chunks import chunk_kind
+    from .corpus.consumed import ConsumedStats
+    from .corpus.assemble import build_corpus_parsed
     from .export.semantic import corpus_to_semantic_document, pdf_uri
     from .filing import filing_profile
     from .titles import CAPTION_SOURCES

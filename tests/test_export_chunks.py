@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from evidence_chunker import EvidenceUnit, PageBox
-from evidence_chunker.export import (
+from evidence_chunker.corpus import (
     ChunkPart,
     CorpusRecord,
     RetrievalChunk,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from evidence_chunker import EvidenceUnit, PageBox
-from evidence_chunker.export import ChunkPart, ConsumedStats, TextChunk, filter_consumed_paragraphs
+from evidence_chunker.corpus import ChunkPart, ConsumedStats, TextChunk, filter_consumed_paragraphs
 
 INTRO = "Table 2 lists the operating revenue of each segment for the last three years."
 AFTER = "Segment B grew fastest, mainly because of the new subscription plans."

@@ -13,7 +13,7 @@ from docling_core.types.doc import DocItemLabel, TextItem
 
 from evidence_chunker import EvidenceChunker, EvidenceUnit
 from evidence_chunker.build import reading_order
-from evidence_chunker.export import (
+from evidence_chunker.corpus import (
     CORPUS_SCHEMA,
     ConsumedStats,
     CorpusFormatError,
@@ -24,7 +24,7 @@ from evidence_chunker.export import (
     table_refs,
     write_jsonl,
 )
-from evidence_chunker.export.consumed import carried_context, normalise_text
+from evidence_chunker.corpus.consumed import carried_context, normalise_text
 from evidence_chunker.parsing.parsed import ParsedDoc
 from evidence_chunker.tokens import count_tokens
 

@@ -33,7 +33,7 @@ def test_package_and_exporters_import_without_langchain_or_llamaindex():
 def test_langchain_exporter_without_its_extra_names_the_extra():
     result = run_without(["langchain_core"], """
         from evidence_chunker import ExtraNotInstalledError
-        from evidence_chunker.export import TextChunk
+        from evidence_chunker.corpus import TextChunk
         from evidence_chunker.export import langchain as lc
         chunk = TextChunk(chunk_id="d-t1", doc_id="d", text="x")
         for call in (lambda: lc.to_langchain([chunk]), lambda: lc.to_langchain_units([chunk]),
@@ -74,7 +74,7 @@ def test_llamaindex_exporter_without_its_extra_names_the_extra():
 def test_importing_the_export_package_loads_neither_framework_nor_the_chunker():
     result = subprocess.run(
         [sys.executable, "-c",
-         "import sys, evidence_chunker.export\n"
+         "import sys, evidence_chunker.export, evidence_chunker.corpus\n"
          "heavy = [m for m in ('langchain_core', 'llama_index', 'docling_core.transforms.chunker') if m in sys.modules]\n"
          "print(heavy)"],
         capture_output=True, text=True, cwd=ROOT, timeout=300,
@@ -87,7 +87,7 @@ def test_importing_the_export_package_loads_neither_framework_nor_the_chunker():
 def test_text_chunks_without_semchunk_say_what_to_install():
     result = run_without(["semchunk"], """
         from docling_core.types.doc import DoclingDocument
-        from evidence_chunker.export import ChunkerUnavailableError, make_text_chunks
+        from evidence_chunker.corpus import ChunkerUnavailableError, make_text_chunks
         try:
             make_text_chunks(DoclingDocument(name="d"), "d")
         except ChunkerUnavailableError as exc:

@@ -16,7 +16,7 @@ from langchain_core.retrievers import BaseRetriever  # noqa: E402
 from langchain_core.vectorstores import InMemoryVectorStore  # noqa: E402
 
 from evidence_chunker import EvidenceChunker, EvidenceUnit  # noqa: E402
-from evidence_chunker.export import TextChunk, build_corpus_parsed  # noqa: E402
+from evidence_chunker.corpus import TextChunk, build_corpus_parsed  # noqa: E402
 from evidence_chunker.export.langchain import (  # noqa: E402
     EvidenceRetriever,
     dedupe_by_chunk_id,

@@ -15,7 +15,7 @@ from llama_index.core.retrievers import BaseRetriever  # noqa: E402
 from llama_index.core.schema import MetadataMode, NodeWithScore, QueryBundle, TextNode  # noqa: E402
 
 from evidence_chunker import EvidenceChunker, EvidenceUnit  # noqa: E402
-from evidence_chunker.export import TextChunk, build_corpus_parsed  # noqa: E402
+from evidence_chunker.corpus import TextChunk, build_corpus_parsed  # noqa: E402
 from evidence_chunker.export.llamaindex import (  # noqa: E402
     EvidenceRetriever,
     dedupe_by_chunk_id,

@@ -10,7 +10,7 @@ from docling_core.types.doc import DocItemLabel, DoclingDocument, ProvenanceItem
 from docling_core.types.doc.base import BoundingBox, CoordOrigin, Size
 from docling_core.types.doc.document import TableCell, TableData
 
-from evidence_chunker.export import TextChunk, make_text_chunks, table_refs
+from evidence_chunker.corpus import TextChunk, make_text_chunks, table_refs
 from evidence_chunker.parsing.parsed import ParsedDoc
 from evidence_chunker.tokens import count_tokens
 

@@ -13,7 +13,7 @@ HEAVY = ("torch", "transformers", "docling", "langchain_core", "llama_index", "s
 
 def test_importing_both_packages_loads_no_heavy_module():
     code = (
-        "import sys, evidence_chunker, evidence_chunker.export, semantic_json\n"
+        "import sys, evidence_chunker, evidence_chunker.export, evidence_chunker.corpus, semantic_json\n"
         f"print(','.join(m for m in {HEAVY!r} if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

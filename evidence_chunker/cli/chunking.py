@@ -105,7 +105,7 @@ def cmd_corpus(args: argparse.Namespace) -> int:
         return _corpus_to_vector_store(args)
     if args.table:
         raise CliError("--table: only used with --to")
-    from ..export.corpus import chunk_to_record
+    from ..corpus.assemble import chunk_to_record
 
     def render(chunk) -> str:
         return json.dumps(chunk_to_record(chunk), ensure_ascii=False) + "\n"
@@ -121,7 +121,7 @@ def _corpus_to_vector_store(args: argparse.Namespace) -> int:
     from collections import Counter
 
     from ..batch import BatchRun
-    from ..export.chunks import chunk_kind
+    from ..corpus.chunks import chunk_kind
     from ..export.vectorstores import DEFAULT_TABLE, VectorStoreError, open_vector_store
 
     inputs = collect_inputs(args.inputs)

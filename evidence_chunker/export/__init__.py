@@ -1,53 +1,6 @@
-"""The retrieval corpus: RetrievalChunk, TextChunk, the consumed-paragraph filter, corpus building, JSONL.
+"""Adapters that hand a retrieval corpus (``evidence_chunker.corpus``) to other tools.
 
-The LangChain and LlamaIndex exporters live in ``evidence_chunker.export.langchain`` and
-``evidence_chunker.export.llamaindex``; they need the ``langchain`` / ``llamaindex`` extras and are not
-imported here.
+``langchain`` and ``llamaindex`` (Documents / TextNodes; the ``langchain`` / ``llamaindex`` extras),
+``vectorstores`` (LanceDB, PostgreSQL + pgvector; their extras) and ``semantic`` (the bridge to
+``semantic_json``). None is imported here, so importing this package loads no optional dependency.
 """
-
-from .chunks import (
-    KIND_TABLE,
-    KIND_TEXT,
-    ChunkPart,
-    RetrievalChunk,
-    TextChunk,
-    chunk_kind,
-    vector_store_metadata,
-)
-from .consumed import DEFAULT_MIN_SUBSTRING_LEN, ConsumedStats, filter_consumed_paragraphs
-from .corpus import (
-    CORPUS_SCHEMA,
-    CorpusFormatError,
-    CorpusRecord,
-    build_corpus_parsed,
-    chunk_to_record,
-    merge_in_reading_order,
-    read_jsonl,
-    write_jsonl,
-)
-from .text_chunks import TEXT_CHUNK_ID, ChunkerUnavailableError, make_text_chunks, table_refs
-
-__all__ = [
-    "CORPUS_SCHEMA",
-    "DEFAULT_MIN_SUBSTRING_LEN",
-    "KIND_TABLE",
-    "KIND_TEXT",
-    "TEXT_CHUNK_ID",
-    "ChunkPart",
-    "ChunkerUnavailableError",
-    "ConsumedStats",
-    "CorpusFormatError",
-    "CorpusRecord",
-    "RetrievalChunk",
-    "TextChunk",
-    "build_corpus_parsed",
-    "chunk_kind",
-    "chunk_to_record",
-    "filter_consumed_paragraphs",
-    "make_text_chunks",
-    "merge_in_reading_order",
-    "read_jsonl",
-    "table_refs",
-    "vector_store_metadata",
-    "write_jsonl",
-]

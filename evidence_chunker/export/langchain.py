@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Literal, Mapping, Sequence
 
 from ..errors import ExtraNotInstalledError
-from .chunks import RetrievalChunk, first_per_key, vector_store_metadata
+from ..corpus.chunks import RetrievalChunk, first_per_key, vector_store_metadata
 
 try:
     from langchain_core.callbacks import CallbackManagerForRetrieverRun

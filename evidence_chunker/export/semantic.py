@@ -17,7 +17,7 @@ from docling_core.types.doc import TableData
 
 from ..split import rows_boxes
 from ..units import EvidenceUnit, PageBox
-from .chunks import KIND_TABLE, KIND_TEXT, RetrievalChunk, TextChunk
+from ..corpus.chunks import KIND_TABLE, KIND_TEXT, RetrievalChunk, TextChunk
 
 #: Between blocks (paragraphs, tables) of the canonical text.
 BLOCK_SEP = "\n\n"

@@ -21,8 +21,8 @@ from typing import Any
 import numpy as np
 
 from ..errors import EvidenceChunkerError
-from .chunks import RetrievalChunk, vector_store_metadata
-from .corpus import chunk_to_record
+from ..corpus.chunks import RetrievalChunk, vector_store_metadata
+from ..corpus.assemble import chunk_to_record
 
 #: Table written when the caller names none.
 DEFAULT_TABLE = "sjt_corpus"
