@@ -86,3 +86,51 @@ class ExtraNotInstalledError(EvidenceChunkerError, ImportError):
             f"{feature} needs the '{extra}' extra ({missing} is not installed): "
             f'pip install "semantic-json-transport[{extra}]"'
         )
+
+
+class TokenizerUnavailableError(EvidenceChunkerError, RuntimeError):
+    """cl100k_base could not be loaded from the bundled file (missing or its hash differs)."""
+
+
+class ChunkerUnavailableError(EvidenceChunkerError, ImportError):
+    """docling-core's HybridChunker cannot run: a package it needs is missing."""
+
+    def __init__(self, missing: list[str]):
+        self.missing = missing
+        super().__init__(
+            f"Text Chunks need docling-core's HybridChunker, which needs {', '.join(missing)}: "
+            f"pip install semchunk tree-sitter (both come with docling-core[chunking])"
+        )
+
+
+class CorpusFormatError(EvidenceChunkerError, ValueError):
+    """A corpus JSONL line is not a record this version can read; the message names file and line."""
+
+
+class VectorStoreError(EvidenceChunkerError, ValueError):
+    """The vector-store target cannot be used: unknown scheme, missing extra, unreachable server."""
+
+
+class IngestTerminated(EvidenceChunkerError):
+    """The ingest was stopped by SIGTERM; its workers were stopped and stored documents are kept."""
+
+
+class WorkerDiedError(EvidenceChunkerError, RuntimeError):
+    """A worker process died (killed by the system, say for memory) during an ingest."""
+
+
+class RayUnavailableError(EvidenceChunkerError):
+    """Ray is not installed, or the cluster at the given address cannot be reached."""
+
+
+class ServingError(ValueError):
+    """A request the servers refuse (bad argument, unknown region or document); the message says why."""
+
+
+class NotServedError(ServingError):
+    """A document the index does not hold, or whose PDF is not available: nothing to serve (HTTP 404)."""
+
+
+class CliError(Exception):
+    """Unusable input to a command (a missing or unreadable file, a bad option): printed as
+    ``error: …`` on stderr, exit status 2."""

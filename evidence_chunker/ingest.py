@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from .batch import Failure, check_input_file, progress_bar
-from .errors import EvidenceChunkerError, NotARegularFileError
+from .errors import EvidenceChunkerError, IngestTerminated, NotARegularFileError, WorkerDiedError
 from .parsing.pdf_file import file_sha256
 
 #: Key under which ingest records what it did for a document (see ``document_stats``).
@@ -41,14 +41,6 @@ WATCHDOG_INTERVAL_S = 1.0
 WORKER_STOP_GRACE_S = 2.0
 #: Linux prctl option that makes the kernel signal a process when its parent dies.
 _PR_SET_PDEATHSIG = 1
-
-
-class IngestTerminated(EvidenceChunkerError):
-    """The ingest was stopped by SIGTERM; its workers were stopped and stored documents are kept."""
-
-
-class WorkerDiedError(EvidenceChunkerError, RuntimeError):
-    """A worker process died (killed by the system, say for memory) during an ingest."""
 
 
 @dataclass

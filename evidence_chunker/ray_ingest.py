@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from .batch import Failure
-from .errors import EvidenceChunkerError
+from .errors import RayUnavailableError
 from .ingest import IngestSummary, PreparedDocument, _prepare_safely, ingest
 
 #: Times Ray re-runs a task whose worker process died (killed, out of memory) before reporting it failed.
@@ -26,10 +26,6 @@ TASK_RETRIES = 3
 TASKS_IN_FLIGHT_PER_CPU = 2
 #: Ray's name for the remote function; worker processes show it as ``ray::prepare_pdf`` while they run it.
 TASK_NAME = "prepare_pdf"
-
-
-class RayUnavailableError(EvidenceChunkerError):
-    """Ray is not installed, or the cluster at the given address cannot be reached."""
 
 
 def _ray():

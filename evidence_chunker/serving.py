@@ -12,18 +12,12 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from .errors import NotServedError, ServingError
+
 #: Largest ``k`` either server accepts for one search (a page of evidence, not a dump of the index).
 MAX_K = 50
 #: Default number of regions per search.
 DEFAULT_K = 5
-
-
-class ServingError(ValueError):
-    """A request the servers refuse (bad argument, unknown region or document); the message says why."""
-
-
-class NotServedError(ServingError):
-    """A document the index does not hold, or whose PDF is not available: nothing to serve (HTTP 404)."""
 
 
 def open_repository(path: str | Path):

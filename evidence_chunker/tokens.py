@@ -12,7 +12,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .errors import EvidenceChunkerError
+from .errors import TokenizerUnavailableError
 
 if TYPE_CHECKING:  # pragma: no cover
     import tiktoken
@@ -27,10 +27,6 @@ CL100K_SHA256 = "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a
 _BUNDLED_CACHE_DIR = Path(__file__).with_name("data")
 _CACHE_ENV = "TIKTOKEN_CACHE_DIR"
 _env_lock = threading.Lock()
-
-
-class TokenizerUnavailableError(EvidenceChunkerError, RuntimeError):
-    """cl100k_base could not be loaded from the bundled file (missing or its hash differs)."""
 
 
 @lru_cache(maxsize=1)

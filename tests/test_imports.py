@@ -80,3 +80,22 @@ def test_the_automatic_parser_choice_imports_no_model_framework():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
     name, _, loaded = out.stdout.strip().partition(" ")
     assert name in ("lite", "docling") and loaded == ""
+
+
+def test_every_public_error_class_of_evidence_chunker_lives_in_errors_py():
+    import ast
+    from pathlib import Path
+
+    import evidence_chunker
+
+    package = Path(evidence_chunker.__file__).parent
+    elsewhere = []
+    for path in package.rglob("*.py"):
+        if path.name == "errors.py" and path.parent == package:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+                bases = {getattr(base, "id", getattr(base, "attr", "")) for base in node.bases}
+                if any(base.endswith(("Error", "Exception")) for base in bases):
+                    elsewhere.append(f"{path.relative_to(package)}: {node.name}")
+    assert elsewhere == []

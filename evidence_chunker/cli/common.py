@@ -9,11 +9,7 @@ from collections import Counter
 from pathlib import Path
 
 from ..batch import BatchReport, BatchRun, atomic_output, collect_inputs
-
-
-class CliError(Exception):
-    """Unusable input to a command (a missing or unreadable file, a bad option): printed as
-    ``error: …`` on stderr, exit status 2."""
+from ..errors import CliError
 
 
 #: Exit status of a run stopped by SIGTERM (128 + the signal number, as a shell reports it).

@@ -183,7 +183,8 @@ def cmd_ingest(args: argparse.Namespace) -> int:
 
 
 def _ray_ingest(args: argparse.Namespace, inputs: list[Path], repo):
-    from ..ray_ingest import RayUnavailableError, ray_ingest
+    from ..errors import RayUnavailableError
+    from ..ray_ingest import ray_ingest
 
     local = args.ray == RAY_LOCAL
     try:

@@ -20,7 +20,7 @@ from typing import IO, Any, Iterable, Sequence
 
 from ..batch import atomic_output
 from ..build import reading_order
-from ..errors import EvidenceChunkerError
+from ..errors import CorpusFormatError
 from ..parsing.parsed import ParsedDoc
 from ..tokens import DEFAULT_TOKEN_LIMIT
 from .chunks import KIND_TABLE, RetrievalChunk, chunk_kind
@@ -54,10 +54,6 @@ _METADATA_DEFAULTS: dict[str, Any] = {
     "caption_confidence": "none",
     "headings": [],
 }
-
-
-class CorpusFormatError(EvidenceChunkerError, ValueError):
-    """A corpus JSONL line is not a record this version can read; the message names file and line."""
 
 
 def build_corpus_parsed(

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, NamedTuple
 
 from docling_core.types.doc import ContentLayer, DocItem, DocItemLabel, DoclingDocument, RefItem, TableItem, TextItem
 
-from ..errors import EvidenceChunkerError
+from ..errors import ChunkerUnavailableError
 from ..geometry import item_boxes, normalise
 from ..parsing.parsed import ParsedDoc
 from ..tokens import DEFAULT_TOKEN_LIMIT, count_tokens, get_encoding
@@ -35,17 +35,6 @@ TEXT_CHUNK_ID = "{doc_id}-t{n}"
 TABLE_LABELS = frozenset({DocItemLabel.TABLE, DocItemLabel.DOCUMENT_INDEX})
 #: Modules docling-core's chunker needs beyond docling-core itself (its "chunking" extras).
 CHUNKER_MODULES = ("semchunk", "tree_sitter")
-
-
-class ChunkerUnavailableError(EvidenceChunkerError, ImportError):
-    """docling-core's HybridChunker cannot run: a package it needs is missing."""
-
-    def __init__(self, missing: list[str]):
-        self.missing = missing
-        super().__init__(
-            f"Text Chunks need docling-core's HybridChunker, which needs {', '.join(missing)}: "
-            f"pip install semchunk tree-sitter (both come with docling-core[chunking])"
-        )
 
 
 def table_refs(doc: DoclingDocument, tables: Iterable[str] | None = None) -> set[str]:

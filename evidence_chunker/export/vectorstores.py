@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import EvidenceChunkerError
+from ..errors import VectorStoreError
 from ..corpus.chunks import RetrievalChunk, vector_store_metadata
 from ..corpus.assemble import chunk_to_record
 
@@ -51,10 +51,6 @@ VECTOR_COLUMNS = (
     ("embedder", "name of the embedder that made `vector`"),
     ("vector", "float32 embedding of retrieval_text"),
 )
-
-
-class VectorStoreError(EvidenceChunkerError, ValueError):
-    """The vector-store target cannot be used: unknown scheme, missing extra, unreachable server."""
 
 
 def vector_rows(chunks: Sequence[RetrievalChunk], embedder) -> list[dict[str, Any]]:
