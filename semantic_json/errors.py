@@ -108,6 +108,29 @@ class ModelUnavailableError(SemanticJsonError, RuntimeError):
     """A neural embedding model could not be loaded from the given name or path."""
 
 
+class CitedAnswerTypeError(SemanticJsonError, ValueError):
+    """A cited-answer payload that is not of the schema's shape; the whole payload is rejected.
+
+    `path` is the JSON path of the first problem (``$`` for the top level, else e.g.
+    ``statements[2].citation_ids``); `problem` says what was found there.
+    """
+
+    def __init__(self, path: str, problem: str) -> None:
+        self.path = path
+        self.problem = problem
+        super().__init__(f"{path}: {problem}")
+
+
+class CitedAnswerInputError(SemanticJsonError, TypeError):
+    """validate_cited_answer() was given a payload that is neither JSON text, bytes, a dict nor a CitedAnswer."""
+
+    def __init__(self, got: object) -> None:
+        super().__init__(
+            f"a cited answer must be JSON text (str or bytes), a dict or a CitedAnswer, got {type(got).__name__}; "
+            "pass the tool call's arguments string or its parsed dict"
+        )
+
+
 __all__ = [
     "TRANSFORMERS_INSTALL_HINT",
     "SemanticJsonError",
@@ -126,4 +149,6 @@ __all__ = [
     "EmbedderMismatchError",
     "MissingExtraError",
     "ModelUnavailableError",
+    "CitedAnswerTypeError",
+    "CitedAnswerInputError",
 ]

@@ -641,3 +641,17 @@ def test_quickstart_round_trip_from_schema_to_rendered_answer(quickstart_text):
     assert render_answer(report).startswith(
         "B기업은 원리금을 정상 상환하고 있다. [1] 다만 중장기 상환능력 유지는 단정하기 어렵다. [1]\n\nSources:\n[1] company_b, lines "
     )
+
+
+def test_reasons_are_one_str_enum_and_reports_carry_plain_strings():
+    from semantic_json.citations import REASONS, Reason
+
+    assert REASONS == ("unsupported", "invalid_citation", "ungrounded_number")
+    assert [reason.value for reason in Reason] == list(REASONS)
+    transport = make_transport([("d:R1", "Revenue was 10.")])
+    report = validate_cited_answer(answer(("No source here.", []), ("Bad id.", ["d:R9"])), transport)
+    assert [r.reason for r in report.rejected] == [Reason.UNSUPPORTED, Reason.INVALID_CITATION]
+    data = json.loads(report.to_json())
+    assert [r["reason"] for r in data["rejected"]] == ["unsupported", "invalid_citation"]
+    assert {reason: data["counts"][reason] for reason in REASONS} == {
+        "unsupported": 1, "invalid_citation": 1, "ungrounded_number": 0}

@@ -1,0 +1,88 @@
+"""The citation oracle: an LLM answers in a cited-answer schema; the answer is checked against the transport.
+
+The flow has three steps:
+
+1. `cited_answer_schema(result)` (or `as_openai_tool`, `as_openai_response_format`, `as_anthropic_tool`)
+   gives the model a strict schema: ``{"statements": [{"sentence": str, "citation_ids": [region id, ...]}]}``
+   where every citation id must be one of the result's region ids (a JSON Schema ``enum``).
+2. `validate_cited_answer(payload, result)` checks the model's reply. A payload not of the schema's shape is
+   rejected whole (`CitedAnswerTypeError`, with the JSON path of the first problem). Otherwise each statement
+   is accepted or rejected on its own: no citation → ``unsupported``; an id the result does not hold →
+   ``invalid_citation`` (or, with ``policy="strip"``, the id is removed and the statement kept while a valid
+   id remains); with ``strict_numbers=True``, a number found in none of the cited regions' text →
+   ``ungrounded_number`` (otherwise the statement is kept and flagged).
+3. `render_answer(report)` joins the accepted sentences into a paragraph with ``[1]``, ``[2]`` badges and a
+   numbered source list (text, Markdown or HTML).
+
+Modules: ``models`` (the answer and report models; reasons as one StrEnum, flags, policies), ``numbers``
+(finding and grounding numbers), ``results`` (the regions of a search result), ``schema`` (the tool
+definitions), ``validation`` and ``rendering``.
+
+Citation ids are checked against a frozenset of the result's region ids, so each check is O(1).
+"""
+
+# Every public name of the former single module stays importable from here (some are not in __all__).
+from ..errors import CitedAnswerInputError, CitedAnswerTypeError
+from .models import (
+    FLAG_STRIPPED_CITATION,
+    FLAG_UNGROUNDED_NUMBER,
+    FLAGS,
+    POLICIES,
+    POLICY_REJECT,
+    POLICY_STRIP,
+    REASON_INVALID_CITATION,
+    REASON_UNGROUNDED_NUMBER,
+    REASON_UNSUPPORTED,
+    REASONS,
+    RENDER_FORMATS,
+    AcceptedStatement,
+    CitedAnswer,
+    CitedStatement,
+    Policy,
+    Reason,
+    RegionProvenance,
+    RejectedStatement,
+    RenderFormat,
+    ValidationReport,
+)
+from .numbers import ENGLISH_SCALES, KOREAN_LARGE_UNITS, KOREAN_SMALL_UNITS, NUMBER_KINDS, PARENTHESISED_YEAR_RANGE, NumberMention, find_numbers
+from .rendering import MARKDOWN_FRAGMENT_SAFE, render_answer
+from .results import result_region_ids
+from .schema import (
+    CITED_ANSWER_SCHEMA_FILE,
+    DEFAULT_TOOL_DESCRIPTION,
+    DEFAULT_TOOL_NAME,
+    NO_EVIDENCE_DESCRIPTION,
+    SCHEMA_FILE_META_KEYS,
+    as_anthropic_tool,
+    as_openai_response_format,
+    as_openai_tool,
+    cited_answer_schema,
+)
+from .validation import validate_cited_answer
+
+__all__ = [
+    "DEFAULT_TOOL_NAME",
+    "DEFAULT_TOOL_DESCRIPTION",
+    "REASONS",
+    "Reason",
+    "FLAGS",
+    "POLICIES",
+    "CitedAnswerTypeError",
+    "CitedAnswerInputError",
+    "CitedStatement",
+    "CitedAnswer",
+    "RegionProvenance",
+    "AcceptedStatement",
+    "RejectedStatement",
+    "ValidationReport",
+    "NumberMention",
+    "cited_answer_schema",
+    "as_openai_tool",
+    "as_openai_response_format",
+    "as_anthropic_tool",
+    "result_region_ids",
+    "validate_cited_answer",
+    "find_numbers",
+    "render_answer",
+]
