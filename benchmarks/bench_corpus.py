@@ -15,17 +15,11 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_CORPUS = ROOT.parent / "shared" / "corpus" / "docling_gt"
+from paths import DOCLING_GT as DEFAULT_CORPUS
+from paths import corpus_doc_id as doc_id_of
+from paths import corpus_jsons
+
 STAGES = ("eu_build", "text_chunk", "filter", "merge")
-
-
-def corpus_jsons(corpus: Path) -> list[Path]:
-    return sorted(corpus.glob("docling/groundtruth/*.json")) + sorted(corpus.glob("docling-cvat-tools/*/expected.json"))
-
-
-def doc_id_of(path: Path) -> str:
-    return path.parent.name if path.name == "expected.json" else path.stem
 
 
 def time_once(parsed, doc_id: str) -> tuple[dict[str, float], dict[str, int]]:

@@ -34,7 +34,8 @@ import threading
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
+from paths import FINQA_PDFS, REPO, SAMPLE_PDFS  # noqa: E402
+
 sys.path.insert(0, str(REPO))
 
 #: Seconds between two RSS samples of the process tree.
@@ -214,12 +215,12 @@ def sample_figures(name: str, pdfs: list[Path], workers: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--real", type=Path, default=REPO.parent / "shared" / "corpus" / "finqa_dev" / "pdfs")
+    parser.add_argument("--real", type=Path, default=FINQA_PDFS)
     parser.add_argument("--one", default="3M_2022_10K", help="the 10-K timed on one process")
     parser.add_argument("--big", default="PEPSICO_2021_10K", help="the large report whose peak RSS is measured")
     parser.add_argument("--limit", type=int, default=0, help="only the first N PDFs of --real by name (0: all)")
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--samples", type=Path, default=REPO / "sample_pdfs")
+    parser.add_argument("--samples", type=Path, default=SAMPLE_PDFS)
     parser.add_argument("--skip", nargs="*", default=[], choices=["one", "big", "all", "samples"])
     args = parser.parse_args()
     from evidence_chunker.batch import collect_inputs

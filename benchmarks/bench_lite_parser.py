@@ -38,7 +38,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-REPO = Path(__file__).resolve().parents[1]
+from paths import DOCLING_GT, REPO, SAMPLE_PDFS  # noqa: E402
+
 sys.path.insert(0, str(REPO))
 
 #: A predicted box must cover this share of a Docling table's box to find it.
@@ -304,8 +305,8 @@ def run_samples(samples: Path, parser_settings: dict | None) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--corpus", type=Path, default=REPO / ".." / "shared" / "corpus" / "docling_gt")
-    parser.add_argument("--samples", type=Path, default=REPO / "sample_pdfs")
+    parser.add_argument("--corpus", type=Path, default=DOCLING_GT)
+    parser.add_argument("--samples", type=Path, default=SAMPLE_PDFS)
     parser.add_argument("--compare", action="store_true", help="also run pdfplumber and camelot")
     parser.add_argument("--verbose", "-v", action="store_true", help="print a row per PDF")
     args = parser.parse_args(argv)

@@ -27,7 +27,8 @@ import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
+from paths import FINQA, FINQA_PDFS, REPO  # noqa: E402
+
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests"))
 
@@ -35,7 +36,6 @@ from evidence_chunker.ingest import ingest  # noqa: E402
 from semantic_json import SemanticRepository  # noqa: E402
 from semantic_json.store import open_store  # noqa: E402
 
-FINQA = REPO.parent / "shared" / "corpus" / "finqa_dev"
 #: Searches per question after the warm-up round.
 ROUNDS = 3
 #: Anchors asked of the vector index in the nearest-anchor comparison (the repository's own candidate depth).
@@ -47,7 +47,7 @@ SEARCH_K = 5
 def smallest_pdfs(n: int) -> list[Path]:
     manifest = json.loads((FINQA / "pdfs_manifest.json").read_text())
     manifest.sort(key=lambda item: (item["pages"], item["pdf"]))
-    return [FINQA / "pdfs" / item["pdf"] for item in manifest[:n]]
+    return [FINQA_PDFS / item["pdf"] for item in manifest[:n]]
 
 
 def percentile(values: list[float], share: float) -> float:

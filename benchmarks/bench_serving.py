@@ -20,8 +20,8 @@ import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-QUESTIONS = REPO / "benchmarks" / "questions" / "sample_pdfs.jsonl"
+from paths import SAMPLE_PDFS
+from paths import SAMPLE_QUESTIONS as QUESTIONS
 
 
 def questions() -> list[str]:
@@ -113,7 +113,7 @@ def main() -> None:
             from evidence_chunker.cli import main as sjt
 
             index = Path(tmp) / "index.sqlite"
-            if sjt(["ingest", str(REPO / "sample_pdfs"), "--index", str(index), "--parser", "lite", "--no-progress"]):
+            if sjt(["ingest", str(SAMPLE_PDFS), "--index", str(index), "--parser", "lite", "--no-progress"]):
                 raise SystemExit("ingest failed")
         bench_mcp(index, args.k)
         bench_audit(index, args.k)

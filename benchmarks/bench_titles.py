@@ -29,9 +29,9 @@ from parse_cache import cached_parse  # noqa: E402
 from evidence_chunker import EvidenceChunker, EvidenceUnit  # noqa: E402
 from evidence_chunker.titles import CAPTION_SOURCES, SOURCE_NONE  # noqa: E402
 
-REPO = Path(__file__).resolve().parents[1]
+from paths import FINQA_PDFS, REPO  # noqa: E402
+
 STATEMENTS_FILE = REPO / "tests" / "data" / "finqa_statements.json"
-FINQA_PDFS = REPO.parent / "shared" / "corpus" / "finqa_dev" / "pdfs"
 
 
 def _fold(text: str | None) -> str:

@@ -14,7 +14,8 @@ import sys
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
+from paths import DOCLING_GT, REPO, SAMPLE_PDFS  # noqa: E402
+
 sys.path.insert(0, str(REPO))
 
 from evidence_chunker import EvidenceChunker, ParsedDoc  # noqa: E402
@@ -52,8 +53,8 @@ def building(name: str, docs: list[ParsedDoc], rounds: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--samples", type=Path, default=REPO / "sample_pdfs")
-    parser.add_argument("--corpus", type=Path, default=REPO.parent / "shared" / "corpus" / "docling_gt")
+    parser.add_argument("--samples", type=Path, default=SAMPLE_PDFS)
+    parser.add_argument("--corpus", type=Path, default=DOCLING_GT)
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
 

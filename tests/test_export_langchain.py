@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
-from pathlib import Path
 
 import pytest
 
@@ -25,7 +24,9 @@ from evidence_chunker.export.langchain import (  # noqa: E402
 )
 from evidence_chunker.parsing.parsed import ParsedDoc  # noqa: E402
 
-CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "docling_gt"
+from repo_paths import SHARED_CORPUS  # noqa: E402
+
+CORPUS = SHARED_CORPUS
 SAMPLE = CORPUS / "docling" / "groundtruth" / "2206.01062.json"
 QUERIES = ["mAP of the object detection baselines", "annotation campaign phases", "class labels", "DocLayNet"]
 

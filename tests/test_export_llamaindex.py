@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
 import pytest
 
@@ -24,7 +23,9 @@ from evidence_chunker.export.llamaindex import (  # noqa: E402
 )
 from evidence_chunker.parsing.parsed import ParsedDoc  # noqa: E402
 
-CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "docling_gt"
+from repo_paths import SHARED_CORPUS  # noqa: E402
+
+CORPUS = SHARED_CORPUS
 SAMPLE = CORPUS / "docling" / "groundtruth" / "2206.01062.json"
 
 

@@ -14,21 +14,9 @@ from evidence_chunker.corpus import TextChunk, make_text_chunks, table_refs
 from evidence_chunker.parsing.parsed import ParsedDoc
 from evidence_chunker.tokens import count_tokens
 
-CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "docling_gt"
+from repo_paths import SHARED_CORPUS, corpus_doc_id as doc_id_of, corpus_params
 
-
-def corpus_jsons() -> list[Path]:
-    return sorted(CORPUS.glob("docling/groundtruth/*.json")) + sorted(CORPUS.glob("docling-cvat-tools/*/expected.json"))
-
-
-def doc_id_of(path: Path) -> str:
-    return path.parent.name if path.name == "expected.json" else path.stem
-
-
-def corpus_params() -> list:
-    if not CORPUS.is_dir():
-        return [pytest.param(None, marks=pytest.mark.skip(reason=f"reference corpus not found at {CORPUS}"))]
-    return [pytest.param(path, id=doc_id_of(path)) for path in corpus_jsons()]
+CORPUS = SHARED_CORPUS
 
 
 @lru_cache(maxsize=None)

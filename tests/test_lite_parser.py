@@ -17,6 +17,7 @@ from reportlab.pdfgen import canvas  # noqa: E402
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle  # noqa: E402
 
 from evidence_chunker.errors import ImageOnlyPdfError  # noqa: E402
+from repo_paths import BENCHMARKS, SAMPLE_PDFS, SHARED_CORPUS  # noqa: E402
 from evidence_chunker.parsing.lite import LiteParser, LiteSettings  # noqa: E402
 from evidence_chunker.parsing.lite_text import Char, Line, Phrase, Word, words_from_chars  # noqa: E402
 from evidence_chunker.parsing.lite_borderless import attach_value_marks  # noqa: E402
@@ -550,7 +551,7 @@ def test_settings_reject_values_out_of_range_naming_the_field(field, value):
 # The sample reports in sample_pdfs/ (see its README for what each page holds)
 # --------------------------------------------------------------------------------------------
 
-SAMPLES = Path(__file__).resolve().parents[1] / "sample_pdfs"
+SAMPLES = SAMPLE_PDFS
 
 
 @pytest.fixture(scope="module")
@@ -616,7 +617,7 @@ def test_korean_report_keeps_captions_headings_and_cells(credit_review):
 # The shared corpus of real PDFs with Docling's output
 # --------------------------------------------------------------------------------------------
 
-CORPUS = Path(__file__).resolve().parents[1] / ".." / "shared" / "corpus" / "docling_gt"
+CORPUS = SHARED_CORPUS
 #: Loose recall measured when this test was written: 96% (26 of 27 Docling tables); the floor is the
 #: project's target and catches a real regression, not a single table lost.
 RECALL_FLOOR = 0.75
@@ -628,7 +629,7 @@ def test_loose_table_recall_on_the_docling_corpus_stays_above_the_floor():
         pytest.skip(f"shared corpus not found at {CORPUS.resolve()}")
     import sys
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    sys.path.insert(0, str(BENCHMARKS))
     from bench_lite_parser import corpus_pairs, docling_tables, lite_finder, score
 
     finder = lite_finder()

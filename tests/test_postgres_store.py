@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import threading
 from collections import Counter
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -15,12 +14,12 @@ import pytest
 from evidence_chunker.cli import main as sjt
 from evidence_chunker.ingest import prepare_document
 from pg_server import ServerUnavailable, shared_server
-from repo_paths import SAMPLE_PDFS
+from repo_paths import SAMPLE_PDFS, SAMPLE_QUESTIONS
 from semantic_json import LiteEmbedder, SemanticDocument, SemanticRepository
 from semantic_json.errors import EmbedderMismatchError
 from semantic_json.store import IndexFileError
 
-QUESTIONS_FILE = Path(__file__).resolve().parents[1] / "benchmarks" / "questions" / "sample_pdfs.jsonl"
+QUESTIONS_FILE = SAMPLE_QUESTIONS
 #: Writers and rounds of the concurrency test: each writer rewrites every document this many times.
 WRITERS = 2
 WRITE_ROUNDS = 3

@@ -11,10 +11,9 @@ from typing import Optional
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
-BENCHMARKS = REPO / "benchmarks"
-SAMPLE_PDFS = REPO / "sample_pdfs"
-QUESTIONS = BENCHMARKS / "questions" / "sample_pdfs.jsonl"
+from repo_paths import BENCHMARKS, SAMPLE_PDFS
+from repo_paths import SAMPLE_QUESTIONS as QUESTIONS
+
 sys.path.insert(0, str(BENCHMARKS))
 
 import retrieval  # noqa: E402

@@ -8,9 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from repo_paths import SAMPLE_PDFS
+
 pdfplumber = pytest.importorskip("pdfplumber")
 
-SAMPLES = Path(__file__).resolve().parents[1] / "sample_pdfs"
+SAMPLES = SAMPLE_PDFS
 EN = SAMPLES / "annual_report_en.pdf"
 KO = SAMPLES / "credit_review_ko.pdf"
 MIXED = SAMPLES / "mixed_brief.pdf"

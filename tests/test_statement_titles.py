@@ -7,14 +7,14 @@ The list in tests/data/finqa_statements.json was written down by reading each PD
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import pytest
 
 from evidence_chunker import EvidenceChunker
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "benchmarks"))
+from repo_paths import BENCHMARKS
+
+sys.path.insert(0, str(BENCHMARKS))
 
 from bench_titles import FINQA_PDFS, check_statement, load_statements  # noqa: E402
 
