@@ -83,6 +83,21 @@ def test_diagnose_prints_evidence_figures_per_document(index, capsys):
     assert annual["context_paragraphs"] > 0 and annual["problems"] == []
 
 
+def test_diagnose_index_is_callable_without_the_cli(index, tmp_path):
+    from evidence_chunker.diagnose import diagnose_index
+    from semantic_json import SemanticRepository
+
+    copy = tmp_path / "index.sqlite"
+    shutil.copy(index, copy)
+    repo = SemanticRepository.open(copy, read_only=True)
+    try:
+        rows = {row["document_id"]: row for row in diagnose_index(repo)}
+    finally:
+        repo.close()
+    assert set(rows) == {"annual_report_en", "credit_review_ko", "mixed_brief"}
+    assert rows["mixed_brief"]["problems"] == [] and rows["mixed_brief"]["tables"] >= 1
+
+
 def test_search_then_check_answer_accepts_cited_and_rejects_uncited(index, tmp_path, capsys):
     result_path = tmp_path / "result.json"
     assert sjt(["search", "--index", str(index), "2026년 원리금 상환 합계", "-k", "2", "-o", str(result_path)]) == 0

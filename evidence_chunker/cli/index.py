@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from ..batch import atomic_output, collect_inputs
+from ..diagnose import diagnose_index
 from .common import CliError, add_parser_choice, check_output_path, positive_int
 
 INDEX_HELP = "the index: a SQLite file (created by ingest) or a postgresql:// URL (the postgres extra)"
@@ -296,41 +297,6 @@ def cmd_verify(args: argparse.Namespace) -> int:
     failed = sum(not check.ok for check in checks)
     print(f"{len(result) - failed} of {len(result)} region(s) verified", file=sys.stderr)
     return 1 if failed else 0
-
-
-def diagnose_index(repo) -> list[dict]:
-    """Per-document figures (see `sjt diagnose`), including what fails verification now."""
-    rows = []
-    for document_id in repo.documents:
-        info = repo.document_info(document_id)
-        doc = repo.get_document(document_id)
-        problems = []
-        try:
-            doc.check_integrity()
-        except ValueError as exc:
-            problems.append(f"document integrity: {exc}")
-        pdf_problem = repo.check_document_pdf(document_id)
-        if pdf_problem is not None:
-            problems.append(f"{pdf_problem[0]}: {pdf_problem[1]}")
-        rows.append({
-            "document_id": document_id,
-            "pages": info.get("pages"),
-            "parser": info.get("parser"),
-            "tables": info.get("tables"),
-            "captions": info.get("captions", {}),
-            "caption_sources": info.get("caption_sources", {}),
-            "filing": info.get("profile") or None,
-            "split_tables": info.get("split_tables"),
-            "oversized_units": len(info.get("oversized_units", [])),
-            "context_paragraphs": info.get("context_paragraphs"),
-            "text_chunks": info.get("text_chunks"),
-            "text_chunks_dropped": info.get("text_chunks_dropped"),
-            "anchors": len(doc.units),
-            "problems": problems,
-        })
-    for document_id, why in repo.damaged.items():
-        rows.append({"document_id": document_id, "problems": [f"damaged in the index file: {why}"]})
-    return rows
 
 
 def cmd_diagnose(args: argparse.Namespace) -> int:

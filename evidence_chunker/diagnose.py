@@ -1,0 +1,41 @@
+"""Evidence-quality figures of an index, per document: what `sjt diagnose` prints, callable from Python."""
+
+from __future__ import annotations
+
+
+def diagnose_index(repo) -> list[dict]:
+    """One dict per indexed document (``sjt diagnose`` prints them): pages, parser, tables, captions by
+    confidence and by source, split tables, oversized units, context paragraphs, text chunks kept and dropped,
+    anchors, and ``problems`` (document integrity, the recorded PDF re-checked against its sha256, damage in
+    the index file); an empty ``problems`` list means the document verifies now."""
+    rows = []
+    for document_id in repo.documents:
+        info = repo.document_info(document_id)
+        doc = repo.get_document(document_id)
+        problems = []
+        try:
+            doc.check_integrity()
+        except ValueError as exc:
+            problems.append(f"document integrity: {exc}")
+        pdf_problem = repo.check_document_pdf(document_id)
+        if pdf_problem is not None:
+            problems.append(f"{pdf_problem[0]}: {pdf_problem[1]}")
+        rows.append({
+            "document_id": document_id,
+            "pages": info.get("pages"),
+            "parser": info.get("parser"),
+            "tables": info.get("tables"),
+            "captions": info.get("captions", {}),
+            "caption_sources": info.get("caption_sources", {}),
+            "filing": info.get("profile") or None,
+            "split_tables": info.get("split_tables"),
+            "oversized_units": len(info.get("oversized_units", [])),
+            "context_paragraphs": info.get("context_paragraphs"),
+            "text_chunks": info.get("text_chunks"),
+            "text_chunks_dropped": info.get("text_chunks_dropped"),
+            "anchors": len(doc.units),
+            "problems": problems,
+        })
+    for document_id, why in repo.damaged.items():
+        rows.append({"document_id": document_id, "problems": [f"damaged in the index file: {why}"]})
+    return rows
