@@ -30,7 +30,7 @@ from .citations import (
     render_answer,
     validate_cited_answer,
 )
-from .errors import TransportFormatError
+from .errors import CheckAnswerInputError, TransportFormatError
 
 PROG = "sjt check-answer"
 EXIT_OK = 0
@@ -81,9 +81,6 @@ def _read_bytes(name: str) -> bytes:
     return Path(name).read_bytes()
 
 
-def _fail(message: str) -> int:
-    print(f"error: {message}", file=sys.stderr)
-    return EXIT_INPUT_ERROR
 
 
 def _diagnostics(report: ValidationReport, answer_name: str) -> list[str]:
@@ -107,24 +104,25 @@ def _diagnostics(report: ValidationReport, answer_name: str) -> list[str]:
 
 
 def run_check_answer(args: argparse.Namespace) -> int:
-    """Run check-answer for parsed `args`; returns the exit status (0 ok, 1 rejected/flagged, 2 input error)."""
+    """Run check-answer for parsed `args`; returns the exit status (0 ok, 1 rejected/flagged). Unusable input
+    raises CheckAnswerInputError naming the file (`sjt` and `check_answer_main` print it, exit status 2)."""
     answer_name = STDIN_NAME if args.answer == "-" else args.answer
     try:
         result_bytes = _read_bytes(args.result)
     except OSError as exc:
-        return _fail(f"{args.result}: cannot read the result file ({exc.strerror or exc})")
+        raise CheckAnswerInputError(f"{args.result}: cannot read the result file ({exc.strerror or exc})") from exc
     try:
         answer_bytes = _read_bytes(args.answer)
     except OSError as exc:
-        return _fail(f"{answer_name}: cannot read the answer file ({exc.strerror or exc})")
+        raise CheckAnswerInputError(f"{answer_name}: cannot read the answer file ({exc.strerror or exc})") from exc
     try:
         report = validate_cited_answer(
             answer_bytes, result_bytes, policy=args.policy, strict_numbers=bool(args.strict)
         )
     except TransportFormatError as exc:
-        return _fail(f"{args.result}: {exc}")
+        raise CheckAnswerInputError(f"{args.result}: {exc}") from exc
     except CitedAnswerTypeError as exc:
-        return _fail(f"{answer_name}: {exc}")
+        raise CheckAnswerInputError(f"{answer_name}: {exc}") from exc
 
     if args.format == "json":
         sys.stdout.write(report.to_json() + "\n")
@@ -147,7 +145,11 @@ def check_answer_main(argv: Optional[Sequence[str]] = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse exits on --help (0) and on usage errors (2)
         return exc.code if isinstance(exc.code, int) else EXIT_INPUT_ERROR
-    return run_check_answer(args)
+    try:
+        return run_check_answer(args)
+    except CheckAnswerInputError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_INPUT_ERROR
 
 
 if __name__ == "__main__":

@@ -131,6 +131,11 @@ class CitedAnswerInputError(SemanticJsonError, TypeError):
         )
 
 
+class CheckAnswerInputError(SemanticJsonError, ValueError):
+    """An input of `sjt check-answer` that cannot be used (unreadable file, not a transport, not a cited
+    answer); the message names the file. Printed as ``error: …``, exit status 2."""
+
+
 __all__ = [
     "TRANSFORMERS_INSTALL_HINT",
     "SemanticJsonError",
@@ -151,4 +156,5 @@ __all__ = [
     "ModelUnavailableError",
     "CitedAnswerTypeError",
     "CitedAnswerInputError",
+    "CheckAnswerInputError",
 ]

@@ -74,6 +74,13 @@ def test_check_answer_uses_the_same_error_line(index, tmp_path, capsys):
     assert _error(capsys).startswith(f"error: {deep}:")
 
 
+def test_check_answer_of_a_missing_file_goes_through_the_one_error_path(index, tmp_path, capsys):
+    _, result = index
+    missing = tmp_path / "nowhere.json"
+    assert sjt(["check-answer", "--result", str(result), str(missing)]) == 2
+    assert _error(capsys).startswith(f"error: {missing}: cannot read the answer file (")
+
+
 @pytest.mark.parametrize("where", ["folder", "under-a-file"])
 @pytest.mark.parametrize("command", ["search", "chunk", "corpus", "show"])
 def test_an_output_path_that_cannot_be_written_is_an_error_line(index, tmp_path, capsys, where, command):
