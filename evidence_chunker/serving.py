@@ -18,6 +18,9 @@ from .errors import NotServedError, ServingError
 MAX_K = 50
 #: Default number of regions per search.
 DEFAULT_K = 5
+#: Suffix of the file beside the index where `sjt search` keeps its last result, so `sjt show` can resolve
+#: region ids. Search never writes into the index itself (it may be read-only or shared).
+LAST_RESULT_SUFFIX = ".last-search.json"
 
 
 def open_repository(path: str | Path):
@@ -116,10 +119,14 @@ def _is_server(location: str) -> bool:
     return is_server_url(location)
 
 
+def last_result_path(index: str | Path) -> Path:
+    """Where `sjt search` keeps its last result for ``index`` (beside it, never inside it)."""
+    index = Path(index)
+    return index.with_name(index.name + LAST_RESULT_SUFFIX)
+
+
 def last_cli_result(repo):
     """The last result `sjt search` kept beside the index file (None if there is none or it no longer parses)."""
-    from .cli.index import last_result_path
-
     if repo.path is None or _is_server(str(repo.path)):
         return None
     try:

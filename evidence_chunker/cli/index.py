@@ -9,12 +9,10 @@ from pathlib import Path
 
 from ..batch import atomic_output, collect_inputs
 from ..diagnose import diagnose_index
+from ..serving import last_result_path
 from .common import CliError, add_parser_choice, check_output_path, positive_int
 
 INDEX_HELP = "the index: a SQLite file (created by ingest) or a postgresql:// URL (the postgres extra)"
-#: Suffix of the file beside the index where `sjt search` keeps its last result, so `sjt show` can resolve
-#: region ids. Search never writes into the index itself (it may be read-only or shared).
-LAST_RESULT_SUFFIX = ".last-search.json"
 #: Largest `sjt show --scale` (pixels per point): 8 is 576 dpi, an A4 page of about 4760 x 6740 pixels.
 MAX_SCALE = 8.0
 #: What `--ray` without an ADDRESS stands for: start a local Ray cluster.
@@ -148,12 +146,6 @@ def _open_index(path: str, must_exist: bool = True, read_only: bool = True):
     for document_id, why in repo.damaged.items():
         print(f"warning: {path}: document {document_id!r} is damaged and was left out ({why})", file=sys.stderr)
     return repo
-
-
-def last_result_path(index: str | Path) -> Path:
-    """Where `sjt search` keeps its last result for ``index`` (beside it, never inside it)."""
-    index = Path(index)
-    return index.with_name(index.name + LAST_RESULT_SUFFIX)
 
 
 def _check_query(query: str) -> None:
