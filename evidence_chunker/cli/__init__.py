@@ -12,7 +12,8 @@ import sys
 import warnings
 
 from . import chunking, index
-from .common import EXIT_TERMINATED, CliError, error_message, terminated_types, version
+from ..errors import IngestTerminated
+from .common import EXIT_TERMINATED, CliError, error_message, version
 
 __all__ = ["CliError", "EXIT_TERMINATED", "error_message", "main", "make_parser"]
 
@@ -77,6 +78,6 @@ def main(argv: list[str] | None = None) -> int:
             if message is None:
                 raise  # a programming error: its traceback is the useful report
             print(f"error: {message}", file=sys.stderr)
-            return EXIT_TERMINATED if isinstance(exc, terminated_types()) else 2
+            return EXIT_TERMINATED if isinstance(exc, IngestTerminated) else 2
         finally:
             warnings.formatwarning = saved_format  # type: ignore[assignment]

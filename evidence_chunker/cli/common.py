@@ -111,12 +111,6 @@ class _NothingWritten(Exception):
     """Abandons an atomic output (its temporary file is removed, the target is untouched)."""
 
 
-def terminated_types() -> tuple[type, ...]:
-    from ..ingest import IngestTerminated
-
-    return (IngestTerminated,)
-
-
 def error_message(exc: BaseException) -> str | None:
     """The ``what: why`` of an expected failure (bad input, a damaged or foreign index, an unwritable
     file), or None for an unexpected one. Every command's failures go through here: one error path."""
