@@ -173,6 +173,7 @@ def prepare_document(path: Path, parser: str = "lite", artifacts_path: str | Non
         "filing": {key: value for key, value in filing.items() if key != "profile"},
         "dropped_lines": _dropped_summary(dropped_running_lines(parsed.document, units)),
         "profile": filing.get("profile", ""),
+        "subject": filing.get("company", ""),
         "split_tables": len({eu.eu_id.rsplit("-s", 1)[0] for eu in units if eu.is_split}),
         "oversized_units": list(chunker.last_split_stats.oversized_ids),
         "context_paragraphs": sum(len(eu.context_before) + len(eu.context_after) for eu in units),
