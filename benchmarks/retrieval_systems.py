@@ -378,7 +378,9 @@ def _prepare_cached(args: tuple[Path, Optional[str]]) -> tuple[str, dict]:
     doc_id = document_id_for(path)
     corpus = EvidenceChunker(parser="lite").build_corpus_parsed(parsed, doc_id=doc_id)
     document = corpus_to_semantic_document(corpus, doc_id, pdf_uri(path), parsed.sha256)
-    return document.to_json(), {"pdf_sha256": parsed.sha256, "profile": filing_profile(parsed.document).get("profile", "")}
+    filing = filing_profile(parsed.document)
+    info = {"pdf_sha256": parsed.sha256, "profile": filing.get("profile", ""), "subject": filing.get("company", "")}
+    return document.to_json(), info
 
 
 def _page_count(pdf: Path) -> int:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from docling_core.types.doc import ContentLayer, DoclingDocument, TextItem
+from docling_core.types.doc import ContentLayer, DoclingDocument, TableItem, TextItem
 
 #: Pages read from the front of the document for the cover facts.
 COVER_PAGES = 3
@@ -35,6 +35,8 @@ REPORT_DATE = re.compile(
 KOREAN_PERIOD = re.compile(r"사업\s*연도\s*(?P<year>(?:19|20)\d{2})\s*년")
 REGISTRANT_NOTE = re.compile(r"exact\s+name\s+of\s+(?:the\s+)?registrant", re.IGNORECASE)
 KOREAN_COMPANY = re.compile(r"회\s*사\s*명\s*[:：]\s*(?P<name>[^\s(]+)")
+#: Cover lines that are never the registrant's name.
+NOT_A_NAME = re.compile(r"commission|file\s+n(?:o|umber)|transition\s+period|\d{3}-\d{4,}|^\(|^_+$", re.IGNORECASE)
 #: A registrant name line is at most this long.
 NAME_MAX_CHARS = 80
 
@@ -42,13 +44,15 @@ NAME_MAX_CHARS = 80
 def _cover_texts(doc: DoclingDocument) -> list[str]:
     texts: list[str] = []
     for item, _level in doc.iterate_items(with_groups=False, included_content_layers={ContentLayer.BODY, ContentLayer.FURNITURE}):
-        if not isinstance(item, TextItem) or not item.prov:
+        if not isinstance(item, (TextItem, TableItem)) or not item.prov:
             continue
         if item.prov[0].page_no > COVER_PAGES:
             break
-        text = " ".join(item.text.split())
-        if text:
-            texts.append(text)
+        if isinstance(item, TableItem):  # a cover laid out as a grid: its cells, row by row
+            lines = [cell.text for row in item.data.grid for cell in row if cell.text.strip()]
+        else:
+            lines = [item.text]
+        texts.extend(" ".join(line.split()) for line in dict.fromkeys(lines) if line.strip())
         if len(texts) >= COVER_MAX_ITEMS:
             break
     return texts
@@ -59,7 +63,8 @@ def _registrant(texts: list[str]) -> str | None:
     for i, text in enumerate(texts):
         if REGISTRANT_NOTE.search(text):
             for previous in reversed(texts[max(i - 3, 0) : i]):
-                if 1 < len(previous) <= NAME_MAX_CHARS and not set(previous) <= set("_-–— "):
+                if 1 < len(previous) <= NAME_MAX_CHARS and not set(previous) <= set("_-–— ") \
+                        and not NOT_A_NAME.search(previous):
                     return previous
             return None
     return None

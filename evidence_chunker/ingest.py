@@ -19,6 +19,7 @@ import signal
 import sys
 import threading
 import time
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -135,7 +136,7 @@ def prepare_document(path: Path, parser: str = "lite", artifacts_path: str | Non
     from .corpus.assemble import build_corpus_parsed
     from .export.semantic import corpus_to_semantic_document, pdf_uri
     from .filing import filing_profile
-    from .titles import CAPTION_SOURCES
+    from .titles import CAPTION_SOURCES, dropped_running_lines
     from .parsing import ParsedDoc
 
     chunker = _chunker(parser, artifacts_path)
@@ -162,7 +163,9 @@ def prepare_document(path: Path, parser: str = "lite", artifacts_path: str | Non
         "caption_sources": {source: sum(1 for eu in tables.values() if eu.caption_source == source)
                             for source in CAPTION_SOURCES},
         "filing": {key: value for key, value in filing.items() if key != "profile"},
+        "dropped_lines": _dropped_summary(dropped_running_lines(parsed.document, units)),
         "profile": filing.get("profile", ""),
+        "subject": filing.get("company", ""),
         "split_tables": len({eu.eu_id.rsplit("-s", 1)[0] for eu in units if eu.is_split}),
         "oversized_units": list(chunker.last_split_stats.oversized_ids),
         "context_paragraphs": sum(len(eu.context_before) + len(eu.context_after) for eu in units),
@@ -170,6 +173,16 @@ def prepare_document(path: Path, parser: str = "lite", artifacts_path: str | Non
         "text_chunks_rebuilt": consumed.rebuilt,
     }
     return PreparedDocument(path=path, document_json=document.to_json(), info=info)
+
+
+#: Distinct dropped running lines named in a document's info (the most frequent first).
+DROPPED_EXAMPLES = 5
+
+
+def _dropped_summary(lines: list[tuple[int, str]]) -> dict[str, Any]:
+    """How many running lines reached no record, and the most frequent of them."""
+    counts = Counter(text for _page, text in lines)
+    return {"count": len(lines), "examples": [text for text, _n in counts.most_common(DROPPED_EXAMPLES)]}
 
 
 @lru_cache(maxsize=4)

@@ -253,3 +253,17 @@ def table_title(table: TableItem, doc: DoclingDocument, headings: list[str],
         if head_title and len(heading) <= HEADING_TITLE_MAX_CHARS:
             return TableTitle(head_title, SOURCE_HEADING, unit or head_unit, period or head_period, entity, refs)
     return TableTitle(None, SOURCE_NONE, unit, period, entity, refs)
+
+
+def dropped_running_lines(doc: DoclingDocument, units: list) -> list[tuple[int, str]]:
+    """Running lines (page headers and footers) that reach no record: ``(page, text)`` for each one that is
+    not part of a table's title. They are what `sjt diagnose` reports as dropped from the text flow."""
+    kept = " ".join(" ".join(filter(None, (u.caption_text, u.table_abstract))) for u in units).casefold()
+    dropped = []
+    for item, _level in doc.iterate_items(with_groups=False, included_content_layers={ContentLayer.FURNITURE}):
+        if not isinstance(item, TextItem) or not item.prov:
+            continue
+        text = _squash(item.text)
+        if text and text.casefold() not in kept:
+            dropped.append((item.prov[0].page_no, text))
+    return dropped

@@ -37,6 +37,8 @@ BIGRAM_WEIGHT = 1.0
 CONCEPT_WEIGHT = 1.0
 #: Weight of an entity the unit is about.
 ENTITY_WEIGHT = 1.0
+#: Weight, inside a document, of a query key that names the document itself (see LexicalIndex.score).
+MUTED_KEY_WEIGHT = 0.1
 #: A unit with fewer own terms than this scores in proportion (a heading alone is not evidence).
 SHORT_UNIT_TERMS = 5
 #: Unit kinds that never stand alone as lexical evidence (they reach the units they govern instead).
@@ -154,13 +156,16 @@ class LexicalIndex:
             return 0.0
         return math.log(1.0 + (self._units - df + 0.5) / (df + 0.5))
 
-    def score(self, query_keys: Mapping[str, float], documents: Iterable[str] | None = None) -> dict[str, np.ndarray]:
+    def score(self, query_keys: Mapping[str, float], documents: Iterable[str] | None = None,
+              muted: Mapping[str, Iterable[str]] | None = None) -> dict[str, np.ndarray]:
         """BM25 of every unit of ``documents`` (all when None) for the query keys (key → query weight).
 
+        ``muted`` maps a document id to query keys that weigh MUTED_KEY_WEIGHT in that document: the words
+        that name the document itself (its company) tell which document, not which unit of it.
         Returns document id → one score per unit position (documents without a matching unit left out).
         """
-        weighted = [(self._vocabulary[k], w * self.idf(k)) for k, w in query_keys.items() if k in self._vocabulary]
-        weighted = [(key_id, w) for key_id, w in weighted if w > 0]
+        weighted = [(k, self._vocabulary[k], w * self.idf(k)) for k, w in query_keys.items() if k in self._vocabulary]
+        weighted = [(key, key_id, w) for key, key_id, w in weighted if w > 0]
         if not weighted or not self._units:
             return {}
         average = self._total_length / self._units
@@ -169,8 +174,11 @@ class LexicalIndex:
         for document_id, postings in chosen.items():
             scores = np.zeros(len(postings.lengths), dtype=np.float32)
             norm = BM25_K1 * (1.0 - BM25_B + BM25_B * postings.lengths / average)
+            quiet = frozenset((muted or {}).get(document_id, ()))
             matched = False
-            for key_id, weight in weighted:
+            for key, key_id, weight in weighted:
+                if key in quiet:
+                    weight *= MUTED_KEY_WEIGHT
                 lo = int(np.searchsorted(postings.keys, key_id, side="left"))
                 hi = int(np.searchsorted(postings.keys, key_id, side="right"))
                 if lo == hi:

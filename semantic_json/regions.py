@@ -39,7 +39,7 @@ REGION_MAX_CHARS = 2400
 TABLE_REGION_MAX_CHARS = 6000
 #: A table (one table segment: a block of rows under its caption and header) at most this long is taken
 #: whole: the rows next to the asked one are what a ratio or a comparison needs, and they cost little.
-TABLE_WHOLE_MAX_CHARS = 1600
+TABLE_WHOLE_MAX_CHARS = 2400
 #: A caption unit at most this many lines above a table (in its own segment) is taken as its caption.
 CAPTION_MAX_LINE_GAP = 2
 #: Unit kinds that belong to tables.

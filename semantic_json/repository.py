@@ -35,7 +35,7 @@ from .provenance import VerificationResult, check_pdf, source_text, verify_regio
 from .regions import RegionDraft, assemble, to_region
 from .store.base import IndexStore, open_store
 from .store.sqlite import document_fingerprint
-from .textnorm import normalized_terms, term_bigrams
+from .textnorm import BIGRAM_JOIN, normalized_terms, term_bigrams
 from .transport import EvidenceRegion, SearchResult, SourceSpan
 
 #: Anchors fetched from the vector index per requested region.
@@ -58,6 +58,9 @@ DOC_PRIOR_WEIGHT = 0.15
 PROFILE_PRIOR_WEIGHT = 0.3
 #: The document info key whose text describes the document as a whole.
 PROFILE_KEY = "profile"
+#: The document info key that names what the document is about (a filing's company): inside the document
+#: those words say nothing about which unit is evidence, so they weigh little there (lexical.MUTED_KEY_WEIGHT).
+SUBJECT_KEY = "subject"
 #: BM25 parameters of the document prior.
 DOC_BM25_K1 = 1.2
 DOC_BM25_B = 0.75
@@ -134,8 +137,8 @@ def _distinct(drafts: list[tuple[str, RegionDraft]], documents: dict[str, Semant
     return kept
 
 
-def _profile_text(info: dict[str, Any] | None) -> str:
-    value = (info or {}).get(PROFILE_KEY)
+def _info_text(info: dict[str, Any] | None, key: str) -> str:
+    value = (info or {}).get(key)
     return value if isinstance(value, str) else ""
 
 
@@ -145,13 +148,27 @@ class _Profiles:
 
     def __init__(self) -> None:
         self.keys: dict[str, frozenset[str]] = {}
+        self.subjects: dict[str, frozenset[str]] = {}
 
-    def set(self, document_id: str, text: str) -> None:
-        keys = frozenset(normalized_terms(text)) | frozenset(term_bigrams(text))
-        if keys:
-            self.keys[document_id] = keys
-        else:
-            self.keys.pop(document_id, None)
+    def set(self, document_id: str, text: str, subject: str = "") -> None:
+        """Keep (or, with empty texts, forget) a document's profile and subject keys."""
+        for store, value in ((self.keys, text), (self.subjects, subject)):
+            keys = frozenset(normalized_terms(value)) | frozenset(term_bigrams(value))
+            if keys:
+                store[document_id] = keys
+            else:
+                store.pop(document_id, None)
+
+    def naming(self, query_keys: Iterable[str]) -> dict[str, frozenset[str]]:
+        """Per document, the query keys its subject holds (they name the document, not a unit of it)."""
+        wanted = frozenset(query_keys)
+        named = {}
+        for document_id, subject in self.subjects.items():
+            # a phrase with the subject's name in it ("acme revenue") names the document too
+            keys = {k for k in wanted if k in subject or any(part in subject for part in k.split(BIGRAM_JOIN))}
+            if keys:
+                named[document_id] = frozenset(keys)
+        return named
 
     def scores(self, query_keys: set[str]) -> dict[str, float]:
         """IDF-weighted share of matched profile keys per document, the best document scaled to 1.0."""
@@ -214,7 +231,9 @@ class SemanticRepository:
             index = VectorIndex.from_arrays(matrix, keys, repo.embedder.name)
             repo = cls.from_parts([s.document for s in stored], index, repo.embedder)
             for s in stored:
-                repo._profiles.set(s.document.document_id, _profile_text(store.info(s.document.document_id)))
+                stored_info = store.info(s.document.document_id)
+                repo._profiles.set(s.document.document_id, _info_text(stored_info, PROFILE_KEY),
+                                   _info_text(stored_info, SUBJECT_KEY))
         repo._store = store
         repo.damaged = damaged
         return repo
@@ -314,7 +333,7 @@ class SemanticRepository:
             self._store.put(doc, vectors, info, fingerprint)  # first on disk: memory never holds what the file lacks
         else:
             self._infos[doc.document_id] = dict(info or {})
-        self._profiles.set(doc.document_id, _profile_text(info))
+        self._profiles.set(doc.document_id, _info_text(info, PROFILE_KEY), _info_text(info, SUBJECT_KEY))
         replaced = self._documents.pop(doc.document_id, None)
         if replaced is not None:
             self._doc_stats.remove(doc.document_id)
@@ -335,7 +354,7 @@ class SemanticRepository:
         self._documents.pop(document_id)
         self._lexical.remove(document_id)
         self._doc_stats.remove(document_id)
-        self._profiles.set(document_id, "")
+        self._profiles.set(document_id, "", "")
 
     @property
     def documents(self) -> list[str]:
@@ -384,7 +403,8 @@ class SemanticRepository:
         prior = self._doc_stats.scores(query_keys) if several else {}
         profile = self._profiles.scores(query_keys | set(term_bigrams(query))) if several else {}
         gate = bool(getattr(embedder, "lexical_gate", False))
-        lexical = self._lexical.score(lexical_query_keys(query, load_lexicon().concepts(query), query_entities), only)
+        keys = lexical_query_keys(query, load_lexicon().concepts(query), query_entities)
+        lexical = self._lexical.score(keys, only, muted=self._profiles.naming(keys))
         cosines = self._index.scores(query_vector)
         top_n = max(MIN_ANCHOR_CANDIDATES, k * ANCHOR_CANDIDATES_PER_REGION)
         candidates: dict[str, set[int]] = {}

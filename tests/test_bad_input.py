@@ -45,6 +45,14 @@ def test_corrupt(tmp_path):
         inspect_pdf(corrupt_pdf(tmp_path / "broken.pdf"))
 
 
+def test_corrupt_after_encrypted_does_not_carry_pdfium_s_last_error(tmp_path):
+    with pytest.raises(EncryptedPdfError):
+        inspect_pdf(encrypted_pdf(tmp_path / "locked.pdf"))
+    with pytest.raises(CorruptPdfError) as caught:
+        inspect_pdf(corrupt_pdf(tmp_path / "broken.pdf"))
+    assert "PDFium:" not in str(caught.value) and "password" not in str(caught.value).lower()
+
+
 def test_encrypted(tmp_path):
     with pytest.raises(EncryptedPdfError, match="locked.pdf.*encrypted"):
         inspect_pdf(encrypted_pdf(tmp_path / "locked.pdf"))

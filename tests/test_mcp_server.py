@@ -156,7 +156,7 @@ def test_verify_reports_a_changed_pdf(index, tmp_path):
 
     checked = converse(copy, steps)
     assert checked["verified"] is False
-    assert checked["regions"][0]["why"].startswith("PDF changed since indexing")
+    assert checked["regions"][0]["why"].startswith("PDF changed")
 
 
 def test_region_ids_of_the_last_cli_search_resolve_in_a_new_session(index, tmp_path):

@@ -25,7 +25,7 @@ BLOCK_SEP = "\n\n"
 LINE_SEP = "\n"
 #: A table is written as blocks of at most this many rows, each under the caption and header lines, so
 #: that a region around a matching row stays a few hundred tokens however long the table is.
-TABLE_SEGMENT_MAX_ROWS = 10
+TABLE_SEGMENT_MAX_ROWS = 20
 
 
 class _CanonicalText:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -98,5 +99,14 @@ def _classify_unreadable(path: Path, exc: Exception) -> Exception:
     except PDFPasswordIncorrect:
         return EncryptedPdfError(path)
     except Exception as inner:  # pdfminer raises many types on damaged files
-        return CorruptPdfError(path, f"{exc}; {inner.__class__.__name__}: {inner}")
-    return CorruptPdfError(path, str(exc))
+        return CorruptPdfError(path, f"{_without_stale_code(exc)}; {inner.__class__.__name__}: {inner}")
+    return CorruptPdfError(path, _without_stale_code(exc))
+
+
+#: pypdfium2 appends PDFium's last error code to its message ("(PDFium: Success)", "(PDFium: Incorrect
+#: password)"); that code may belong to the previous file, so it is never shown.
+_PDFIUM_CODE = re.compile(r"\s*\(PDFium:[^)]*\)")
+
+
+def _without_stale_code(exc: Exception) -> str:
+    return _PDFIUM_CODE.sub("", str(exc)).strip() or exc.__class__.__name__

@@ -72,3 +72,15 @@ def test_removing_a_document_forgets_its_units():
     assert len(index) == 3
     index.remove("b")
     assert len(index) == 1 and index.score({"cost": 1.0}) == {}
+
+
+def test_words_that_name_the_documents_subject_do_not_pick_units_inside_it():
+    parts = [
+        ("text", "Acme Express and Acme Scan bring Acme revenue from Acme creators on Acme mobile devices.", None),
+        ("table", "Income statement · (in millions)\n2024 | 2023\nRevenue | 2024: 17,606; 2023: 15,785", "Income statement · (in millions)"),
+    ]
+    repo = SemanticRepository()
+    repo.add(_document("acme", parts), info={"profile": "ACME INC. · FORM 10-K · FY2024", "subject": "ACME INC."})
+    repo.add(_document("other", [("text", "Other company revenue grew in 2024 as expected by analysts.", None)]))
+    result = repo.search("What was Acme's revenue?", k=2, documents=["acme"])
+    assert "Revenue | 2024: 17,606" in result[0].text

@@ -1,0 +1,45 @@
+"""The filing a document is, read from its own cover page (company, form, period)."""
+
+from __future__ import annotations
+
+from docbuilder import DocBuilder, table_data
+from evidence_chunker.filing import filing_profile
+
+
+def test_sec_cover_gives_company_form_and_fiscal_year():
+    b = DocBuilder()
+    b.text("FORM 10-K", page=1, top=800, height=12)
+    b.text("For the fiscal year ended December 31, 2017 OR", page=1, top=780, height=12)
+    b.text("Commission File Number: 001-35727", page=1, top=760, height=12)
+    b.text("Netflix, Inc.", page=1, top=740, height=12)
+    b.text("(Exact name of Registrant as specified in its charter)", page=1, top=725, height=12)
+    facts = filing_profile(b.doc)
+    assert facts["company"] == "Netflix, Inc." and facts["form"] == "10-K" and facts["fiscal_year"] == "2017"
+    assert facts["profile"] == "Netflix, Inc. · FORM 10-K · For the fiscal year ended December 31, 2017 · FY2017"
+
+
+def test_cover_laid_out_as_a_table_still_names_the_registrant():
+    b = DocBuilder()
+    b.text("FORM 10-Q", page=1, top=800, height=12)
+    b.text("For the quarterly period ended June 30, 2023", page=1, top=780, height=12)
+    cover = [["Commission File No. 000-22513", ""], ["AMAZON.COM, INC.", ""],
+             ["(Exact name of registrant as specified in its charter)", ""]]
+    b.table(table_data(cover, header_rows=0), page=1, top=760, height=60)
+    facts = filing_profile(b.doc)
+    assert (facts["company"], facts["form"], facts["fiscal_year"]) == ("AMAZON.COM, INC.", "10-Q", "2023")
+
+
+def test_korean_business_report_cover():
+    b = DocBuilder()
+    b.text("사업보고서", page=1, top=800, height=16)
+    b.text("(제 55 기)", page=1, top=780, height=12)
+    b.text("사업연도 2023년 01월 01일 부터 2023년 12월 31일 까지", page=1, top=760, height=12)
+    b.text("회사명 : 삼성전자주식회사", page=1, top=740, height=12)
+    facts = filing_profile(b.doc)
+    assert (facts["company"], facts["form"], facts["fiscal_year"]) == ("삼성전자주식회사", "사업보고서", "2023")
+
+
+def test_a_document_without_a_cover_has_no_profile():
+    b = DocBuilder()
+    b.text("Revenue grew in every region.", page=1, top=800)
+    assert filing_profile(b.doc) == {}
