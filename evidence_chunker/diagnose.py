@@ -6,7 +6,8 @@ from __future__ import annotations
 def diagnose_index(repo) -> list[dict]:
     """One dict per indexed document (``sjt diagnose`` prints them): pages, parser, tables, captions by
     confidence and by source, split tables, oversized units, context paragraphs, text chunks kept and dropped,
-    anchors, and ``problems`` (document integrity, the recorded PDF re-checked against its sha256, damage in
+    running lines dropped from the text flow (page headers and footers that title no table: how many, and the
+    most frequent), anchors, and ``problems`` (document integrity, the recorded PDF re-checked against its sha256, damage in
     the index file); an empty ``problems`` list means the document verifies now."""
     rows = []
     for document_id in repo.documents:
@@ -33,6 +34,7 @@ def diagnose_index(repo) -> list[dict]:
             "context_paragraphs": info.get("context_paragraphs"),
             "text_chunks": info.get("text_chunks"),
             "text_chunks_dropped": info.get("text_chunks_dropped"),
+            "dropped_lines": info.get("dropped_lines", {}),
             "anchors": len(doc.units),
             "problems": problems,
         })

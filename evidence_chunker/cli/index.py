@@ -212,7 +212,12 @@ def cmd_search(args: argparse.Namespace) -> int:
 
 
 def _keep_last_result(index: str, transport: str) -> None:
-    """Save the result beside the index for `sjt show`; a read-only folder only costs that convenience."""
+    """Save the result beside the index file for `sjt show`; a read-only folder only costs that convenience.
+    A server index has no folder beside it: nothing is kept (`sjt show --result FILE` takes a saved result)."""
+    from semantic_json.store.base import is_server_url
+
+    if is_server_url(index):
+        return
     target = last_result_path(index)
     try:
         with atomic_output(target) as out:
@@ -316,4 +321,8 @@ def cmd_diagnose(args: argparse.Namespace) -> int:
                 f"{row.get('text_chunks_dropped') if row.get('text_chunks_dropped') is not None else '-':>7} "
                 f"{row.get('anchors', '-'):>7}  {'; '.join(row['problems']) or 'ok'}"
             )
+            dropped = row.get("dropped_lines") or {}
+            if dropped.get("count"):
+                examples = ", ".join(json.dumps(text, ensure_ascii=False) for text in dropped.get("examples", []))
+                print(f"    running lines dropped from the text flow: {dropped['count']} (most frequent: {examples})")
     return 1 if any(row["problems"] for row in rows) else 0
