@@ -230,6 +230,27 @@ def describe(lines: list[str]) -> tuple[str | None, str | None, str | None, str 
     return title, unit, period, entity
 
 
+#: The first rows of a table searched for a statement title the parser drew into the table.
+TOP_ROWS_FOR_TITLE = 3
+
+
+def _title_in_top_rows(table: TableItem) -> list[str]:
+    """The first rows of the table as lines (each row's distinct cell texts joined), up to the first with a
+    digit, when one of them names a statement ("CONSOLIDATED | STATEMENTS OF | SHAREHOLDERS' | EQUITY");
+    empty otherwise."""
+    if table.data is None:
+        return []
+    lines = []
+    for row in table.data.grid[:TOP_ROWS_FOR_TITLE]:
+        line = " ".join(dict.fromkeys(_squash(cell.text) for cell in row if cell.text.strip()))
+        if any(ch.isdigit() for ch in line):
+            break  # figures, years or page numbers: the data (or a table of contents) has begun
+        if line:
+            lines.append(line)
+    named = [i for i, line in enumerate(lines) if names_statement(line)]
+    return lines[: named[0] + 1] if named else []
+
+
 def table_title(table: TableItem, doc: DoclingDocument, headings: list[str],
                 page_items: list[tuple[Box, TextItem]]) -> TableTitle:
     """The title of a table from its page: title block, else running title, else heading.
@@ -239,6 +260,13 @@ def table_title(table: TableItem, doc: DoclingDocument, headings: list[str],
     block = title_block_lines(table, doc, page_items)
     title, unit, period, entity = describe([item.text for item in block])
     refs = tuple(item.self_ref for item in block)
+    inner = _title_in_top_rows(table)
+    if title and block and (names_statement(title) or not inner):
+        return TableTitle(title, SOURCE_TITLE_BLOCK, unit, period, entity, refs)
+    if inner:  # the parser drew the statement's title block into the table's first rows
+        in_title, in_unit, in_period, in_entity = describe(inner)
+        if in_title:
+            return TableTitle(in_title, SOURCE_TITLE_BLOCK, unit or in_unit, period or in_period, entity or in_entity, refs)
     if title and block:
         return TableTitle(title, SOURCE_TITLE_BLOCK, unit, period, entity, refs)
     running = [it for _b, it in page_items if it.content_layer == ContentLayer.FURNITURE

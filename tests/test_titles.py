@@ -134,3 +134,22 @@ def test_numbered_caption_stays_first():
     b.table(table_data(STATEMENT, header_rows=1, row_header_cols=1), page=1, top=720)
     eu = units(b)[0]
     assert (eu.caption_text, eu.caption_source) == ("Table 3: Revenue by segment", "caption")
+
+
+def test_a_title_the_parser_drew_into_the_tables_first_rows_still_names_it():
+    grid = [["NIKE, INC.", "", ""], ["CONSOLIDATED", "STATEMENTS OF", "SHAREHOLDERS' EQUITY"],
+            ["", "COMMON STOCK", "TOTAL"], ["Balance at May 31, 2016", "1,329", "12,258"]]
+    b = DocBuilder()
+    b.text("The accompanying notes are an integral part of these statements, read them with care.", page=1, top=780, height=30)
+    b.table(table_data(grid, header_rows=3, row_header_cols=1), page=1, top=700)
+    eu = units(b)[0]
+    assert (eu.caption_text, eu.caption_source) == ("CONSOLIDATED STATEMENTS OF SHAREHOLDERS' EQUITY", "title_block")
+
+
+def test_a_table_of_contents_listing_statements_is_not_titled_by_them():
+    grid = [["", "Page"], ["Consolidated Statements of Operations", "40"], ["Consolidated Balance Sheets", "43"]]
+    b = DocBuilder()
+    b.heading("INDEX TO FINANCIAL STATEMENTS", page=1, top=780)
+    b.table(table_data(grid, header_rows=1, row_header_cols=1), page=1, top=700)
+    eu = units(b)[0]
+    assert eu.caption_text == "INDEX TO FINANCIAL STATEMENTS"
