@@ -335,6 +335,11 @@ def _prepared(todo: list[tuple[Path, str]], parser: str, artifacts_path: str | N
 def _stop_workers(pool: ProcessPoolExecutor) -> None:
     """Cancel queued jobs and end the workers now: SIGTERM, then SIGKILL after WORKER_STOP_GRACE_S."""
     processes = list((getattr(pool, "_processes", None) or {}).values())
+    call_queue = getattr(pool, "_call_queue", None)
+    if call_queue is not None:
+        # Its feeder thread may be writing a job to a worker stopped below: the broken pipe it then meets is
+        # expected here, and must not print a traceback at exit (CPython prints it from that thread).
+        call_queue._on_queue_feeder_error = lambda exc, obj: None
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         if process.is_alive():
