@@ -5,7 +5,8 @@ Filings rarely print "Table 3."; a statement is named by the block of short line
 page's running title ("Notes to Consolidated Financial Statements"), or by the section it sits in.
 Korean reports work the same way (연결재무상태표 / 제 26 기 2023.12.31 현재 / (단위: 백만원)).
 
-``table_title`` tries those sources in that order and says which one gave the title. The unit
+``table_title`` tries those sources in that order (a title the parser drew into the table's own first
+rows counts as its title block) and says which one gave the title. The unit
 ("in millions, except per share amounts", 백만원) and the period ("Years ended December 31", 제26기)
 are read from the title lines, else from the table's own header cells.
 """
@@ -253,7 +254,9 @@ def _title_in_top_rows(table: TableItem) -> list[str]:
 
 def table_title(table: TableItem, doc: DoclingDocument, headings: list[str],
                 page_items: list[tuple[Box, TextItem]]) -> TableTitle:
-    """The title of a table from its page: title block, else running title, else heading.
+    """The title of a table from its page: the title block above it, or a statement title the parser drew
+    into its first rows (preferred when the block above names no statement), else the running title, else
+    the innermost heading.
 
     ``page_items`` are the text items (body and furniture) of the table's page with their boxes.
     """
