@@ -23,11 +23,11 @@ if __package__ in (None, ""):
     sys.path.insert(1, str(Path(__file__).resolve().parents[1]))
 
 from parse_cache import cached_parse  # noqa: E402
+from paths import FINQA_PDFS  # noqa: E402
 
 from evidence_chunker import EvidenceChunker  # noqa: E402
 from evidence_chunker.titles import dropped_running_lines  # noqa: E402
 
-FINQA_PDFS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "finqa_dev" / "pdfs"
 WORD = re.compile(r"[^\W\d_]+|\d+")
 #: Pages listed as losing the most words.
 WORST_PAGES = 5

@@ -10,6 +10,8 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 SHARED_CORPUS = REPO.parent / "shared" / "corpus" / "docling_gt"
 SAMPLE_PDFS = REPO / "sample_pdfs"
+#: Real 10-K/10-Q/8-K filings of the finqa_dev set (research licence: read in place, never copied here).
+FINQA_PDFS = REPO.parent / "shared" / "corpus" / "finqa_dev" / "pdfs"
 BENCHMARKS = REPO / "benchmarks"
 #: The question set over sample_pdfs/ (benchmarks/questions/sample_pdfs.jsonl).
 SAMPLE_QUESTIONS = BENCHMARKS / "questions" / "sample_pdfs.jsonl"
