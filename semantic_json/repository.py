@@ -393,17 +393,22 @@ class SemanticRepository:
         """Scored anchors per document, after the entity filter, lexical gate and relative floor.
 
         Candidates are the best anchors by cosine and, per document, the best by field-weighted BM25; each
-        is scored by both (BM25 scaled to the best candidate), plus the document prior and the entity bonus.
+        is scored by both (BM25 scaled to the best candidate), plus the document and profile priors and the
+        entity bonus, and divided by the most those can add up to: scores stay in 0..1 without a clamp that
+        would tie the best anchors.
         """
         embedder = self.embedder
         query_vector = np.asarray(embedder.embed_query(query), dtype=np.float32)
         query_entities = frozenset(entity_ids(query))
-        query_keys = set(normalized_terms(query)) | set(load_lexicon().concepts(query)) | set(query_entities)
+        concepts = load_lexicon().concepts(query)
+        query_keys = set(normalized_terms(query)) | set(concepts) | set(query_entities)
         several = only is None or len(only) > 1
+        scale = 1.0 + (DOC_PRIOR_WEIGHT + PROFILE_PRIOR_WEIGHT if several else 0.0) + (
+            ENTITY_MATCH_BONUS if query_entities else 0.0)
         prior = self._doc_stats.scores(query_keys) if several else {}
         profile = self._profiles.scores(query_keys | set(term_bigrams(query))) if several else {}
         gate = bool(getattr(embedder, "lexical_gate", False))
-        keys = lexical_query_keys(query, load_lexicon().concepts(query), query_entities)
+        keys = lexical_query_keys(query, concepts, query_entities)
         lexical = self._lexical.score(keys, only, muted=self._profiles.naming(keys))
         cosines = self._index.scores(query_vector)
         top_n = max(MIN_ANCHOR_CANDIDATES, k * ANCHOR_CANDIDATES_PER_REGION)
@@ -436,7 +441,7 @@ class SemanticRepository:
                 score += PROFILE_PRIOR_WEIGHT * profile.get(document_id, 0.0)
                 if query_entities and not query_entities.isdisjoint(context):
                     score += ENTITY_MATCH_BONUS
-                scored.append((document_id, position, round(min(max(score, 0.0), 1.0), SCORE_DECIMALS)))
+                scored.append((document_id, position, round(min(max(score / scale, 0.0), 1.0), SCORE_DECIMALS)))
         if not scored:
             return {}
         floor = max(s for _, _, s in scored) * RELATIVE_ANCHOR_FLOOR

@@ -84,3 +84,20 @@ def test_words_that_name_the_documents_subject_do_not_pick_units_inside_it():
     repo.add(_document("other", [("text", "Other company revenue grew in 2024 as expected by analysts.", None)]))
     result = repo.search("What was Acme's revenue?", k=2, documents=["acme"])
     assert "Revenue | 2024: 17,606" in result[0].text
+
+
+def test_priors_never_tie_the_best_anchors_of_a_corpus_search():
+    acme = _document("acme", [
+        ("text", "Revenue growth was strong: revenue growth reached 9% in FY2024 on new orders.", None),
+        ("text", "Other matters", None),
+        ("text", "Revenue growth was slower in the services business in FY2024.", None),
+    ])
+    other = _document("other", [("text", "Shipping volumes fell in FY2024 as expected by analysts.", None)])
+    repo = SemanticRepository()
+    repo.add(acme, info={"profile": "ACME INC. · FORM 10-K · FY2024", "subject": "ACME INC."})
+    repo.add(other, info={"profile": "OTHER CORP. · FORM 10-K · FY2024", "subject": "OTHER CORP."})
+    result = repo.search("ACME FY2024 revenue growth", k=3)
+    scores = [region.score for region in result]
+    assert [r.document_id for r in result[:2]] == ["acme", "acme"]
+    assert all(0.0 <= s <= 1.0 for s in scores)
+    assert scores[0] > scores[1]  # the priors lift both; a clamp at 1.0 would tie them
