@@ -15,6 +15,7 @@ from .context import (
     DEFAULT_BBOX_THRESHOLD,
     DEFAULT_SIM_THRESHOLD,
     MAX_CONTEXT_PARAGRAPHS,
+    ContextChoice,
     PageExtents,
     collect_context,
     similarity_terms,
@@ -183,11 +184,13 @@ def build_units(parsed: ParsedDoc, doc_id: str, settings: BuildSettings | None =
             # A titled statement opens here: the end of the previous page explains something else, and
             # the title lines are the caption, not context.
             own = set(title.refs) if source == SOURCE_TITLE_BLOCK else set()
-            context = context.__class__(
+            context = ContextChoice(
                 before=[p for p in context.before
                         if _page_of(p, doc, first_page.page) == first_page.page and p.self_ref not in own],
                 after=context.after,
             )
+        unit = title.unit or group.layout.unit
+        period = title.period or _header_period(group.layout)
         footnotes = [" ".join(ref.resolve(doc).text.split()) for part in group.parts for ref in part.footnotes
                      if isinstance(ref.resolve(doc), TextItem)]
         boxes = [box for part in group.parts for box in item_boxes(part, doc)]
@@ -206,8 +209,8 @@ def build_units(parsed: ParsedDoc, doc_id: str, settings: BuildSettings | None =
                 caption_text=caption.text,
                 caption_confidence=caption.confidence,  # type: ignore[arg-type]
                 caption_source=source,
-                unit=title.unit or group.layout.unit,
-                period=title.period or _header_period(group.layout),
+                unit=unit,
+                period=period,
                 table_html=render_html(group.data),
                 context_before=[" ".join(p.text.split()) for p in context.before],
                 context_after=[" ".join(p.text.split()) for p in context.after],
@@ -216,8 +219,7 @@ def build_units(parsed: ParsedDoc, doc_id: str, settings: BuildSettings | None =
                 flattened_rows=rows,
                 row_pages=pages_of_rows,
                 table_abstract=table_abstract(
-                    _safe(caption.text), group.layout, len(rows), unit=title.unit or group.layout.unit,
-                    period=title.period or _header_period(group.layout), entity=title.entity,
+                    _safe(caption.text), group.layout, len(rows), unit=unit, period=period, entity=title.entity,
                     headings=section_path(headings, caption.text),
                 ),
                 headings=headings,
