@@ -379,18 +379,9 @@ def _prepare_cached(args: tuple[Path, Optional[str]]) -> tuple[str, dict]:
     corpus = EvidenceChunker(parser="lite").build_corpus_parsed(parsed, doc_id=doc_id)
     document = corpus_to_semantic_document(corpus, doc_id, pdf_uri(path), parsed.sha256)
     filing = filing_profile(parsed.document)
-    info = {"pdf_sha256": parsed.sha256, "profile": filing.get("profile", ""), "subject": filing.get("company", "")}
+    info = {"pdf_sha256": parsed.sha256, "pages": parsed.page_count, "profile": filing.get("profile", ""),
+            "subject": filing.get("company", "")}
     return document.to_json(), info
-
-
-def _page_count(pdf: Path) -> int:
-    import pypdfium2 as pdfium
-
-    document = pdfium.PdfDocument(str(pdf))
-    try:
-        return len(document)
-    finally:
-        document.close()
 
 
 class SjtDefault:
@@ -420,10 +411,10 @@ class SjtDefault:
         jobs = [(Path(p), cache) for p in pdfs]
         pages = 0
         with ProcessPoolExecutor(max_workers=self.workers) as pool:
-            for path, (document_json, info) in zip(pdfs, pool.map(_prepare_cached, jobs)):
+            for document_json, info in pool.map(_prepare_cached, jobs):
                 document = SemanticDocument.from_json(document_json)
                 self.repo.add(document, info=info)
-                pages += _page_count(Path(path))
+                pages += info["pages"]  # counted by the parse, not by opening the PDF again
         self.pdf_of = {document_id_for(Path(p)): Path(p).name for p in pdfs}
         return IngestStats(documents=len(self.pdf_of), pages=pages, units=self.repo.anchor_count)
 

@@ -15,6 +15,8 @@ import re
 
 from docling_core.types.doc import ContentLayer, DoclingDocument, TableItem, TextItem
 
+from .titles import MONTH_NAMES
+
 #: Pages read from the front of the document for the cover facts.
 COVER_PAGES = 3
 #: Text items read at most (a cover never needs more).
@@ -22,7 +24,7 @@ COVER_MAX_ITEMS = 400
 
 FORM = re.compile(r"\bform\s+(10-k(?:/a)?|10-q(?:/a)?|8-k|20-f|40-f|6-k|s-1|10-kt)\b", re.IGNORECASE)
 KOREAN_FORM = re.compile(r"(사업보고서|분기보고서|반기보고서|감사보고서)")
-_MONTH = (r"(?:january|february|march|april|may|june|july|august|september|october|november|december)")
+_MONTH = r"(?:" + MONTH_NAMES + r")"
 PERIOD = re.compile(
     r"for\s+the\s+(?P<kind>fiscal\s+year|year|quarterly\s+period|quarter|transition\s+period)\s+ended\s*:?\s*"
     r"(?P<date>" + _MONTH + r"\s+\d{1,2}\s*,?\s*(?P<year>(?:19|20)\d{2}))",

@@ -51,7 +51,9 @@ UNIT = re.compile(
                  |단위\s*[:：]\s*\S+)""",
     re.IGNORECASE | re.VERBOSE,
 )
-_MONTH = r"(?:january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?"
+#: Month names, as alternatives of a regular expression (lower case; patterns here ignore case).
+MONTH_NAMES = "january|february|march|april|may|june|july|august|september|october|november|december"
+_MONTH = r"(?:" + MONTH_NAMES + r"|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?"
 _DATE = _MONTH + r"\s+\d{1,2}(?:\s*,\s*(?:19|20)\d{2})?"
 #: A reporting period: "Years ended December 31", "For the three months ended June 30, 2023", "As of December
 #: 31, 2022", "At December 31", "Fiscal year ended", "제 26 기", "2023년 12월 31일 현재".
@@ -89,13 +91,13 @@ NAVIGATION = re.compile(r"^\s*(?:table\s+of\s+contents|index|contents|page\s*\d*
 #: Dates and years a column header prints ("December 31, 2022", "2023", "FY2022", "2023년"): what is left of a
 #: line once they are gone tells a stray header line from a title.
 _DATE_WORDS = re.compile(
-    r"\b(?:january|february|march|april|may|june|july|august|september|october|november|december|fy|q[1-4])\b"
+    r"\b(?:" + MONTH_NAMES + r"|fy|q[1-4])\b"
     r"|\d+|년|월|일|[$%,.()\-–—/]",
     re.IGNORECASE,
 )
 #: Column headers run on after a title in one text item: "... Statements of Income 2022 2021 2022 2021".
 _TRAILING_DATES = re.compile(
-    r"(?:\s+(?:(?:january|february|march|april|may|june|july|august|september|october|november|december)\s+\d{1,2},?\s*)?"
+    r"(?:\s+(?:(?:" + MONTH_NAMES + r")\s+\d{1,2},?\s*)?"
     r"(?:fy\s*)?(?:19|20)\d{2}(?:년)?,?)+\s*$",
     re.IGNORECASE,
 )

@@ -400,15 +400,14 @@ class SemanticRepository:
         embedder = self.embedder
         query_vector = np.asarray(embedder.embed_query(query), dtype=np.float32)
         query_entities = frozenset(entity_ids(query))
-        concepts = load_lexicon().concepts(query)
-        query_keys = set(normalized_terms(query)) | set(concepts) | set(query_entities)
+        keys = lexical_query_keys(query, load_lexicon().concepts(query), query_entities)
+        query_keys = {key for key in keys if BIGRAM_JOIN not in key}  # terms, concepts, entities
         several = only is None or len(only) > 1
         scale = 1.0 + (DOC_PRIOR_WEIGHT + PROFILE_PRIOR_WEIGHT if several else 0.0) + (
             ENTITY_MATCH_BONUS if query_entities else 0.0)
         prior = self._doc_stats.scores(query_keys) if several else {}
-        profile = self._profiles.scores(query_keys | set(term_bigrams(query))) if several else {}
+        profile = self._profiles.scores(set(keys)) if several else {}
         gate = bool(getattr(embedder, "lexical_gate", False))
-        keys = lexical_query_keys(query, concepts, query_entities)
         lexical = self._lexical.score(keys, only, muted=self._profiles.naming(keys))
         cosines = self._index.scores(query_vector)
         top_n = max(MIN_ANCHOR_CANDIDATES, k * ANCHOR_CANDIDATES_PER_REGION)
