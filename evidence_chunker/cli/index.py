@@ -107,7 +107,7 @@ def register(sub) -> None:
         "diagnose",
         help="evidence-quality figures per document: tables, captions, splits, context, dropped chunks",
         description="Print, per indexed document, the figures a person checks before trusting an index: "
-        "tables found, captions direct/inferred/none, split tables, context paragraphs adopted, text chunks "
+        "tables found, captions by source (direct, numbered caption, title block, running title, heading, none), running lines dropped from the text flow, split tables, context paragraphs adopted, text chunks "
         "dropped as consumed by a table, and anchors or PDFs that fail verification.",
         epilog="example:\n  sjt diagnose --index out/index.sqlite",
         formatter_class=argparse.RawDescriptionHelpFormatter,
