@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Mapping
 
+import numpy as np
 from docling_core.types.doc import (
     BoundingBox,
     CoordOrigin,
@@ -48,7 +49,7 @@ from .lite_ruled import find_ruled_tables
 from .lite_tables import Edge, FoundTable, prepare_edges
 from .lite_text import (
     ENUMERATOR_RE,
-    Char,
+    Glyphs,
     Line,
     Phrase,
     attach_list_markers,
@@ -56,7 +57,7 @@ from .lite_text import (
     phrases_from_words,
     split_marker,
     split_phrases,
-    words_from_chars,
+    words_from_glyphs,
 )
 from .lite_toc import find_index_tables
 from .parsed import ParsedDoc
@@ -111,33 +112,30 @@ class _PageText:
         return _from_upright(box, self.orientation, self.content.width, self.content.height)
 
 
+def _upright_columns(glyphs: Glyphs, orientation: int, width: float, height: float) -> Glyphs:
+    """:func:`_to_upright` over every glyph box."""
+    x0, top, x1, bottom = _to_upright((glyphs.x0, glyphs.top, glyphs.x1, glyphs.bottom), orientation, width, height)
+    return replace(glyphs, x0=x0, top=top, x1=x1, bottom=bottom)
+
+
 def _prepare_page(content: PageContent, settings: LiteSettings) -> _PageText:
     """Phrases and rules of a page in its main text orientation; sideways text keeps its own reading."""
-    counts: dict[int, int] = {}
-    for _, o in content.chars:
-        counts[o] = counts.get(o, 0) + 1
-    main = max(counts, key=counts.get) if counts else 0
+    glyphs, orientation = content.glyphs, content.orientation
+    turns, first, counts = np.unique(orientation, return_index=True, return_counts=True)
+    # the most frequent orientation; of equally frequent ones the first printed
+    main = int(turns[min(range(len(turns)), key=lambda k: (-counts[k], first[k]))]) if len(turns) else 0
     W, H = content.width, content.height
     fw, fh = (H, W) if main in (90, 270) else (W, H)
-    groups: dict[int, list[Char]] = {}
-    for ch, o in content.chars:
-        if main:  # upright pages (nearly all) are already in the analysis frame
-            x0, top, x1, bottom = _to_upright((ch.x0, ch.top, ch.x1, ch.bottom), main, W, H)
-            ch = ch._replace(x0=x0, top=top, x1=x1, bottom=bottom)
-        group = groups.get((o - main) % 360)
-        if group is None:
-            group = groups[(o - main) % 360] = []
-        group.append(ch)
+    if main:  # upright pages (nearly all) are already in the analysis frame
+        glyphs = _upright_columns(glyphs, main, W, H)
+    relative = (orientation - main) % 360
     phrases: list[Phrase] = []
-    for rel, chars in groups.items():
-        gw, gh = (fh, fw) if rel in (90, 270) else (fw, fh)
+    for rel in sorted(np.unique(relative).tolist(), key=lambda r: first[turns == (r + main) % 360][0]):
+        group = glyphs if rel == 0 and len(turns) == 1 else glyphs.take(np.flatnonzero(relative == rel))
         if rel:
-            chars = [
-                ch._replace(**dict(zip(("x0", "top", "x1", "bottom"), _to_upright((ch.x0, ch.top, ch.x1, ch.bottom), rel, fw, fh))))
-                for ch in chars
-            ]
-            chars.sort(key=lambda c: (round(c.top), c.x0))
-        words = words_from_chars(chars, settings)
+            group = _upright_columns(group, rel, fw, fh)
+            group = group.take(np.lexsort((group.x0, np.rint(group.top))))
+        words = words_from_glyphs(group, settings)
         group_phrases = split_phrases(phrases_from_words(words, settings), settings)
         if rel:
             for p in group_phrases:
@@ -152,7 +150,7 @@ def _prepare_page(content: PageContent, settings: LiteSettings) -> _PageText:
     figures = [_to_upright(f, main, W, H) for f in content.figures]
     # the glyphs, rules and figures now live on as words, and as rules and figures in the analysis
     # frame: the page's raw content need not outlive this call
-    content.chars, content.edges, content.figures = [], [], []
+    content.glyphs, content.orientation, content.edges, content.figures = None, None, [], []
     return _PageText(content, main, fw, fh, phrases, edges, figures, group_lines(phrases, settings))
 
 
@@ -207,7 +205,7 @@ class LiteParser:
         try:
             for i in range(len(pdf)):
                 content = read_page(pdf[i], i + 1, self.settings)
-                has_text = has_text or bool(content.chars)
+                has_text = has_text or bool(len(content.glyphs))
                 pages.append(_prepare_page(content, self.settings))
         finally:
             pdf.close()

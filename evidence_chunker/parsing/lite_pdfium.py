@@ -4,9 +4,11 @@ figure artwork drawn on a page, in the top-down frame of the displayed page (poi
 Glyphs are read through pdfium's text page. A Python call into pdfium costs about as much as the work it
 asks for, so the characters' code points come in one call per page, fonts are read once per font, and
 what pdfium keeps per text object (font, size, matrix) once per text object; per glyph only its text
-object and its box are asked for. Filings often print each glyph as a text object of its own: there a
-glyph costs five calls (seven before, plus four per font lookup). Handles are plain ints (our own
-ctypes prototypes over pypdfium2's library), so no pointer object is made per call.
+object and its box are asked for, the box written straight into one array for the whole page. Filings
+often print each glyph as a text object of its own: there a glyph costs five calls. Everything else
+(spaces, empty boxes, overprints, the frame) is done over whole arrays (:class:`.lite_text.Glyphs`).
+Handles are plain ints (our own ctypes prototypes over pypdfium2's library), so no pointer object is
+made per call.
 """
 
 from __future__ import annotations
@@ -15,14 +17,17 @@ import ctypes
 import math
 import re
 import struct
+import sys
 from bisect import bisect_left
 from dataclasses import dataclass
-from functools import lru_cache, partial
+from functools import lru_cache
 from typing import Any, NamedTuple
+
+import numpy as np
 
 from .lite_settings import LiteSettings
 from .lite_tables import Edge
-from .lite_text import Char
+from .lite_text import Glyphs
 
 __all__ = ["PageContent", "PageFrame", "extract_chars", "extract_graphics", "merge_boxes", "read_page"]
 
@@ -43,6 +48,7 @@ _SPACES = frozenset({0x20, 0xA0, 0x3000, 0x09})
 _LINE_BREAKS = frozenset({0x0D, 0x0A})
 #: Code points that end a word without being a glyph.
 _BLANKS = _SPACES | _LINE_BREAKS | _UNICODE_NONCHAR
+_BLANK_CODES, _SPACE_CODES, _UNICODE_NONCHAR_CODES = (np.array(sorted(c)) for c in (_BLANKS, _SPACES, _UNICODE_NONCHAR))
 _FIRST_PRINTABLE = 0x20
 _SURROGATE_FIRST, _LOW_SURROGATE_FIRST, _SURROGATE_LAST = 0xD800, 0xDC00, 0xDFFF
 _SURROGATE_BASE = 0x10000
@@ -70,7 +76,8 @@ class PageContent:
     number: int
     width: float
     height: float
-    chars: list[tuple[Char, int]]  # glyph and its orientation (0, 90, 180, 270 degrees, counter-clockwise)
+    glyphs: Glyphs
+    orientation: np.ndarray  # of each glyph: 0, 90, 180, 270 degrees, counter-clockwise
     edges: list[Edge]
     figures: list[tuple[float, float, float, float]]  # boxes of curves, polygons and images
 
@@ -79,11 +86,11 @@ def read_page(page: Any, number: int, settings: LiteSettings) -> PageContent:
     """Glyphs, rules and figures of a pypdfium2 page (1-based ``number``); closes the page."""
     frame = PageFrame(tuple(page.get_cropbox()), page.get_rotation())
     try:
-        chars = extract_chars(page, frame)
-        edges, figures = extract_graphics(page, frame, settings) if chars else ([], [])
+        glyphs, orientation = extract_chars(page, frame)
+        edges, figures = extract_graphics(page, frame, settings) if len(glyphs) else ([], [])
     finally:
         page.close()
-    return PageContent(number, frame.width, frame.height, chars, edges, figures)
+    return PageContent(number, frame.width, frame.height, glyphs, orientation, edges, figures)
 
 
 class _Pdfium(NamedTuple):
@@ -179,7 +186,7 @@ def _font_info(api: _Pdfium, font: int | None, buffer: ctypes.Array) -> tuple[st
     return name, bold
 
 
-def _code_points(api: _Pdfium, textpage: int, count: int) -> list[int]:
+def _code_points(api: _Pdfium, textpage: int, count: int) -> np.ndarray:
     """Each character's code unit as FPDFText_GetUnicode reports it, read in one call.
 
     GetText reports U+FFFE for control codes; those few are asked again one by one. When its length
@@ -188,64 +195,75 @@ def _code_points(api: _Pdfium, textpage: int, count: int) -> list[int]:
     buffer = (ctypes.c_ushort * (count + 1))()
     written = api.get_text(textpage, 0, count, buffer)
     if written - 1 != count:
-        return [api.get_unicode(textpage, i) for i in range(count)]
-    codes = buffer[:count]
-    for i, code in enumerate(codes):
-        if code in _UNICODE_NONCHAR:
-            codes[i] = api.get_unicode(textpage, i)
+        return np.array([api.get_unicode(textpage, i) for i in range(count)], dtype=np.int64)
+    codes = np.frombuffer(buffer, dtype=np.uint16, count=count).astype(np.int64)
+    for i in np.flatnonzero(np.isin(codes, _UNICODE_NONCHAR_CODES)).tolist():
+        codes[i] = api.get_unicode(textpage, i)
     return codes
 
 
-def extract_chars(page: Any, frame: "PageFrame") -> list[tuple[Char, int]]:
-    """Every printed glyph of a page with its orientation, in content-stream order."""
+def _decode_surrogates(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Code points and the character index each starts at: UTF-16 surrogate pairs (a 16-bit wchar_t)
+    joined, lone surrogates dropped."""
+    index = np.arange(len(codes))
+    surrogate = (codes >= _SURROGATE_FIRST) & (codes <= _SURROGATE_LAST)
+    if not surrogate.any():
+        return codes, index
+    keep = np.ones(len(codes), dtype=bool)
+    points = codes.copy()
+    values = codes.tolist()
+    taken = -1  # the low half of the pair joined last
+    for i in np.flatnonzero(surrogate).tolist():
+        if i == taken:
+            keep[i] = False
+            continue
+        code, low = values[i], values[i + 1] if i + 1 < len(values) else 0
+        if code < _LOW_SURROGATE_FIRST and _LOW_SURROGATE_FIRST <= low <= _SURROGATE_LAST:
+            points[i] = _SURROGATE_BASE + ((code - _SURROGATE_FIRST) << _SURROGATE_BITS) + (low - _LOW_SURROGATE_FIRST)
+            taken = i + 1
+        else:
+            keep[i] = False
+    return points[keep], index[keep]
+
+
+def extract_chars(page: Any, frame: "PageFrame") -> tuple[Glyphs, np.ndarray]:
+    """Every printed glyph of a page in content-stream order, and each one's orientation (0, 90, 180,
+    270 degrees counter-clockwise).
+
+    Python meets pdfium only where it must: one call for every character's code, then per glyph its
+    text object and box (the box written straight into one array for the page), per new text object
+    its font, matrix and size. Spaces, filters and the glyph records are whole-array passes.
+    """
     api = _pdfium()
     text_page = page.get_textpage()
     try:
         raw = ctypes.cast(text_page.raw, ctypes.c_void_p).value
         count = api.count_chars(raw)
-        codes = _code_points(api, raw, count)
-        box = (ctypes.c_float * 4)()  # FS_RECTF: left, top, right, bottom
-        box_address = ctypes.addressof(box)
-        read_box = struct.Struct("4f").unpack_from
+        points, index = _decode_surrogates(_code_points(api, raw, count))
+        blank = np.isin(points, _BLANK_CODES) | (points < _FIRST_PRINTABLE)
+        # a space of the page's text, not one pdfium made up for a gap (it generates only spaces and
+        # line breaks, so a printable glyph is never generated)
+        printed = np.zeros(len(points), dtype=bool)
+        for k in np.flatnonzero(np.isin(points, _SPACE_CODES)).tolist():
+            printed[k] = not api.is_generated(raw, int(index[k]))
+        glyph = np.flatnonzero(~blank & (points <= sys.maxunicode))
+        chars = index[glyph].tolist()
+        boxes = (ctypes.c_float * (4 * len(chars)))()  # FS_RECTF per glyph: left, top, right, bottom
+        box_at = ctypes.addressof(boxes)
+        box_size = 4 * ctypes.sizeof(ctypes.c_float)
         matrix = (ctypes.c_float * 6)()  # FS_MATRIX: a, b, c, d, e, f
         matrix_address = ctypes.addressof(matrix)
         name_buffer = ctypes.create_string_buffer(_FONT_NAME_BUFFER)
         fonts: dict[int | None, tuple[str, bool]] = {}
         # pdfium gives every glyph of a text object the object's font, size and matrix; filings often
         # print each glyph as an object of its own, so styles are also shared by what defines them
-        objects: dict[int | None, tuple[str, float, bool, int]] = {}
-        styles: dict[tuple, tuple[str, float, bool, int]] = {}
-        text_object, loose_box, is_generated = api.text_object, api.loose_box, api.is_generated
+        objects: dict[int | None, int] = {}
+        keys: dict[tuple, int] = {}
+        styles: list[tuple[str, float, bool, int]] = []
+        style_of: list[int] = []
+        text_object, loose_box = api.text_object, api.loose_box
         object_font, get_matrix, font_size = api.object_font, api.matrix, api.font_size
-        upright = frame.rotation == 0
-        left_edge, top_edge, to_box = frame.left, frame.top, frame.box
-        # tuple.__new__ skips NamedTuple's Python-level __new__: it runs once per glyph
-        make_char = partial(tuple.__new__, Char)
-        out: list[tuple[Char, int]] = []
-        seen: dict[tuple[str, int], list[float]] = {}
-        space = printed = False
-        skip_next = False
-        for i in range(count):
-            if skip_next:
-                skip_next = False
-                continue
-            code = codes[i]
-            if _SURROGATE_FIRST <= code <= _SURROGATE_LAST:  # UTF-16 surrogates (16-bit wchar_t)
-                low = codes[i + 1] if i + 1 < count else 0
-                if code < _LOW_SURROGATE_FIRST and _LOW_SURROGATE_FIRST <= low <= _SURROGATE_LAST:
-                    code = _SURROGATE_BASE + ((code - _SURROGATE_FIRST) << _SURROGATE_BITS) + (low - _LOW_SURROGATE_FIRST)
-                    skip_next = True
-                else:
-                    continue
-            if code in _BLANKS:
-                space = True
-                if code in _SPACES and not is_generated(raw, i):
-                    printed = True  # a space of the page's text, not one pdfium made up for a gap
-                continue
-            # pdfium generates only spaces and line breaks, so a printable glyph is never generated
-            if code < _FIRST_PRINTABLE:
-                space = True
-                continue
+        for k, i in enumerate(chars):
             obj = text_object(raw, i)
             style = objects.get(obj)
             if style is None:
@@ -253,44 +271,100 @@ def extract_chars(page: Any, frame: "PageFrame") -> list[tuple[Char, int]]:
                 get_matrix(raw, i, matrix_address)
                 size = font_size(raw, i)
                 key = (font, bytes(matrix)[:_LINEAR_PART], size)  # the glyph's position plays no part
-                style = styles.get(key)
+                style = keys.get(key)
                 if style is None:
                     info = fonts.get(font)
                     if info is None:
                         info = fonts[font] = _font_info(api, font, name_buffer)
-                    style = styles[key] = _style(info, size, matrix, frame.rotation)
+                    style = keys[key] = len(styles)
+                    styles.append(_style(info, size, matrix, frame.rotation))
                 objects[obj] = style
-            loose_box(raw, i, box_address)
-            left, top_, right, bottom_ = read_box(box)
-            if upright:  # frame.box written out for the usual page
-                x0, x1 = (left, right) if left <= right else (right, left)
-                top, bottom = (top_, bottom_) if top_ >= bottom_ else (bottom_, top_)
-                x0, x1, top, bottom = x0 - left_edge, x1 - left_edge, top_edge - top, top_edge - bottom
-            else:
-                x0, top, x1, bottom = to_box(left, bottom_, right, top_)
-            if x1 - x0 <= 0 and bottom - top <= 0:
-                continue
-            try:
-                text = chr(code)
-            except ValueError:
-                continue
-            # glyphs printed twice at (almost) one place: fake bold or shadows, read once; a ligature
-            # split into its letters ("ffi" as f, f, i) repeats a glyph box right after itself: kept
-            key = (text, round(top))
-            xs = seen.get(key)  # sorted
-            if xs is None:
-                seen[key] = [x0]
-            else:
-                at = bisect_left(xs, x0)
-                near = (at < len(xs) and xs[at] - x0 < _DUPLICATE_DISTANCE) or (at and x0 - xs[at - 1] < _DUPLICATE_DISTANCE)
-                if near and not (out[-1][0].text == text and out[-1][0].x0 == x0):
-                    continue
-                xs.insert(at, x0)
-            out.append((make_char((text, x0, top, x1, bottom, style[1], style[0], style[2], space, printed)), style[3]))
-            space = printed = False
-        return out
+            loose_box(raw, i, box_at + k * box_size)
+            style_of.append(style)
+        return _glyphs(points, blank, printed, glyph, boxes, np.array(style_of, dtype=np.intp), styles, frame)
     finally:
         text_page.close()
+
+
+def _glyphs(
+    points: np.ndarray, blank: np.ndarray, printed: np.ndarray, glyph: np.ndarray, boxes: ctypes.Array,
+    style_of: np.ndarray, styles: list[tuple[str, float, bool, int]], frame: "PageFrame",
+) -> tuple[Glyphs, np.ndarray]:
+    """The Glyphs of a page from pdfium's loose boxes (PDF user space) and text styles: boxes in the
+    top-down frame, empty ones dropped, overprints read once, spaces before each glyph noted."""
+    left, top_, right, bottom_ = np.frombuffer(boxes, dtype=np.float32).astype(float).reshape(-1, 4).T
+    if frame.rotation == 0:
+        x0 = np.where(left <= right, left, right) - frame.left
+        x1 = np.where(left <= right, right, left) - frame.left
+        top = frame.top - np.where(top_ >= bottom_, top_, bottom_)
+        bottom = frame.top - np.where(top_ >= bottom_, bottom_, top_)
+    else:
+        x0, top, x1, bottom = frame.boxes(left, bottom_, right, top_)
+    shown = ~((x1 - x0 <= 0) & (bottom - top <= 0))
+    glyph, x0, top, x1, bottom, style_of = glyph[shown], x0[shown], top[shown], x1[shown], bottom[shown], style_of[shown]
+    codes = points[glyph]
+    kept = _overprints_dropped(codes, x0, top)
+    if not kept.all():
+        glyph, x0, top, x1, bottom, style_of, codes = (
+            v[kept] for v in (glyph, x0, top, x1, bottom, style_of, codes)
+        )
+    # the spaces before a glyph are those since the glyph shown before it
+    spaces = np.concatenate(([0], np.cumsum(blank)))
+    printed_spaces = np.concatenate(([0], np.cumsum(printed)))
+    previous = np.concatenate(([0], glyph[:-1] + 1))
+    space_before = spaces[glyph] > spaces[previous]
+    printed_before = printed_spaces[glyph] > printed_spaces[previous]
+    names: dict[str, int] = {}
+    style_font = np.array([names.setdefault(s[0], len(names)) for s in styles] or [0], dtype=np.intp)
+    style_size = np.array([s[1] for s in styles] or [0.0], dtype=float)
+    style_bold = np.array([s[2] for s in styles] or [False], dtype=bool)
+    style_orientation = np.array([s[3] for s in styles] or [0], dtype=np.intp)
+    glyphs = Glyphs(
+        "".join(map(chr, codes.tolist())), x0, top, x1, bottom, style_size[style_of], style_bold[style_of],
+        style_font[style_of], list(names), space_before, printed_before,
+    )
+    return glyphs, style_orientation[style_of]
+
+
+def _overprints_dropped(codes: np.ndarray, x0: np.ndarray, top: np.ndarray) -> np.ndarray:
+    """Which glyphs to keep (a boolean array): a glyph printed again (almost) where the same glyph was
+    printed before, on the same line, is fake bold or a shadow and read once; a ligature split into its
+    letters ("ffi" as f, f, i) repeats a glyph box right after itself and is kept.
+
+    Only glyphs with a twin within reach are walked in order; the others can never be dropped.
+    """
+    kept = np.ones(len(codes), dtype=bool)
+    if len(codes) < 2:
+        return kept
+    line = np.rint(top)
+    order = np.lexsort((x0, line, codes))
+    same = (codes[order][1:] == codes[order][:-1]) & (line[order][1:] == line[order][:-1])
+    near = same & (np.abs(x0[order][1:] - x0[order][:-1]) < _DUPLICATE_DISTANCE)
+    if not near.any():
+        return kept
+    twin = np.zeros(len(codes), dtype=bool)
+    twin[order[1:][near]] = True
+    twin[order[:-1][near]] = True
+    seen: dict[tuple[int, float], list[float]] = {}
+    xs_all, codes_all, lines_all = x0.tolist(), codes.tolist(), line.tolist()
+    for k in np.flatnonzero(twin).tolist():
+        x = xs_all[k]
+        key = (codes_all[k], lines_all[k])
+        xs = seen.get(key)  # sorted
+        if xs is None:
+            seen[key] = [x]
+            continue
+        at = bisect_left(xs, x)
+        close = (at < len(xs) and xs[at] - x < _DUPLICATE_DISTANCE) or (at and x - xs[at - 1] < _DUPLICATE_DISTANCE)
+        if close:
+            last = k - 1
+            while last >= 0 and not kept[last]:
+                last -= 1
+            if not (last >= 0 and codes_all[last] == codes_all[k] and xs_all[last] == x):
+                kept[k] = False
+                continue
+        xs.insert(at, x)
+    return kept
 
 
 def _style(font: tuple[str, bool], size: float, matrix: ctypes.Array, rotation: int) -> tuple[str, float, bool, int]:
@@ -339,6 +413,14 @@ class PageFrame:
         xa, ya = self.point(left, bottom)
         xb, yb = self.point(right, top)
         return min(xa, xb), min(ya, yb), max(xa, xb), max(ya, yb)
+
+    def boxes(self, left: np.ndarray, bottom: np.ndarray, right: np.ndarray, top: np.ndarray) -> tuple[np.ndarray, ...]:
+        """:meth:`box` over arrays: ``x0, top, x1, bottom`` arrays."""
+        xa, ya = self.point(left, bottom)
+        xb, yb = self.point(right, top)
+        # min and max as the builtins pick them (the first of equals)
+        return (np.where(xb < xa, xb, xa), np.where(yb < ya, yb, ya),
+                np.where(xb > xa, xb, xa), np.where(yb > ya, yb, ya))
 
 
 def extract_graphics(page: Any, frame: PageFrame, settings: LiteSettings) -> tuple[list[Edge], list[tuple]]:

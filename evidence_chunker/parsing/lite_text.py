@@ -16,6 +16,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, NamedTuple, Sequence
 
+import numpy as np
+
 from .lite_settings import LiteSettings
 
 
@@ -224,52 +226,133 @@ def same_baseline(a_top: float, a_bottom: float, b_top: float, b_bottom: float, 
     return vertical_overlap(a_top, a_bottom, b_top, b_bottom) >= ratio * smaller
 
 
-def _word(chars: Sequence[Char]) -> Word:
-    """The word of some glyphs: their joined text and box, median size, majority boldness."""
-    texts, x0s, tops, x1s, bottoms, sizes, fonts, bolds, _, _ = zip(*chars)
-    middle = len(chars) // 2
-    return Word(
-        text="".join(texts), x0=min(x0s), top=min(tops), x1=max(x1s), bottom=max(bottoms),
-        size=sorted(sizes)[middle], bold=sum(bolds) * 2 > len(chars), font=fonts[middle],
-    )
+@dataclass(slots=True)
+class Glyphs:
+    """A page's glyphs column by column, in content-stream order: what :class:`Char` holds for one glyph,
+    as NumPy arrays (one element a glyph) so that words are cut in whole-array passes.
+
+    ``text`` holds one character a glyph; ``font`` indexes ``fonts``.
+    """
+
+    text: str
+    x0: np.ndarray
+    top: np.ndarray
+    x1: np.ndarray
+    bottom: np.ndarray
+    size: np.ndarray
+    bold: np.ndarray
+    font: np.ndarray
+    fonts: list[str]
+    space_before: np.ndarray
+    printed_space: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.text)
+
+    @classmethod
+    def from_chars(cls, chars: Sequence[Char]) -> "Glyphs":
+        """The columns of some glyph records."""
+        fonts: dict[str, int] = {}
+        font = [fonts.setdefault(ch.font, len(fonts)) for ch in chars]
+        column = lambda k, dtype: np.array([ch[k] for ch in chars], dtype=dtype)  # noqa: E731
+        return cls(
+            "".join(ch.text for ch in chars), column(1, float), column(2, float), column(3, float),
+            column(4, float), column(5, float), column(7, bool), np.array(font, dtype=np.intp), list(fonts),
+            column(8, bool), column(9, bool),
+        )
+
+    def take(self, order: np.ndarray) -> "Glyphs":
+        """The glyphs at the positions ``order`` (an index array), in that order."""
+        text = self.text
+        return Glyphs(
+            "".join([text[k] for k in order.tolist()]), self.x0[order], self.top[order], self.x1[order],
+            self.bottom[order], self.size[order], self.bold[order], self.font[order], self.fonts,
+            self.space_before[order], self.printed_space[order],
+        )
 
 
 def words_from_chars(chars: Sequence[Char], settings: LiteSettings) -> list[Word]:
     """Cut a content-stream sequence of glyphs into words at spaces, gaps, line changes and backtracks."""
-    words: list[Word] = []
-    current: list[Char] = []
-    word_gap, mark_gap, backtrack, overlap = settings.word_gap, settings.mark_gap, settings.backtrack, settings.line_overlap
-    for ch in chars:
-        if current:
-            prev = current[-1]
-            gap = ch.x0 - prev.x1
-            size = max(prev.size, ch.size)
-            apart = ch.space_before or gap > word_gap * size
-            if apart and not ch.printed_space and 0 <= gap <= mark_gap * size and _closes_amount(current, ch):
-                apart = False
-            # same_baseline(prev, ch), written out: this runs once per glyph
-            smaller = max(min(prev.bottom - prev.top, ch.bottom - ch.top), _MIN_HEIGHT)
-            shared = max(0.0, min(prev.bottom, ch.bottom) - max(prev.top, ch.top))
-            if apart or ch.x0 < prev.x0 - backtrack * size or not shared >= overlap * smaller:
-                words.append(_word(current))
-                current = []
-        current.append(ch)
-    if current:
-        words.append(_word(current))
-    return words
+    return words_from_glyphs(Glyphs.from_chars(chars), settings)
 
 
-def _closes_amount(current: Sequence[Char], ch: Char) -> bool:
-    """True when ``ch`` is a ")" or "%" that ends the amount in ``current`` though set apart from it
+def words_from_glyphs(glyphs: Glyphs, settings: LiteSettings) -> list[Word]:
+    """:func:`words_from_chars` over columns: a glyph starts a new word when a space precedes it, its
+    gap to the glyph before exceeds ``settings.word_gap`` em, it backtracks, or it leaves the baseline.
+
+    The box of a word spans its glyphs; its size is the upper median of theirs, its font that of its
+    middle glyph, and it is bold when most of its glyphs are.
+    """
+    n = len(glyphs)
+    if not n:
+        return []
+    x0, top, x1, bottom, size = glyphs.x0, glyphs.top, glyphs.x1, glyphs.bottom, glyphs.size
+    size_pair = np.maximum(size[:-1], size[1:])
+    gap = x0[1:] - x1[:-1]
+    apart = glyphs.space_before[1:] | (gap > settings.word_gap * size_pair)
+    backtracks = x0[1:] < x0[:-1] - settings.backtrack * size_pair
+    smaller = np.maximum(np.minimum(bottom[:-1] - top[:-1], bottom[1:] - top[1:]), _MIN_HEIGHT)
+    shared = np.maximum(0.0, np.minimum(bottom[:-1], bottom[1:]) - np.maximum(top[:-1], top[1:]))
+    off_line = ~(shared >= settings.line_overlap * smaller)
+    cut = apart | backtracks | off_line  # cut[k]: a word starts at glyph k + 1
+    text = glyphs.text
+    marks = [k for k in _mark_positions(text) if k]
+    if marks:
+        maybe = apart & ~glyphs.printed_space[1:] & (gap >= 0) & (gap <= settings.mark_gap * size_pair)
+        for k in marks:  # in order: a mark's word starts where the cuts decided before it say
+            if maybe[k - 1]:
+                start = k - 1
+                while start and not cut[start - 1]:
+                    start -= 1
+                if _closes_amount(text[start:k], text[k]):
+                    cut[k - 1] = backtracks[k - 1] or off_line[k - 1]
+    starts = np.concatenate(([0], np.flatnonzero(cut) + 1))
+    lengths = np.diff(np.append(starts, n))
+    x0s = np.minimum.reduceat(x0, starts).tolist()
+    tops = np.minimum.reduceat(top, starts).tolist()
+    x1s = np.maximum.reduceat(x1, starts).tolist()
+    bottoms = np.maximum.reduceat(bottom, starts).tolist()
+    bolds = (np.add.reduceat(glyphs.bold.astype(np.intp), starts) * 2 > lengths).tolist()
+    middles = starts + lengths // 2
+    fonts = [glyphs.fonts[f] for f in glyphs.font[middles].tolist()]
+    sizes = size[middles]
+    mixed = np.flatnonzero(np.minimum.reduceat(size, starts) != np.maximum.reduceat(size, starts))
+    sizes = sizes.tolist()
+    bounds = starts.tolist() + [n]
+    for w in mixed.tolist():  # the upper median of a word whose glyphs differ in size
+        a, b = bounds[w], bounds[w + 1]
+        sizes[w] = sorted(size[a:b].tolist())[(b - a) // 2]
+    return [
+        Word(text[a:b], *values)
+        for a, b, values in zip(bounds, bounds[1:], zip(x0s, tops, x1s, bottoms, sizes, bolds, fonts))
+    ]
+
+
+#: Glyphs that may close an amount set apart from it: "(565" and ")", "12.5" and "%".
+_AMOUNT_MARKS = ")%"
+
+
+def _mark_positions(text: str) -> list[int]:
+    """Positions of ")" and "%" in a string, in order."""
+    out: list[int] = []
+    for mark in _AMOUNT_MARKS:
+        at = text.find(mark)
+        while at >= 0:
+            out.append(at)
+            at = text.find(mark, at + 1)
+    return sorted(out)
+
+
+def _closes_amount(text: str, mark: str) -> bool:
+    """True when ``mark`` is a ")" or "%" that ends the amount ``text`` though set apart from it
     without a printed space (pdfium may report one for the gap). EDGAR renders "(565" and ")", "12.5"
     and "%" in table cells of their own; they read "(565)" and "12.5%". A ")" counts only when it
     closes a "(" of the amount."""
-    if ch.text not in (")", "%"):
+    if mark not in _AMOUNT_MARKS:
         return False
-    text = "".join(c.text for c in current)
     if not any(c.isdigit() for c in text):
         return False
-    if ch.text == ")":
+    if mark == ")":
         return (text[-1].isdigit() or text[-1] == "%") and text.count("(") > text.count(")")
     return text[-1].isdigit() or text[-1] == ")"
 
