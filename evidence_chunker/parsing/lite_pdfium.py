@@ -21,7 +21,7 @@ import sys
 from bisect import bisect_left
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import Any, Collection, NamedTuple
 
 import numpy as np
 
@@ -86,8 +86,8 @@ def read_page(page: Any, number: int, settings: LiteSettings) -> PageContent:
     """Glyphs, rules and figures of a pypdfium2 page (1-based ``number``); closes the page."""
     frame = PageFrame(tuple(page.get_cropbox()), page.get_rotation())
     try:
-        glyphs, orientation = extract_chars(page, frame)
-        edges, figures = extract_graphics(page, frame, settings) if len(glyphs) else ([], [])
+        glyphs, orientation, text_objects = extract_chars(page, frame)
+        edges, figures = extract_graphics(page, frame, settings, text_objects) if len(glyphs) else ([], [])
     finally:
         page.close()
     return PageContent(number, frame.width, frame.height, glyphs, orientation, edges, figures)
@@ -128,6 +128,11 @@ class _Pdfium(NamedTuple):
     draw_mode: Any
 
 
+class _Handle(ctypes.c_void_p):
+    """A pdfium handle kept as a ctypes object (a ``c_void_p`` subclass is not turned into an int), to
+    be passed on to functions without argument types as it is."""
+
+
 @lru_cache(maxsize=1)
 def _pdfium() -> _Pdfium:
     """Prototypes over the library pypdfium2 loaded (the same handle, so the same documents)."""
@@ -165,18 +170,18 @@ def _pdfium() -> _Pdfium:
         font_name=fn("FPDFFont_GetBaseFontName", ctypes.c_size_t, vp, vp, ctypes.c_size_t),
         font_weight=fn("FPDFFont_GetWeight", i, vp),
         font_flags=fn("FPDFFont_GetFlags", i, vp),
-        page_objects=fn("FPDFPage_CountObjects", i, vp),
-        page_object=fn("FPDFPage_GetObject", vp, vp, i),
+        page_objects=unchecked("FPDFPage_CountObjects", i),
+        page_object=unchecked("FPDFPage_GetObject", vp),
         form_objects=fn("FPDFFormObj_CountObjects", i, vp),
         form_object=fn("FPDFFormObj_GetObject", vp, vp, ctypes.c_ulong),
         object_type=fn("FPDFPageObj_GetType", i, vp),
         object_matrix=fn("FPDFPageObj_GetMatrix", i, vp, vp),
         object_bounds=fn("FPDFPageObj_GetBounds", i, vp, vp, vp, vp, vp),
         path_segments=fn("FPDFPath_CountSegments", i, vp),
-        path_segment=fn("FPDFPath_GetPathSegment", vp, vp, i),
-        segment_type=fn("FPDFPathSegment_GetType", i, vp),
-        segment_point=fn("FPDFPathSegment_GetPoint", i, vp, vp, vp),
-        segment_close=fn("FPDFPathSegment_GetClose", i, vp),
+        path_segment=unchecked("FPDFPath_GetPathSegment", _Handle),
+        segment_type=unchecked("FPDFPathSegment_GetType", i),
+        segment_point=unchecked("FPDFPathSegment_GetPoint", i),
+        segment_close=unchecked("FPDFPathSegment_GetClose", i),
         draw_mode=fn("FPDFPath_GetDrawMode", i, vp, vp, vp),
     )
 
@@ -236,9 +241,9 @@ def _decode_surrogates(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return points[keep], index[keep]
 
 
-def extract_chars(page: Any, frame: "PageFrame") -> tuple[Glyphs, np.ndarray]:
-    """Every printed glyph of a page in content-stream order, and each one's orientation (0, 90, 180,
-    270 degrees counter-clockwise).
+def extract_chars(page: Any, frame: "PageFrame") -> tuple[Glyphs, np.ndarray, set[int]]:
+    """Every printed glyph of a page in content-stream order, each one's orientation (0, 90, 180,
+    270 degrees counter-clockwise), and the handles of the text objects that print them.
 
     Python meets pdfium only where it must: one call for every character's code, then per glyph its
     text object and box (the box written straight into one array for the page), per new text object
@@ -290,7 +295,8 @@ def extract_chars(page: Any, frame: "PageFrame") -> tuple[Glyphs, np.ndarray]:
                 objects[obj] = style
             loose_box(raw, i, at(boxes, k * box_size))
             style_of.append(style)
-        return _glyphs(points, blank, printed, glyph, boxes, np.array(style_of, dtype=np.intp), styles, frame)
+        glyphs, orientation = _glyphs(points, blank, printed, glyph, boxes, np.array(style_of, dtype=np.intp), styles, frame)
+        return glyphs, orientation, set(objects)
     finally:
         text_page.close()
 
@@ -432,8 +438,11 @@ class PageFrame:
                 np.where(xb > xa, xb, xa), np.where(yb > ya, yb, ya))
 
 
-def extract_graphics(page: Any, frame: PageFrame, settings: LiteSettings) -> tuple[list[Edge], list[tuple]]:
-    """Rules and figure artwork drawn on a page.
+def extract_graphics(
+    page: Any, frame: PageFrame, settings: LiteSettings, text_objects: Collection[int] = frozenset()
+) -> tuple[list[Edge], list[tuple]]:
+    """Rules and figure artwork drawn on a page; ``text_objects`` are handles of page objects known to
+    be text (from :func:`extract_chars`), passed over without asking pdfium their type.
 
     Rules are the horizontal and vertical sides of stroked lines and rectangles (a thin filled
     rectangle is one rule; page-sized backgrounds are ignored). Figures are the boxes of paths with
@@ -450,9 +459,10 @@ def extract_graphics(page: Any, frame: PageFrame, settings: LiteSettings) -> tup
     point = (ctypes.c_float * 2)()
     modes = (ctypes.c_int * 2)()  # fill mode, stroke
     bounds = (ctypes.c_float * 4)()  # left, bottom, right, top
-    matrix_at, point_at, bounds_at = (ctypes.addressof(v) for v in (matrix_buffer, point, bounds))
+    matrix_at, bounds_at = ctypes.addressof(matrix_buffer), ctypes.addressof(bounds)
     fill_at, stroke_at = ctypes.addressof(modes), ctypes.addressof(modes) + ctypes.sizeof(ctypes.c_int)
     read_point = struct.Struct("2f").unpack_from
+    point_x, point_y = ctypes.byref(point), ctypes.byref(point, ctypes.sizeof(ctypes.c_float))
     thin = settings.rule_thickness
     bezier, move = pdfium_c.FPDF_SEGMENT_BEZIERTO, pdfium_c.FPDF_SEGMENT_MOVETO
     float_size = ctypes.sizeof(ctypes.c_float)
@@ -489,22 +499,23 @@ def extract_graphics(page: Any, frame: PageFrame, settings: LiteSettings) -> tup
         a, b, c, d, e, f = ctm
         points: list[tuple[float, float]] = []
         subpaths: list[list[tuple[float, float]]] = []
+        handle = ctypes.c_void_p(obj)
         for k in range(n):
-            seg = api.path_segment(obj, k)
-            kind = api.segment_type(seg)
+            seg = path_segment(handle, k)
+            kind = segment_type(seg)
             if kind == bezier:  # curved artwork: a figure, never a rule
                 figure_from_bounds(obj, parent)
                 return
-            api.segment_point(seg, point_at, point_at + float_size)
+            segment_point(seg, point_x, point_y)
             u, v = read_point(point)
-            px, py = frame.point(a * u + c * v + e, b * u + d * v + f)
+            px, py = to_page(a * u + c * v + e, b * u + d * v + f)
             if kind == move:
                 if len(points) > 1:
                     subpaths.append(points)
                 points = [(px, py)]
             else:
                 points.append((px, py))
-            if api.segment_close(seg) and points:
+            if segment_close(seg) and points:
                 points.append(points[0])
         if len(points) > 1:
             subpaths.append(points)
@@ -541,12 +552,22 @@ def extract_graphics(page: Any, frame: PageFrame, settings: LiteSettings) -> tup
 
     drawn = (pdfium_c.FPDF_PAGEOBJ_PATH, pdfium_c.FPDF_PAGEOBJ_FORM, pdfium_c.FPDF_PAGEOBJ_IMAGE)
     object_type = api.object_type
+    path_segment, segment_type, segment_point, segment_close = (
+        api.path_segment, api.segment_type, api.segment_point, api.segment_close
+    )
+    to_page = frame.point
 
     def walk(container: int, is_form: bool, ctm: tuple, depth: int) -> None:
-        # filings draw each glyph as an object of its own: those are skipped on their type alone
-        count, get = (api.form_objects, api.form_object) if is_form else (api.page_objects, api.page_object)
+        # filings draw each glyph as an object of its own: those are passed over as known text, or else
+        # on their type alone
+        if is_form:
+            count, get = api.form_objects, api.form_object
+        else:  # unchecked functions, given the page as a pointer object
+            count, get, container = api.page_objects, api.page_object, ctypes.c_void_p(container)
         for k in range(max(count(container), 0)):
             obj = get(container, k)
+            if obj in text_objects:
+                continue
             kind = object_type(obj)
             if kind not in drawn:
                 continue
