@@ -375,29 +375,37 @@ def phrases_from_words(words: Sequence[Word], settings: LiteSettings) -> list[Ph
     starts more than two phrase gaps right of its end. Open phrases are filed by the bands their last
     word covers and closed through a heap of their right ends, so each word meets only its neighbours.
     """
+    phrase_gap, backtrack, overlap, size_jump = settings.phrase_gap, settings.backtrack, settings.line_overlap, settings.size_jump
     phrases: list[Phrase] = []
     bands: dict[int, dict[int, Phrase]] = {}  # band -> open phrases whose last word covers it, by rank
     filed: list[range] = []  # rank -> the bands its phrase is filed under
     ends: list[tuple[float, int]] = []  # (x1 when pushed, rank): a min-heap of open phrases' right ends
     for word in sorted(words, key=lambda w: (w.x0, w.top)):
-        covered = range(int(word.top // _BAND), int(word.bottom // _BAND) + 1)
-        candidates: dict[int, Phrase] = {}
-        for band in covered:
-            members = bands.get(band)
-            if members:
-                candidates.update(members)
+        x0, top, bottom, word_size = word.x0, word.top, word.bottom, word.size
+        covered = range(int(top // _BAND), int(bottom // _BAND) + 1)
+        if len(covered) == 1:
+            candidates = bands.get(covered.start) or {}
+        else:
+            candidates = {}
+            for band in covered:
+                members = bands.get(band)
+                if members:
+                    candidates.update(members)
         best = None
         best_rank = best_gap = None
-        for rank in sorted(candidates):
+        for rank in sorted(candidates) if len(candidates) > 1 else candidates:
             phrase = candidates[rank]
             last = phrase.words[-1]
-            gap = word.x0 - last.x1
-            size = max(last.size, word.size)
-            if gap > settings.phrase_gap * size or gap < -settings.backtrack * size:
+            gap = x0 - last.x1
+            last_size = last.size
+            size = max(last_size, word_size)
+            if gap > phrase_gap * size or gap < -backtrack * size:
                 continue
-            if not same_baseline(last.top, last.bottom, word.top, word.bottom, settings.line_overlap):
+            # same_baseline(last, word), written out: this runs once per word and candidate
+            smaller = max(min(last.bottom - last.top, bottom - top), _MIN_HEIGHT)
+            if not max(0.0, min(last.bottom, bottom) - max(last.top, top)) >= overlap * smaller:
                 continue
-            if abs(word.size - last.size) > settings.size_jump * min(word.size, last.size) and gap > _STYLE_BREAK_GAP * size:
+            if abs(word_size - last_size) > size_jump * min(word_size, last_size) and gap > _STYLE_BREAK_GAP * size:
                 continue
             if best_gap is None or gap < best_gap:
                 best, best_rank, best_gap = phrase, rank, gap
@@ -411,15 +419,20 @@ def phrases_from_words(words: Sequence[Word], settings: LiteSettings) -> list[Ph
             if word.x1 > best.x1:
                 best.x1 = word.x1
                 heapq.heappush(ends, (best.x1, best_rank))
-            best.top = min(best.top, word.top)
-            best.bottom = max(best.bottom, word.bottom)
-        _unfile(bands, filed[best_rank], best_rank)
-        for band in covered:
-            bands.setdefault(band, {})[best_rank] = best
-        filed[best_rank] = covered
+            best.top = min(best.top, top)
+            best.bottom = max(best.bottom, bottom)
+        if filed[best_rank] != covered:
+            _unfile(bands, filed[best_rank], best_rank)
+            for band in covered:
+                members = bands.get(band)
+                if members is None:
+                    bands[band] = {best_rank: best}
+                else:
+                    members[best_rank] = best
+            filed[best_rank] = covered
         # phrases ending far to the left can no longer grow (a pushed end older than the phrase's
         # current one is stale and skipped)
-        limit = word.x0 - settings.phrase_gap * word.size * _OPEN_REACH
+        limit = x0 - phrase_gap * word_size * _OPEN_REACH
         while ends and ends[0][0] < limit:
             x1, rank = heapq.heappop(ends)
             if x1 == phrases[rank].x1:
