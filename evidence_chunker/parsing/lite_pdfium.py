@@ -21,7 +21,7 @@ import sys
 from bisect import bisect_left
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Collection, NamedTuple
+from typing import Any, Callable, Collection, NamedTuple
 
 import numpy as np
 
@@ -49,6 +49,9 @@ _LINE_BREAKS = frozenset({0x0D, 0x0A})
 #: Code points that end a word without being a glyph.
 _BLANKS = _SPACES | _LINE_BREAKS | _UNICODE_NONCHAR
 _BLANK_CODES, _SPACE_CODES, _UNICODE_NONCHAR_CODES = (np.array(sorted(c)) for c in (_BLANKS, _SPACES, _UNICODE_NONCHAR))
+#: Glyphs whose printed space before them decides a word: ")" and "%" closing an amount.
+_AMOUNT_MARKS = ")%"
+_AMOUNT_MARK_CODES = np.array([ord(c) for c in _AMOUNT_MARKS])
 _FIRST_PRINTABLE = 0x20
 _SURROGATE_FIRST, _LOW_SURROGATE_FIRST, _SURROGATE_LAST = 0xD800, 0xDC00, 0xDFFF
 _SURROGATE_BASE = 0x10000
@@ -256,11 +259,6 @@ def extract_chars(page: Any, frame: "PageFrame") -> tuple[Glyphs, np.ndarray, se
         count = api.count_chars(raw)
         points, index = _decode_surrogates(_code_points(api, raw, count))
         blank = np.isin(points, _BLANK_CODES) | (points < _FIRST_PRINTABLE)
-        # a space of the page's text, not one pdfium made up for a gap (it generates only spaces and
-        # line breaks, so a printable glyph is never generated)
-        printed = np.zeros(len(points), dtype=bool)
-        for k in np.flatnonzero(np.isin(points, _SPACE_CODES)).tolist():
-            printed[k] = not api.is_generated(raw, int(index[k]))
         glyph = np.flatnonzero(~blank & (points <= sys.maxunicode))
         chars = index[glyph].tolist()
         boxes = (ctypes.c_float * (4 * len(chars)))()  # FS_RECTF per glyph: left, top, right, bottom
@@ -295,18 +293,28 @@ def extract_chars(page: Any, frame: "PageFrame") -> tuple[Glyphs, np.ndarray, se
                 objects[obj] = style
             loose_box(raw, i, at(boxes, k * box_size))
             style_of.append(style)
-        glyphs, orientation = _glyphs(points, blank, printed, glyph, boxes, np.array(style_of, dtype=np.intp), styles, frame)
+        glyphs, orientation = _glyphs(
+            points, blank, glyph, boxes, np.array(style_of, dtype=np.intp), styles, frame,
+            printed=lambda k: not api.is_generated(raw, int(index[k])),
+        )
         return glyphs, orientation, set(objects)
     finally:
         text_page.close()
 
 
 def _glyphs(
-    points: np.ndarray, blank: np.ndarray, printed: np.ndarray, glyph: np.ndarray, boxes: ctypes.Array,
+    points: np.ndarray, blank: np.ndarray, glyph: np.ndarray, boxes: ctypes.Array,
     style_of: np.ndarray, styles: list[tuple[str, float, bool, int]], frame: "PageFrame",
+    printed: Callable[[int], bool],
 ) -> tuple[Glyphs, np.ndarray]:
     """The Glyphs of a page from pdfium's loose boxes (PDF user space) and text styles: boxes in the
-    top-down frame, empty ones dropped, overprints read once, spaces before each glyph noted."""
+    top-down frame, empty ones dropped, overprints read once, spaces before each glyph noted.
+
+    ``printed(k)`` says whether the space at position ``k`` of ``points`` is printed on the page (not
+    made up by pdfium for a gap). It decides a word only before a ")" or "%" closing an amount
+    (:func:`.lite_text.words_from_glyphs`), so only there is it asked: elsewhere ``printed_space`` is
+    False.
+    """
     left, top_, right, bottom_ = np.frombuffer(boxes, dtype=np.float32).astype(float).reshape(-1, 4).T
     if frame.rotation == 0:
         x0 = np.where(left <= right, left, right) - frame.left
@@ -325,10 +333,8 @@ def _glyphs(
         )
     # the spaces before a glyph are those since the glyph shown before it
     spaces = np.concatenate(([0], np.cumsum(blank)))
-    printed_spaces = np.concatenate(([0], np.cumsum(printed)))
     previous = np.concatenate(([0], glyph[:-1] + 1))
     space_before = spaces[glyph] > spaces[previous]
-    printed_before = printed_spaces[glyph] > printed_spaces[previous]
     names: dict[str, int] = {}
     style_font = np.array([names.setdefault(s[0], len(names)) for s in styles] or [0], dtype=np.intp)
     style_size = np.array([s[1] for s in styles] or [0.0], dtype=float)
@@ -336,8 +342,15 @@ def _glyphs(
     style_orientation = np.array([s[3] for s in styles] or [0], dtype=np.intp)
     glyphs = Glyphs(
         "".join(map(chr, codes.tolist())), x0, top, x1, bottom, style_size[style_of], style_bold[style_of],
-        style_font[style_of], list(names), space_before, printed_before,
+        style_font[style_of], list(names), space_before, np.zeros(len(glyph), dtype=bool),
     )
+    if _AMOUNT_MARKS[0] in glyphs.text or _AMOUNT_MARKS[1] in glyphs.text:
+        is_space = np.isin(points, _SPACE_CODES)
+        marks = np.flatnonzero(np.isin(codes, _AMOUNT_MARK_CODES) & space_before)
+        for k in marks.tolist():
+            start = previous[k]
+            gaps = np.flatnonzero(is_space[start:glyph[k]]) + start
+            glyphs.printed_space[k] = any(printed(p) for p in gaps.tolist())
     return glyphs, style_orientation[style_of]
 
 

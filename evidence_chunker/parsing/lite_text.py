@@ -231,7 +231,8 @@ class Glyphs:
     """A page's glyphs column by column, in content-stream order: what :class:`Char` holds for one glyph,
     as NumPy arrays (one element a glyph) so that words are cut in whole-array passes.
 
-    ``text`` holds one character a glyph; ``font`` indexes ``fonts``.
+    ``text`` holds one character a glyph; ``font`` indexes ``fonts``. ``printed_space`` matters only
+    for a ")" or "%" (see :func:`words_from_glyphs`); pdfium is asked for it only there.
     """
 
     text: str
