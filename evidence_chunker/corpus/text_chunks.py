@@ -257,9 +257,14 @@ def _chunker_classes() -> _ChunkerClasses:
     class TableFreeSerializerProvider(ChunkingSerializerProvider):
         def __init__(self, excluded: frozenset[str]):
             self.excluded = excluded
+            self._last: TableFreeSerializer | None = None
 
         def get_serializer(self, doc: DoclingDocument) -> TableFreeSerializer:
-            return TableFreeSerializer(doc=doc, table_refs=self.excluded)
+            # one serializer per document: making one validates the whole document again, and the
+            # chunker asks for one several times
+            if self._last is None or self._last.doc is not doc:
+                self._last = TableFreeSerializer(doc=doc, table_refs=self.excluded)
+            return self._last
 
     return _ChunkerClasses(tokenizer=Cl100kTokenizer, provider=TableFreeSerializerProvider)
 
