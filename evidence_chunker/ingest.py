@@ -359,9 +359,12 @@ def _prepared(todo: list[tuple[Path, str]], parser: str, artifacts_path: str | N
             _stop_workers(pool)
 
 
-#: Documents handed to the pool at a time, per worker: enough to keep every worker busy while the main
-#: process stores a document, few enough that finished documents do not pile up in memory.
-DOCUMENTS_IN_FLIGHT_PER_WORKER = 2
+#: Documents waiting in the pool's queue, per worker, beyond the one it works on: a worker that finishes
+#: while the main process stores documents starts the next at once.
+QUEUED_PER_WORKER = 2
+#: Finished documents the main process may hold per worker while it waits for an earlier, slower one
+#: (documents are stored in input order); past that, no more are handed out until it is in.
+READY_PER_WORKER = 4
 #: A PDF is read in page batches by several workers only with at least this many pages per batch.
 MIN_PAGES_PER_BATCH = 16
 
@@ -376,8 +379,9 @@ class _InFlight:
         self.result = None if self.batches else pool.submit(_prepare_safely, job)
         self.failure: Failure | None = None
 
-    def futures(self) -> list:
-        return [self.result] if self.result is not None else [f for f in self.batches if not f.done()]
+    def pending(self) -> list:
+        """The futures still running."""
+        return [f for f in ([self.result] if self.result is not None else self.batches) if not f.done()]
 
     def advance(self, pool: ProcessPoolExecutor) -> None:
         """Submit the analysis once every page batch is read (or settle on the first batch's failure)."""
@@ -399,23 +403,26 @@ class _InFlight:
 
 
 def _scheduled(pool: ProcessPoolExecutor, jobs: list[tuple], workers: int) -> Iterator[PreparedDocument | Failure]:
-    """Outcomes of ``jobs`` in order, at most ``DOCUMENTS_IN_FLIGHT_PER_WORKER * workers`` documents in the
-    pool at a time; a PDF handed out while fewer are left than workers is read in page batches."""
+    """Outcomes of ``jobs`` in input order. Documents are handed out as long as each worker has at most
+    ``QUEUED_PER_WORKER`` waiting besides the one it works on, and at most ``READY_PER_WORKER`` finished
+    ones per worker wait for an earlier one: a long document does not leave the other workers idle. A
+    PDF handed out while fewer are left than workers is read in page batches."""
     in_flight: deque[_InFlight] = deque()
-    limit = DOCUMENTS_IN_FLIGHT_PER_WORKER * workers
+    unfinished = (1 + QUEUED_PER_WORKER) * workers
+    held = unfinished + READY_PER_WORKER * workers
     waiting = deque(jobs)
     while waiting or in_flight:
-        while waiting and len(in_flight) < limit:
+        for doc in in_flight:  # page batches all read: their analysis goes in the queue now
+            doc.advance(pool)
+        while waiting and len(in_flight) < held and sum(not doc.done() for doc in in_flight) < unfinished:
             job = waiting.popleft()
             in_flight.append(_InFlight(pool, job, _page_batches(job, workers) if len(waiting) + 1 < workers else None))
         head = in_flight[0]
         if head.done():
             in_flight.popleft()
             yield head.outcome()
-            continue
-        wait([f for doc in in_flight for f in doc.futures()], return_when=FIRST_COMPLETED)
-        for doc in in_flight:
-            doc.advance(pool)
+        else:
+            wait([f for doc in in_flight for f in doc.pending()], return_when=FIRST_COMPLETED)
 
 
 def _page_batches(job: tuple, workers: int) -> list[tuple[int, int]] | None:
