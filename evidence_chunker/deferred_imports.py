@@ -2,8 +2,8 @@
 this package never, or seldom, uses them.
 
 - docling-core imports pandas (and pandas pyarrow: about 75 MB of memory and a second of start-up in
-  every process) for its DataFrame exports, which parsing, chunking and ingest never make
-  (:func:`pandas_deferred`).
+  every process) for its DataFrame exports, and OpenCV (about 20 MB) to encode images as PNG; parsing,
+  chunking and ingest do neither (:func:`heavy_imports_deferred`).
 - docling-core's chunker package imports transformers (and through it torch) for a default tokenizer
   that is never asked for when a tokenizer is given (see ``corpus/text_chunks.py``).
 
@@ -13,13 +13,14 @@ Whatever uses a name of a stand-in imports the real module then, so code that do
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import sys
 import types
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, Callable
 
-__all__ = ["DeferredModule", "pandas_deferred"]
+__all__ = ["DeferredModule", "heavy_imports_deferred"]
 
 
 class DeferredModule(types.ModuleType):
@@ -52,33 +53,37 @@ class DeferredModule(types.ModuleType):
         return call
 
 
-#: pandas names docling-core evaluates while it loads: return annotations (``-> pd.DataFrame``).
-_PANDAS_ANNOTATIONS = ("DataFrame",)
+#: Modules docling-core imports as it loads, with the names of theirs it reads meanwhile (return
+#: annotations such as ``-> pd.DataFrame``).
+HEAVY_MODULES: dict[str, tuple[str, ...]] = {"pandas": ("DataFrame",), "cv2": ()}
 
 
 @contextmanager
-def pandas_deferred() -> Iterator[None]:
-    """While the block runs (importing docling-core), ``import pandas`` gives a stand-in.
+def heavy_imports_deferred() -> Iterator[None]:
+    """While the block runs (importing docling-core), importing one of ``HEAVY_MODULES`` gives a stand-in.
 
-    docling-core evaluates ``pd.DataFrame`` in a few return annotations as it loads; the stand-in answers
-    those with a class that makes a real DataFrame if it is ever called. Once the block is over, the
-    stand-in leaves ``sys.modules`` (a later ``import pandas`` is the real one) and the modules that hold
-    it import pandas at their first use of it. Nothing is deferred when pandas is already imported.
+    The names docling-core reads while it loads are answered with classes that call the real ones if
+    they are ever called. Once the block is over, the stand-ins leave ``sys.modules`` (a later import is
+    the real module) and the modules that hold one import the real module at their first use of it. A
+    module already imported, or not installed, is left alone (``import cv2`` must still fail where
+    OpenCV is missing).
     """
-    if "pandas" in sys.modules:
-        yield
-        return
-    stand_in = DeferredModule("pandas")
-    for name in _PANDAS_ANNOTATIONS:
-        stand_in.__dict__[name] = _annotation_class("pandas", name)
-    sys.modules["pandas"] = stand_in
+    stand_ins: dict[str, DeferredModule] = {}
+    for module, names in HEAVY_MODULES.items():
+        if module in sys.modules or importlib.util.find_spec(module) is None:
+            continue
+        stand_in = stand_ins[module] = DeferredModule(module)
+        for name in names:
+            stand_in.__dict__[name] = _annotation_class(module, name)
+        sys.modules[module] = stand_in
     try:
         yield
     finally:
-        for name in _PANDAS_ANNOTATIONS:
-            stand_in.__dict__.pop(name, None)
-        if sys.modules.get("pandas") is stand_in:
-            del sys.modules["pandas"]
+        for module, stand_in in stand_ins.items():
+            for name in HEAVY_MODULES[module]:
+                stand_in.__dict__.pop(name, None)
+            if sys.modules.get(module) is stand_in:
+                del sys.modules[module]
 
 
 def _annotation_class(module: str, name: str) -> type:

@@ -61,8 +61,8 @@ def test_lite_ingest_and_search_import_no_model_framework(tmp_path):
     index = tmp_path / "index.sqlite"
     pdf = SAMPLE_PDFS / "mixed_brief.pdf"
     frameworks = ("torch", "transformers", "docling")
-    # nor pandas (nor pyarrow), which docling-core imports for DataFrame exports ingest never makes
-    assert _modules_after_cli((*frameworks, "pandas", "pyarrow"), "ingest", str(pdf), "--index", str(index),
+    # nor pandas (nor pyarrow) and OpenCV, which docling-core imports for exports ingest never makes
+    assert _modules_after_cli((*frameworks, "pandas", "pyarrow", "cv2"), "ingest", str(pdf), "--index", str(index),
                               "--parser", "lite", "--no-progress") == []
     parsing_stack = (*frameworks, "docling_core", "pypdfium2", "pandas", "semchunk", "evidence_chunker.parsing")
     assert _modules_after_cli(parsing_stack, "search", "revenue", "--index", str(index)) == []

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Iterable, NamedTuple
 
 from docling_core.types.doc import ContentLayer, DocItem, DocItemLabel, DoclingDocument, RefItem, TableItem, TextItem
 
-from ..deferred_imports import DeferredModule, pandas_deferred
+from ..deferred_imports import DeferredModule, heavy_imports_deferred
 from ..errors import ChunkerUnavailableError
 from ..geometry import item_boxes, normalise
 from ..parsing.parsed import ParsedDoc
@@ -205,7 +205,7 @@ def _import_chunker_modules() -> None:
     stand_in.__dict__["get_default_tokenizer"] = stand_in.deferred("get_default_tokenizer")
     sys.modules[HF_TOKENIZER_MODULE] = stand_in
     try:
-        with pandas_deferred():
+        with heavy_imports_deferred():
             importlib.import_module("docling_core.transforms.chunker.hybrid_chunker")
     except BaseException:
         if sys.modules.get(HF_TOKENIZER_MODULE) is stand_in:

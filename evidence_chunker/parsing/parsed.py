@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
-from ..deferred_imports import pandas_deferred
+from ..deferred_imports import heavy_imports_deferred
 from ..errors import DoclingJsonError
 
-with pandas_deferred():  # docling-core loads pandas for DataFrame exports that nothing here makes
+with heavy_imports_deferred():  # docling-core loads pandas and OpenCV for exports nothing here makes
     from docling_core.types.doc import DoclingDocument
 from .pdf_file import file_sha256
 
