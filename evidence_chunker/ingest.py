@@ -361,7 +361,7 @@ def _prepared(todo: list[tuple[Path, str]], parser: str, artifacts_path: str | N
 
 #: Documents waiting in the pool's queue, per worker, beyond the one it works on: a worker that finishes
 #: while the main process stores documents starts the next at once.
-QUEUED_PER_WORKER = 2
+QUEUED_PER_WORKER = 4
 #: Finished documents the main process may hold per worker while it waits for an earlier, slower one
 #: (documents are stored in input order); past that, no more are handed out until it is in.
 READY_PER_WORKER = 4
