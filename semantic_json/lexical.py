@@ -35,6 +35,9 @@ INHERITED_WEIGHT = 0.4
 BIGRAM_WEIGHT = 1.0
 #: Weight of a lexicon concept (a paraphrase class such as "operating income" / 영업이익).
 CONCEPT_WEIGHT = 1.0
+#: Query weight of a concept a metric the query names is computed from (reports print the inputs of a
+#: ratio, not the ratio: "quick ratio" also looks for cash, receivables and current liabilities).
+INPUT_CONCEPT_WEIGHT = 0.5
 #: Weight of an entity the unit is about.
 ENTITY_WEIGHT = 1.0
 #: Weight, inside a document, of a query key that names the document itself (see LexicalIndex.score).
@@ -58,12 +61,16 @@ class _Postings:
     damping: np.ndarray  # float32 per unit: short or heading units score less
 
 
-def query_keys(query: str, concepts: Iterable[str], entities: Iterable[str]) -> dict[str, float]:
-    """A query's lexical keys (terms, bigrams, concepts, entities), each with query weight 1."""
+def query_keys(query: str, concepts: Iterable[str], entities: Iterable[str],
+               inputs: Iterable[str] = ()) -> dict[str, float]:
+    """A query's lexical keys (terms, bigrams, concepts, entities) with query weight 1, and the input
+    concepts of the metrics it names with INPUT_CONCEPT_WEIGHT (unless the query names them itself)."""
     keys = dict.fromkeys(normalized_terms(query), 1.0)
     keys.update(dict.fromkeys(term_bigrams(query), 1.0))
     keys.update(dict.fromkeys(concepts, 1.0))
     keys.update(dict.fromkeys(entities, 1.0))
+    for concept in inputs:
+        keys.setdefault(concept, INPUT_CONCEPT_WEIGHT)
     return keys
 
 

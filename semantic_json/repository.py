@@ -35,7 +35,7 @@ from .provenance import VerificationResult, check_pdf, source_text, verify_regio
 from .regions import RegionDraft, assemble, to_region
 from .store.base import IndexStore, open_store
 from .store.sqlite import document_fingerprint
-from .textnorm import BIGRAM_JOIN, normalized_terms, term_bigrams
+from .textnorm import BIGRAM_JOIN, normalized_terms, query_content, term_bigrams
 from .transport import EvidenceRegion, SearchResult, SourceSpan
 
 #: Anchors fetched from the vector index per requested region.
@@ -400,8 +400,12 @@ class SemanticRepository:
         embedder = self.embedder
         query_vector = np.asarray(embedder.embed_query(query), dtype=np.float32)
         query_entities = frozenset(entity_ids(query))
-        keys = lexical_query_keys(query, load_lexicon().concepts(query), query_entities)
-        query_keys = {key for key in keys if BIGRAM_JOIN not in key}  # terms, concepts, entities
+        lexicon = load_lexicon()
+        concepts = lexicon.concepts(query)
+        inputs = [i for concept in concepts for i in lexicon.inputs(concept)]
+        keys = lexical_query_keys(query, concepts, query_entities, inputs)
+        # terms, concepts, entities: what the query says itself (metric inputs do not choose the document)
+        query_keys = {key for key, weight in keys.items() if BIGRAM_JOIN not in key and weight == 1.0}
         several = only is None or len(only) > 1
         scale = 1.0 + (DOC_PRIOR_WEIGHT + PROFILE_PRIOR_WEIGHT if several else 0.0) + (
             ENTITY_MATCH_BONUS if query_entities else 0.0)
@@ -469,7 +473,9 @@ class SemanticRepository:
                 raise UnknownDocumentError(document_id)
         order = {document_id: n for n, document_id in enumerate(self._documents)}
         drafts: list[tuple[str, RegionDraft]] = []
-        for document_id, hits in self._anchor_hits(query, k, only).items():
+        # how-to-answer words ("round to one decimal place") are not what to find
+        content = query_content(query) or query
+        for document_id, hits in self._anchor_hits(content, k, only).items():
             drafts.extend((document_id, d) for d in assemble(self._documents[document_id], hits))
         drafts.sort(key=lambda item: (-item[1].score, order[item[0]], item[1].first))
         drafts = _distinct(drafts, self._documents)[:k]
