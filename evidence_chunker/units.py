@@ -99,7 +99,7 @@ class EvidenceUnit:
     @property
     def safe_caption(self) -> str | None:
         """The caption, or None when it is a figure caption mistaken for a table's."""
-        from .captions import is_figure_caption
+        from .patterns import is_figure_caption
 
         if not self.caption_text or is_figure_caption(self.caption_text):
             return None
@@ -110,7 +110,8 @@ class EvidenceUnit:
         """One line naming the table wherever a piece of it is shown: caption, period, unit and the section
         it sits in ("CONSOLIDATED BALANCE SHEETS · As of December 31 · (in thousands) · Item 8. Financial
         Statements"). None when nothing names the table."""
-        from .titles import find_period, find_unit, strip_unit
+        from .patterns import find_unit, strip_unit
+        from .titles import find_period
 
         caption = " ".join(self.safe_caption.split()) if self.safe_caption else None
         parts = [caption] if caption else []
