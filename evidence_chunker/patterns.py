@@ -23,6 +23,7 @@ import unicodedata
 CURRENCY_SIGNS = "$€£¥₩￦"
 CURRENCY_CODES = ("US$", "USD", "KRW", "EUR", "JPY", "GBP")
 _CURRENCY = r"(?:" + "|".join(re.escape(code) for code in CURRENCY_CODES) + r"|[" + re.escape(CURRENCY_SIGNS) + r"])"
+CURRENCY_RE = re.compile(_CURRENCY, re.IGNORECASE)
 #: Units and scales printed right after a figure: percent and percentage points, basis points, multiples,
 #: thousands/millions/billions, and Korean amounts and counts ("백만원", "억", "명", "배").
 FIGURE_UNITS = (
@@ -35,6 +36,7 @@ _DIGITS = r"(?:\d{1,3}(?:[,.'’\u2009\u202f ]\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)
 _SIGN = r"[-+−–]"
 #: Footnote marks printed after a figure: "1,234*", "56†", "7¹".
 _FOOTNOTE_MARK = r"(?:[*†‡§]+|[¹²³⁴⁵⁶⁷⁸⁹⁰]+)"
+#: A figure as printed: [bracket] [≥] [sign] [currency] [bracket] [sign] digits [unit] [bracket] [%] [mark].
 FIGURE_RE = re.compile(
     r"^[(（\[]?\s*(?:[≥≤<>]\s*)?" + _SIGN + r"?\s*(?:" + _CURRENCY + r"\s*)?[(（]?\s*" + _SIGN + r"?\s*"
     + _DIGITS + r"\s*" + _UNIT + r"?\s*[)）\]]?\s*(?:%p?)?\s*" + _FOOTNOTE_MARK + r"?$",
@@ -71,7 +73,7 @@ def is_quantity(text: str) -> bool:
 
 def is_currency(text: str) -> bool:
     """True for a currency sign or code printed on its own ("$", "₩", "USD")."""
-    return bool(re.fullmatch(_CURRENCY, text.strip(), re.IGNORECASE))
+    return bool(CURRENCY_RE.fullmatch(text.strip()))
 
 
 # --------------------------------------------------------------------------------------------
