@@ -135,3 +135,24 @@ def test_a_rare_instruction_word_in_the_report_does_not_pick_its_paragraph():
         ("text", "We round each amount to one decimal place; an exact figure may differ.", None)]))
     result = repo.search("What were earnings per share in 2023? Round to one decimal place, exact answer.", k=3)
     assert "Basic earnings per share | 2023: 2.10" in result[0].text
+
+
+def test_a_table_holding_two_of_the_asked_figures_outranks_tables_holding_one():
+    sheet = "CONSOLIDATED BALANCE SHEETS · (in millions)"
+    assets = "Total current assets | 2023: 16,525; 2022: 15,025"
+    liabilities = "Total current liabilities | 2023: 10,730; 2022: 9,674"
+    tables = [[assets, "Goodwill | 2023: 1,000; 2022: 990"], [liabilities, "Goodwill | 2023: 1,000; 2022: 990"],
+              [assets, liabilities]]  # each row twice: the best anchor of every table scores alike
+    repo = SemanticRepository()
+    repo.add(_document("report", [("table", "\n".join([sheet, "2023 | 2022", *rows]), sheet) for rows in tables]))
+    result = repo.search("What were total current assets and total current liabilities?", k=3)
+    assert assets in result[0].text and liabilities in result[0].text
+
+
+def test_a_second_anchor_raises_a_regions_score_toward_one_never_past_it():
+    from semantic_json.regions import region_score
+
+    assert region_score([0.6]) == 0.6
+    assert 0.6 < region_score([0.6, 0.5]) < region_score([0.6, 0.6]) < 1.0
+    assert region_score([0.6, 0.5, 0.1]) == region_score([0.5, 0.6])  # the best two count
+    assert region_score([1.0, 1.0]) == 1.0
