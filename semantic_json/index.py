@@ -6,12 +6,15 @@ non-zero dimensions; a dense query (a neural model) uses one matrix-vector produ
 the dot product, i.e. the cosine for L2-normalised vectors.
 
 The state needed to save and restore an index is `embedder_name`, `dim`, `matrix` (rows × dim float32)
-and `keys()` (row → (document_id, unit_position)); `VectorIndex.from_arrays` rebuilds one from them.
+and `keys()` (row → (document_id, unit_position)); `VectorIndex.from_arrays` rebuilds one from them, and
+`VectorIndex.from_documents` from each document's vectors (dense, or as SparseRows: the LiteEmbedder's
+hashed vectors are about four fifths zeros, so a store keeps only their non-zero entries).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -28,6 +31,37 @@ SPARSE_QUERY_MAX_FRACTION = 0.5
 SCORE_DECIMALS = 6
 #: Extra rows kept below the cut-off score before rounding (float32 summation-order differences).
 ROUNDING_MARGIN = 1e-5
+
+
+@dataclass
+class SparseRows:
+    """A float32 matrix by its non-zero entries, row by row: how many each row has, their columns and values.
+
+    Exact: an entry is kept unless its bits are all zero, so to_dense() gives back the same bits (-0.0
+    included).
+    """
+
+    counts: np.ndarray  # per row, int
+    columns: np.ndarray  # column of each entry, row-major
+    values: np.ndarray  # float32 value of each entry
+    dim: int
+
+    @classmethod
+    def from_dense(cls, matrix: np.ndarray) -> SparseRows:
+        """The non-zero entries of a (rows, dim) float32 matrix."""
+        matrix = np.ascontiguousarray(matrix, dtype=np.float32)
+        rows, columns = np.nonzero(matrix.view(np.uint32))
+        counts = np.bincount(rows, minlength=matrix.shape[0])
+        return cls(counts, columns, matrix[rows, columns], matrix.shape[1])
+
+    def __len__(self) -> int:
+        return len(self.counts)
+
+    def to_dense(self) -> np.ndarray:
+        """The (rows, dim) float32 matrix."""
+        matrix = np.zeros((len(self.counts), self.dim), dtype=np.float32)
+        matrix[np.repeat(np.arange(len(self.counts)), self.counts), self.columns] = self.values
+        return matrix
 
 
 class VectorIndex:
@@ -79,6 +113,27 @@ class VectorIndex:
             index.add(document_id, [keys[r][1] for r in rows], matrix[rows])
         return index
 
+    @classmethod
+    def from_documents(cls, dim: int, documents: Sequence[tuple[str, np.ndarray | SparseRows]],
+                       embedder_name: str = "") -> VectorIndex:
+        """An index holding each document's vectors (unit positions 0..n-1), in the order given: the
+        matrix is allocated once and filled in place (a store's documents read back)."""
+        index = cls(dim, embedder_name)
+        total = sum(len(vectors) for _, vectors in documents)
+        index._reserve(total)
+        for document_id, vectors in documents:
+            if isinstance(vectors, SparseRows):
+                if vectors.dim != index.dim:
+                    raise EmbedderMismatchError(f"document {document_id!r} has vectors of {vectors.dim} dimensions, "
+                                                f"the index has {index.dim}")
+                n = len(vectors)
+                rows = np.repeat(np.arange(index._size, index._size + n), vectors.counts)
+                index._columns[vectors.columns, rows] = vectors.values
+                index._place(document_id, np.arange(n, dtype=np.int32))
+            else:
+                index.add(document_id, range(len(vectors)), vectors)
+        return index
+
     # --------------------------------------------------------------- changes
 
     def _reserve(self, extra: int) -> None:
@@ -107,15 +162,18 @@ class VectorIndex:
             )
         if document_id in self._slot_of:
             self.remove(document_id)
+        self._reserve(len(unit_positions))
+        self._columns[:, self._size : self._size + len(unit_positions)] = vectors.T
+        self._place(document_id, np.asarray(unit_positions, dtype=np.int32))
+
+    def _place(self, document_id: str, unit_positions: np.ndarray) -> None:
+        """Key the rows just written after the last one (space reserved) to `document_id`'s units."""
         slot = len(self._doc_of_slot)
         self._slot_of[document_id] = slot
         self._doc_of_slot.append(document_id)
-        n = len(unit_positions)
-        self._reserve(n)
-        end = self._size + n
-        self._columns[:, self._size : end] = vectors.T
+        end = self._size + len(unit_positions)
         self._doc_slot[self._size : end] = slot
-        self._unit_pos[self._size : end] = np.asarray(unit_positions, dtype=np.int32)
+        self._unit_pos[self._size : end] = unit_positions
         self._size = end
 
     def remove(self, document_id: str) -> int:

@@ -1,22 +1,96 @@
-"""What a SemanticRepository needs from a persistent store, and the choice of store by location.
+"""What a SemanticRepository needs from a persistent store, and what both stores share.
 
 A location is a path (the embedded default: one SQLite file) or a ``postgresql://`` URL (a shared server
-index with pgvector). Both stores hold the same things (compiled documents, their anchor vectors, caller
-info, meta strings) and load them back bit for bit, so search, which runs in memory over what the store
-loads, gives the same results from either.
+index with pgvector). Both stores hold the same things (per document its search record and the compiled
+document, see records.py; caller info; meta strings; the key vocabulary the records' postings are numbered
+by) and load them back bit for bit, so search, which runs in memory over what the store loads, gives the
+same results from either. Opening reads the search records only; a document is read when asked for.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-import numpy as np
-
 from ..model import SemanticDocument
+from .records import SearchRecord, UnitLayout, decode_record
 
 #: URL schemes that name a PostgreSQL server index (the forms libpq and psycopg accept).
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+#: Version of the stores' layout (tables and record format); an index of another version is refused with
+#: IndexVersionError. 2: search records and documents apart, a key vocabulary; 1: documents as JSON.
+STORE_SCHEMA_VERSION = 2
+
+
+@dataclass
+class StoredRecord:
+    """One document as opening an index reads it: its search record, caller info and fingerprint."""
+
+    document_id: str
+    record: SearchRecord
+    info: dict[str, Any]
+    fingerprint: str
+
+
+class StoredVocabulary:
+    """A store's key vocabulary (lexical key → id) as a KeyVocabulary (semantic_json.lexical): a key is looked
+    up in the store when first asked for and remembered; ``ids`` adds the keys the store lacks.
+
+    ``lookup(keys)`` and ``create(keys)`` give the ids the store holds for ``keys`` (``create`` after adding
+    the missing ones); a key absent from ``lookup``'s answer is not in the store.
+    """
+
+    def __init__(self, lookup: Callable[[Sequence[str]], dict[str, int]],
+                 create: Callable[[Sequence[str]], dict[str, int]]) -> None:
+        self._lookup = lookup
+        self._create = create
+        self._known: dict[str, int | None] = {}
+
+    def get(self, key: str, default: int | None = None) -> int | None:
+        if key not in self._known:
+            self._known[key] = self._lookup([key]).get(key)
+        found = self._known[key]
+        return default if found is None else found
+
+    def __contains__(self, key: object) -> bool:
+        return isinstance(key, str) and self.get(key) is not None
+
+    def __getitem__(self, key: str) -> int:
+        found = self.get(key)
+        if found is None:
+            raise KeyError(key)
+        return found
+
+    def ids(self, keys: Sequence[str]) -> list[int]:
+        """The id of every key of ``keys``, adding to the store those it lacks."""
+        created = self._create(list(keys))
+        self._known.update(created)
+        return [created[key] for key in keys]
+
+
+def damage(exc: Exception) -> str:
+    """What is wrong with a stored row, from the error that reading it raised (one line)."""
+    return f"{exc.__class__.__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+
+
+def read_records(rows: Iterable[tuple[str, int, int, bytes, Any, str]],
+                 parse_info: Callable[[str, Any], dict[str, Any]]) -> tuple[list[StoredRecord], dict[str, str]]:
+    """The readable documents of ``rows`` (document id, units, dim, search record bytes, info, fingerprint),
+    in order, and the damaged ones (document id → what is wrong), which are left out so that the rest of the
+    index stays usable. ``parse_info`` turns a row's info into a dict or raises."""
+    out: list[StoredRecord] = []
+    damaged: dict[str, str] = {}
+    for document_id, n_units, dim, record, info, fingerprint in rows:
+        try:
+            decoded = decode_record(document_id, record, n_units, dim)
+            parsed_info = parse_info(document_id, info)
+        except Exception as exc:  # zlib, JSON, shape or info errors: the row is damaged
+            damaged[document_id] = damage(exc)
+            continue
+        out.append(StoredRecord(document_id, decoded, parsed_info, fingerprint))
+    return out, damaged
 
 
 class IndexStore(Protocol):
@@ -31,9 +105,11 @@ class IndexStore(Protocol):
 
     def bind_embedder(self, name: str, dim: int) -> None: ...
 
+    def vocabulary(self) -> StoredVocabulary: ...
+
     def fingerprint(self, document_id: str) -> str | None: ...
 
-    def put(self, doc: SemanticDocument, vectors: np.ndarray, info: dict[str, Any] | None = None,
+    def put(self, doc: SemanticDocument, record: SearchRecord, info: dict[str, Any] | None = None,
             fingerprint: str | None = None) -> None: ...
 
     def delete(self, document_id: str) -> bool: ...
@@ -42,7 +118,9 @@ class IndexStore(Protocol):
 
     def infos(self) -> dict[str, dict[str, Any]]: ...
 
-    def load(self) -> tuple[list, dict[str, str]]: ...
+    def load(self) -> tuple[list[StoredRecord], dict[str, str]]: ...
+
+    def document(self, document_id: str, layout: UnitLayout, fingerprint: str) -> SemanticDocument: ...
 
     def size_bytes(self) -> int: ...
 
@@ -52,15 +130,3 @@ class IndexStore(Protocol):
 def is_server_url(location: str | Path) -> bool:
     """True when ``location`` names a PostgreSQL server index rather than a file."""
     return isinstance(location, str) and location.lower().startswith(POSTGRES_SCHEMES)
-
-
-def open_store(location: str | Path, read_only: bool = False) -> IndexStore:
-    """The store at ``location``: a PostgresStore for a ``postgresql://`` URL, else a SqliteStore file
-    (opened read-only when ``read_only``; a server's permissions are the server's)."""
-    if is_server_url(location):
-        from .postgresql import PostgresStore  # psycopg is an optional extra: imported only when asked for
-
-        return PostgresStore(str(location))
-    from .sqlite import SqliteStore
-
-    return SqliteStore(location, read_only=read_only)
