@@ -7,7 +7,7 @@ the dot product, i.e. the cosine for L2-normalised vectors.
 
 The state needed to save and restore an index is `embedder_name`, `dim`, `matrix` (rows × dim float32)
 and `keys()` (row → (document_id, unit_position)); `VectorIndex.from_arrays` rebuilds one from them, and
-`VectorIndex.from_documents` from each document's vectors (dense, or as SparseRows: the LiteEmbedder's
+`VectorIndex.from_documents` from each document's vectors (dense, or as SparseVectors: the LiteEmbedder's
 hashed vectors are about four fifths zeros, so a store keeps only their non-zero entries).
 """
 
@@ -34,33 +34,38 @@ ROUNDING_MARGIN = 1e-5
 
 
 @dataclass
-class SparseRows:
-    """A float32 matrix by its non-zero entries, row by row: how many each row has, their columns and values.
+class SparseVectors:
+    """A (rows, dim) float32 matrix by its non-zero entries, dimension by dimension (the order of the index's
+    transposed store): how many entries each dimension has, their rows and values.
 
     Exact: an entry is kept unless its bits are all zero, so to_dense() gives back the same bits (-0.0
     included).
     """
 
-    counts: np.ndarray  # per row, int
-    columns: np.ndarray  # column of each entry, row-major
+    counts: np.ndarray  # entries per dimension, shape (dim,)
+    rows: np.ndarray  # row of each entry, dimension-major
     values: np.ndarray  # float32 value of each entry
-    dim: int
+    n_rows: int
 
     @classmethod
-    def from_dense(cls, matrix: np.ndarray) -> SparseRows:
+    def from_dense(cls, matrix: np.ndarray) -> SparseVectors:
         """The non-zero entries of a (rows, dim) float32 matrix."""
         matrix = np.ascontiguousarray(matrix, dtype=np.float32)
-        rows, columns = np.nonzero(matrix.view(np.uint32))
-        counts = np.bincount(rows, minlength=matrix.shape[0])
-        return cls(counts, columns, matrix[rows, columns], matrix.shape[1])
+        columns = np.ascontiguousarray(matrix.T)
+        dims, rows = np.nonzero(columns.view(np.uint32))
+        return cls(np.bincount(dims, minlength=matrix.shape[1]), rows, columns[dims, rows], matrix.shape[0])
+
+    @property
+    def dim(self) -> int:
+        return len(self.counts)
 
     def __len__(self) -> int:
-        return len(self.counts)
+        return self.n_rows
 
     def to_dense(self) -> np.ndarray:
         """The (rows, dim) float32 matrix."""
-        matrix = np.zeros((len(self.counts), self.dim), dtype=np.float32)
-        matrix[np.repeat(np.arange(len(self.counts)), self.counts), self.columns] = self.values
+        matrix = np.zeros((self.n_rows, self.dim), dtype=np.float32)
+        matrix[self.rows, np.repeat(np.arange(self.dim), self.counts)] = self.values
         return matrix
 
 
@@ -114,24 +119,24 @@ class VectorIndex:
         return index
 
     @classmethod
-    def from_documents(cls, dim: int, documents: Sequence[tuple[str, np.ndarray | SparseRows]],
+    def from_documents(cls, dim: int, documents: Sequence[tuple[str, np.ndarray | SparseVectors]],
                        embedder_name: str = "") -> VectorIndex:
         """An index holding each document's vectors (unit positions 0..n-1), in the order given: the
         matrix is allocated once and filled in place (a store's documents read back)."""
         index = cls(dim, embedder_name)
-        total = sum(len(vectors) for _, vectors in documents)
-        index._reserve(total)
+        index._reserve(sum(len(vectors) for _, vectors in documents))
+        flat = index._columns.reshape(-1)  # (dim × capacity): entry (d, row) at d * capacity + row
+        capacity = index._columns.shape[1]
         for document_id, vectors in documents:
-            if isinstance(vectors, SparseRows):
-                if vectors.dim != index.dim:
-                    raise EmbedderMismatchError(f"document {document_id!r} has vectors of {vectors.dim} dimensions, "
-                                                f"the index has {index.dim}")
-                n = len(vectors)
-                rows = np.repeat(np.arange(index._size, index._size + n), vectors.counts)
-                index._columns[vectors.columns, rows] = vectors.values
-                index._place(document_id, np.arange(n, dtype=np.int32))
-            else:
+            if not isinstance(vectors, SparseVectors):
                 index.add(document_id, range(len(vectors)), vectors)
+                continue
+            if vectors.dim != index.dim:
+                raise EmbedderMismatchError(f"document {document_id!r} has vectors of {vectors.dim} dimensions, "
+                                            f"the index has {index.dim}")
+            dims = np.repeat(np.arange(index.dim, dtype=np.int64) * capacity + index._size, vectors.counts)
+            flat[dims + vectors.rows] = vectors.values  # dimension-major: each dimension's row written in order
+            index._place(document_id, np.arange(len(vectors), dtype=np.int32))
         return index
 
     # --------------------------------------------------------------- changes

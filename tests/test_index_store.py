@@ -16,7 +16,7 @@ from evidence_chunker.cli import main as sjt
 from evidence_chunker.ingest import prepare_document
 from repo_paths import SAMPLE_PDFS, SAMPLE_QUESTIONS
 from semantic_json import SemanticDocument, SemanticRepository, compile
-from semantic_json.index import SparseRows
+from semantic_json.index import SparseVectors
 from semantic_json.store import IndexFileError, IndexVersionError, SqliteStore
 from semantic_json.store.records import decode_document, decode_record, encode_document, encode_record
 
@@ -94,7 +94,7 @@ def test_a_search_record_keeps_the_vectors_postings_and_layout_bit_for_bit(index
     document_id, n_units, dim, data, document = row
     record = decode_record(document_id, data, n_units, dim)
     again = decode_record(document_id, encode_record(record), n_units, dim)
-    assert isinstance(record.vectors, SparseRows)  # hashed features: mostly zeros, kept as entries
+    assert isinstance(record.vectors, SparseVectors)  # hashed features: mostly zeros, kept as entries
     assert again.vectors.to_dense().tobytes() == record.vectors.to_dense().tobytes()
     for name in ("keys", "units", "weights", "lengths", "damping"):
         assert np.array_equal(getattr(again.postings, name), getattr(record.postings, name))

@@ -25,7 +25,7 @@ from typing import Any, get_args
 
 import numpy as np
 
-from ..index import SparseRows
+from ..index import SparseVectors
 from ..lexical import Postings, TermCounts
 from ..model import Entity, Segment, SemanticDocument, UnitKind, line_starts_of, unit_constructor
 
@@ -249,7 +249,7 @@ class SearchRecord:
     """What search needs of one document: its anchor vectors, BM25 postings, term counts and unit layout
     (postings and counts numbered by the store's key vocabulary)."""
 
-    vectors: np.ndarray | SparseRows
+    vectors: np.ndarray | SparseVectors
     postings: Postings
     counts: TermCounts
     layout: UnitLayout
@@ -260,20 +260,20 @@ class SearchRecord:
 
     @property
     def dim(self) -> int:
-        return self.vectors.dim if isinstance(self.vectors, SparseRows) else int(self.vectors.shape[1])
+        return self.vectors.dim if isinstance(self.vectors, SparseVectors) else int(self.vectors.shape[1])
 
 
 def encode_record(record: SearchRecord) -> bytes:
     """The bytes a store keeps for a search record."""
     arrays: dict[str, np.ndarray] = {}
     vectors = record.vectors
-    dense = vectors.to_dense() if isinstance(vectors, SparseRows) else np.ascontiguousarray(vectors, dtype=np.float32)
+    dense = vectors.to_dense() if isinstance(vectors, SparseVectors) else np.ascontiguousarray(vectors, dtype=np.float32)
     n, dim = dense.shape
-    sparse = vectors if isinstance(vectors, SparseRows) else SparseRows.from_dense(dense)
-    column_bytes = 1 if dim <= 256 else 2 if dim <= 65536 else 4
-    if len(sparse.values) * (column_bytes + 4) + 2 * n < dense.nbytes:
+    sparse = vectors if isinstance(vectors, SparseVectors) else SparseVectors.from_dense(dense)
+    row_bytes = _smallest_uint(np.asarray([n])).itemsize
+    if len(sparse.values) * (row_bytes + 4) + 4 * dim < dense.nbytes:
         arrays["vectors.counts"] = _smallest_uint(np.asarray(sparse.counts))
-        arrays["vectors.columns"] = _smallest_uint(np.asarray(sparse.columns))
+        arrays["vectors.rows"] = _smallest_uint(np.asarray(sparse.rows))
         arrays["vectors.values"] = np.asarray(sparse.values, dtype=np.float32)
     else:
         arrays["vectors.dense"] = dense
@@ -298,10 +298,14 @@ def decode_record(document_id: str, data: bytes, n_units: int, dim: int) -> Sear
     if meta["units"] != n_units or meta["dim"] != dim:
         raise ValueError(f"search record of {meta['units']} × {meta['dim']} for a row of {n_units} × {dim}")
     if "vectors.dense" in arrays:
-        vectors: np.ndarray | SparseRows = arrays["vectors.dense"]
+        vectors: np.ndarray | SparseVectors = arrays["vectors.dense"]
+        if vectors.shape != (n_units, dim):
+            raise ValueError("vectors do not match the units")
     else:
-        vectors = SparseRows(arrays["vectors.counts"], arrays["vectors.columns"], arrays["vectors.values"], dim)
-        if len(vectors.counts) != n_units or int(vectors.counts.sum()) != len(vectors.values):
+        vectors = SparseVectors(arrays["vectors.counts"], arrays["vectors.rows"], arrays["vectors.values"], n_units)
+        entries = len(vectors.values)
+        if vectors.dim != dim or not int(vectors.counts.sum()) == entries == len(vectors.rows) or (
+                entries and int(vectors.rows.max()) >= n_units):
             raise ValueError("vector entries do not match the units")
     postings = Postings(
         keys=np.repeat(arrays["postings.key_ids"], arrays["postings.key_counts"]),
