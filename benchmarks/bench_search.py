@@ -36,6 +36,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from bench_ingest import _env, sjt  # noqa: E402  (the CLI of this checkout, as bench_ingest runs it)
 from paths import FINQA, FINQA_PDFS, REPO  # noqa: E402
 
 sys.path.insert(0, str(REPO))
@@ -45,17 +46,6 @@ WARMUP = 3
 #: Regions per search (the CLI default).
 K = 5
 KIB = 1024
-
-
-def sjt(*args: str) -> list[str]:
-    """The command line running this checkout's CLI with the venv's Python."""
-    return [sys.executable, "-c", "from evidence_chunker.cli import main; main()", *args]
-
-
-def _env() -> dict[str, str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), env.get("PYTHONPATH", "")) if p)
-    return env
 
 
 def _load() -> str:

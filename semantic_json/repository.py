@@ -31,7 +31,7 @@ from .errors import (
     UnknownRegionError,
 )
 from .index import SCORE_DECIMALS, VectorIndex
-from .lexical import (KeyVocabulary, LexicalIndex, TermCounts, Vocabulary, document_postings, document_term_counts,
+from .lexical import (KeyVocabulary, LexicalIndex, TermCounts, document_postings, document_term_counts,
                       query_keys as lexical_query_keys)
 from .lexicon import load_lexicon
 from .model import SemanticDocument
@@ -40,7 +40,8 @@ from .regions import RegionDraft, assemble, to_region
 from .store import open_store
 from .store.base import IndexStore
 from .store.records import SearchRecord, UnitLayout
-from .store.sqlite import DamagedDocumentError, IndexFileError, document_fingerprint
+from .store.base import DamagedDocumentError, IndexFileError
+from .store.sqlite import document_fingerprint
 from .textnorm import BIGRAM_JOIN, normalized_terms, term_bigrams
 from .transport import EvidenceRegion, SearchResult, SourceSpan
 
@@ -455,6 +456,10 @@ class SemanticRepository:
         if self._store is not None:
             self._store.delete(document_id)
         self._infos.pop(document_id, None)
+        self._forget(document_id)
+
+    def _forget(self, document_id: str) -> None:
+        """Drop a document from memory: its rows, postings, counts, profile and (unread) text."""
         self._index.remove(document_id)
         self._documents.forget(document_id)
         self._layouts.pop(document_id, None)
@@ -602,12 +607,7 @@ class SemanticRepository:
 
     def _leave_out(self, document_id: str, why: str) -> None:
         """Drop a stored document found damaged from memory (not from the store) and name it in `damaged`."""
-        self._index.remove(document_id)
-        self._documents.forget(document_id)
-        self._layouts.pop(document_id, None)
-        self._lexical.remove(document_id)
-        self._doc_stats.remove(document_id)
-        self._profiles.set(document_id, "", "")
+        self._forget(document_id)
         self.damaged[document_id] = why
 
     def _remember(self, regions: list[EvidenceRegion]) -> None:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .base import STORE_SCHEMA_VERSION, IndexStore, StoredRecord, is_server_url
-from .sqlite import IndexFileError, IndexVersionError, ReadOnlyIndexError, SqliteStore
+from .base import (STORE_SCHEMA_VERSION, DamagedDocumentError, IndexFileError, IndexStore, IndexVersionError,
+                   ReadOnlyIndexError, StoredRecord, is_server_url)
+from .sqlite import SqliteStore
 
-__all__ = ["STORE_SCHEMA_VERSION", "IndexFileError", "IndexStore", "IndexVersionError", "ReadOnlyIndexError",
-           "SqliteStore", "StoredRecord", "is_server_url", "open_store"]
+__all__ = ["STORE_SCHEMA_VERSION", "DamagedDocumentError", "IndexFileError", "IndexStore", "IndexVersionError",
+           "ReadOnlyIndexError", "SqliteStore", "StoredRecord", "is_server_url", "open_store"]
 
 
 def open_store(location: str | Path, read_only: bool = False) -> IndexStore:

@@ -14,14 +14,54 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from ..errors import SemanticJsonError
 from ..model import SemanticDocument
-from .records import SearchRecord, UnitLayout, decode_record
+from .records import SearchRecord, UnitLayout, decode_document, decode_record
 
 #: URL schemes that name a PostgreSQL server index (the forms libpq and psycopg accept).
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 #: Version of the stores' layout (tables and record format); an index of another version is refused with
 #: IndexVersionError. 2: search records and documents apart, a key vocabulary; 1: documents as JSON.
 STORE_SCHEMA_VERSION = 2
+
+
+class IndexFileError(SemanticJsonError, ValueError):
+    """The index file is not a semantic-json-transport index, is damaged, or is of another version."""
+
+
+class ReadOnlyIndexError(IndexFileError):
+    """A write (add, remove, note) to an index opened read-only."""
+
+
+class DamagedDocumentError(IndexFileError):
+    """A document's stored bytes cannot be read back (found when the document is first read)."""
+
+    def __init__(self, where: str | Path, document_id: str, why: str):
+        super().__init__(f"{where}: document {document_id!r} is damaged ({why}); {REBUILD_HINT}")
+        self.document_id = document_id
+        self.why = why
+
+
+class IndexVersionError(IndexFileError):
+    """The index was written by a version of this package with another layout: it must be built again."""
+
+
+#: What a damaged file's error message tells the user to do.
+REBUILD_HINT = "rebuild it: `sjt ingest PDFS --index NEW_FILE` into a new file (the PDFs are the source)"
+
+
+def document_changed(where: str | Path, document_id: str) -> IndexFileError:
+    """The error for a document that another writer replaced or removed after the index was opened."""
+    return IndexFileError(f"{where}: document {document_id!r} was replaced or removed since the index was "
+                          "opened; open the index again")
+
+
+def version_error(where: str | Path, version: str) -> IndexVersionError:
+    """The error for an index of layout ``version``, saying how to get one this version reads."""
+    return IndexVersionError(
+        f"{where}: index layout version {version}; this version of semantic-json-transport reads version "
+        f"{STORE_SCHEMA_VERSION} only: re-ingest the PDFs into a new index (`sjt ingest PDFS --index NEW_INDEX`)"
+    )
 
 
 @dataclass
@@ -73,6 +113,18 @@ class StoredVocabulary:
 def damage(exc: Exception) -> str:
     """What is wrong with a stored row, from the error that reading it raised (one line)."""
     return f"{exc.__class__.__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+
+
+def read_document(where: str | Path, document_id: str, row: tuple[bytes, str] | None, layout: UnitLayout,
+                  fingerprint: str) -> SemanticDocument:
+    """The document of a row (its stored bytes, its fingerprint) as the search record read at open
+    (``layout``, ``fingerprint``) describes it; IndexFileError when it changed since or is damaged."""
+    if row is None or row[1] != fingerprint:
+        raise document_changed(where, document_id)
+    try:
+        return decode_document(row[0], layout)
+    except Exception as exc:  # zlib, JSON, pydantic or integrity errors
+        raise DamagedDocumentError(where, document_id, damage(exc)) from None
 
 
 def read_records(rows: Iterable[tuple[str, int, int, bytes, Any, str]],

@@ -26,9 +26,10 @@ import numpy as np
 
 from ..errors import EmbedderMismatchError
 from ..model import SemanticDocument
-from .base import STORE_SCHEMA_VERSION, StoredRecord, StoredVocabulary, damage, read_records
-from .records import SearchRecord, UnitLayout, decode_document, encode_document, encode_record
-from .sqlite import DamagedDocumentError, IndexFileError, document_changed, document_fingerprint, version_error
+from .base import (STORE_SCHEMA_VERSION, IndexFileError, StoredRecord, StoredVocabulary, read_document, read_records,
+                   version_error)
+from .records import SearchRecord, UnitLayout, encode_document, encode_record
+from .sqlite import document_fingerprint
 
 #: Seconds to wait for the server when connecting.
 CONNECT_TIMEOUT_S = 10
@@ -274,12 +275,7 @@ class PostgresStore:
                 "SELECT document, fingerprint FROM sjt_documents WHERE document_id = %s", (document_id,)).fetchone()
         except self._psycopg.Error as exc:
             raise IndexFileError(f"{self.path}: cannot read document {document_id!r} ({_first_line(exc)})") from exc
-        if row is None or row[1] != fingerprint:
-            raise document_changed(self.path, document_id)
-        try:
-            return decode_document(row[0], layout)
-        except Exception as exc:  # zlib, JSON, pydantic or integrity errors
-            raise DamagedDocumentError(self.path, document_id, damage(exc)) from None
+        return read_document(self.path, document_id, row, layout, fingerprint)
 
     def nearest(self, query_vector: np.ndarray, k: int) -> list[tuple[str, int, float]]:
         """The ``k`` anchors nearest to ``query_vector`` by the server's HNSW index, as

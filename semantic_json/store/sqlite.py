@@ -17,10 +17,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from ..errors import EmbedderMismatchError, SemanticJsonError
+from ..errors import EmbedderMismatchError
 from ..model import SemanticDocument
-from .base import STORE_SCHEMA_VERSION, StoredRecord, StoredVocabulary, damage, read_records
-from .records import SearchRecord, UnitLayout, decode_document, encode_document, encode_record
+from .base import (REBUILD_HINT, STORE_SCHEMA_VERSION, IndexFileError, ReadOnlyIndexError, StoredRecord,
+                   StoredVocabulary, read_document, read_records, version_error)
+from .records import SearchRecord, UnitLayout, encode_document, encode_record
 
 #: Seconds a writer waits for another writer's lock before giving up.
 BUSY_TIMEOUT_S = 30.0
@@ -54,45 +55,8 @@ CREATE TABLE IF NOT EXISTS vocabulary (
 NEXT_KEY_ID = "next_key_id"
 
 
-class IndexFileError(SemanticJsonError, ValueError):
-    """The index file is not a semantic-json-transport index, is damaged, or is of another version."""
-
-
-class ReadOnlyIndexError(IndexFileError):
-    """A write (add, remove, note) to an index opened read-only."""
-
-
-class DamagedDocumentError(IndexFileError):
-    """A document's stored bytes cannot be read back (found when the document is first read)."""
-
-    def __init__(self, where: str | Path, document_id: str, why: str):
-        super().__init__(f"{where}: document {document_id!r} is damaged ({why}); {REBUILD_HINT}")
-        self.document_id = document_id
-        self.why = why
-
-
-class IndexVersionError(IndexFileError):
-    """The index was written by a version of this package with another layout: it must be built again."""
-
-
 #: Tables of our layout; a file holding any other table belongs to another application and is refused.
 OUR_TABLES = frozenset({"meta", "documents", "vocabulary"})
-#: What a damaged file's error message tells the user to do.
-REBUILD_HINT = "rebuild it: `sjt ingest PDFS --index NEW_FILE` into a new file (the PDFs are the source)"
-
-
-def document_changed(where: str | Path, document_id: str) -> IndexFileError:
-    """The error for a document that another writer replaced or removed after the index was opened."""
-    return IndexFileError(f"{where}: document {document_id!r} was replaced or removed since the index was "
-                          "opened; open the index again")
-
-
-def version_error(where: str, version: str) -> IndexVersionError:
-    """The error for an index of layout ``version``, saying how to get one this version reads."""
-    return IndexVersionError(
-        f"{where}: index layout version {version}; this version of semantic-json-transport reads version "
-        f"{STORE_SCHEMA_VERSION} only: re-ingest the PDFs into a new index (`sjt ingest PDFS --index NEW_INDEX`)"
-    )
 
 
 @contextmanager
@@ -349,12 +313,7 @@ class SqliteStore:
         with _guard(self.path, "read a document"):
             row = self._conn.execute(
                 "SELECT document, fingerprint FROM documents WHERE document_id = ?", (document_id,)).fetchone()
-        if row is None or row[1] != fingerprint:
-            raise document_changed(self.path, document_id)
-        try:
-            return decode_document(row[0], layout)
-        except Exception as exc:  # zlib, JSON, pydantic or integrity errors
-            raise DamagedDocumentError(self.path, document_id, damage(exc)) from None
+        return read_document(self.path, document_id, row, layout, fingerprint)
 
     def size_bytes(self) -> int:
         """Bytes on disk, WAL included."""
