@@ -7,13 +7,14 @@ the dot product, i.e. the cosine for L2-normalised vectors.
 
 The state needed to save and restore an index is `embedder_name`, `dim`, `matrix` (rows × dim float32)
 and `keys()` (row → (document_id, unit_position)); `VectorIndex.from_arrays` rebuilds one from them, and
-`VectorIndex.from_documents` from each document's vectors (dense, or as SparseVectors: the LiteEmbedder's
-hashed vectors are about four fifths zeros, so a store keeps only their non-zero entries).
+`VectorIndex.from_store` from a store that keeps them by dimension and reads a dimension when a query first
+uses it (SparseVectors: the LiteEmbedder's hashed vectors are about four fifths zeros, so a store keeps
+only their non-zero entries).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -81,6 +82,10 @@ class VectorIndex:
         self._size = 0
         self._slot_of: dict[str, int] = {}
         self._doc_of_slot: list[str | None] = []
+        # Rows whose vectors are still in a store, read a dimension at a time when a query first uses it
+        # (see from_store): which dimensions are not read yet, and the reader.
+        self._unread = np.zeros(self.dim, dtype=bool)
+        self._read: Callable[[list[int]], Iterable[tuple[str, int, np.ndarray, np.ndarray]]] | None = None
 
     # ------------------------------------------------------------------ state
 
@@ -90,6 +95,7 @@ class VectorIndex:
     @property
     def matrix(self) -> np.ndarray:
         """The stored vectors as a (rows, dim) float32 view (row i belongs to keys()[i])."""
+        self._read_dimensions()
         return self._columns[:, : self._size].T
 
     @property
@@ -119,25 +125,40 @@ class VectorIndex:
         return index
 
     @classmethod
-    def from_documents(cls, dim: int, documents: Sequence[tuple[str, np.ndarray | SparseVectors]],
-                       embedder_name: str = "") -> VectorIndex:
-        """An index holding each document's vectors (unit positions 0..n-1), in the order given: the
-        matrix is allocated once and filled in place (a store's documents read back)."""
+    def from_store(cls, dim: int, documents: Sequence[tuple[str, int]],
+                   read: Callable[[list[int]], Iterable[tuple[str, int, np.ndarray, np.ndarray]]],
+                   embedder_name: str = "") -> VectorIndex:
+        """An index of ``documents`` ((document id, units): rows for unit positions 0..n-1, in that order)
+        whose vectors a store keeps by dimension: ``read(dimensions)`` gives (document id, dimension, unit
+        positions, values) for the entries of those dimensions. A dimension is read when a query first uses
+        it (every dimension before anything else reads or changes the matrix), so opening reads no vector."""
         index = cls(dim, embedder_name)
-        index._reserve(sum(len(vectors) for _, vectors in documents))
-        flat = index._columns.reshape(-1)  # (dim × capacity): entry (d, row) at d * capacity + row
-        capacity = index._columns.shape[1]
-        for document_id, vectors in documents:
-            if not isinstance(vectors, SparseVectors):
-                index.add(document_id, range(len(vectors)), vectors)
-                continue
-            if vectors.dim != index.dim:
-                raise EmbedderMismatchError(f"document {document_id!r} has vectors of {vectors.dim} dimensions, "
-                                            f"the index has {index.dim}")
-            dims = np.repeat(np.arange(index.dim, dtype=np.int64) * capacity + index._size, vectors.counts)
-            flat[dims + vectors.rows] = vectors.values  # dimension-major: each dimension's row written in order
-            index._place(document_id, np.arange(len(vectors), dtype=np.int32))
+        index._reserve(sum(n for _, n in documents))
+        for document_id, n in documents:
+            index._place(document_id, np.arange(n, dtype=np.int32))
+        index._read = read
+        index._unread[:] = True
         return index
+
+    def _read_dimensions(self, dimensions: Iterable[int] | None = None) -> None:
+        """Read the entries of ``dimensions`` (all when None) that are still in the store into the matrix."""
+        if self._read is None:
+            return
+        wanted = [int(d) for d in (range(self.dim) if dimensions is None else dimensions) if self._unread[d]]
+        if not wanted:
+            return
+        first: dict[str, int] = {}
+        slots = self._doc_slot[: self._size]
+        for document_id, dimension, rows, values in self._read(wanted):
+            slot = self._slot_of.get(document_id)
+            if slot is None:
+                continue  # removed since (or left out as damaged)
+            if document_id not in first:
+                first[document_id] = int(slots.searchsorted(np.int32(slot)))  # rows are one block, see document_rows
+            self._columns[dimension, np.add(rows, first[document_id], dtype=np.int64)] = values
+        self._unread[wanted] = False
+        if not self._unread.any():
+            self._read = None
 
     # --------------------------------------------------------------- changes
 
@@ -203,9 +224,11 @@ class VectorIndex:
         query = np.asarray(query, dtype=np.float32).reshape(-1)
         if query.shape[0] != self.dim:
             raise EmbedderMismatchError(f"query vector has {query.shape[0]} dimensions, the index has {self.dim}")
-        columns = self._columns[:, : self._size]
         nonzero = np.flatnonzero(query)
-        if len(nonzero) > SPARSE_QUERY_MAX_FRACTION * self.dim:
+        dense = len(nonzero) > SPARSE_QUERY_MAX_FRACTION * self.dim
+        self._read_dimensions(None if dense else nonzero.tolist())
+        columns = self._columns[:, : self._size]
+        if dense:
             return query @ columns
         # Sum only the dimensions the query uses; each is one contiguous row of the transposed store.
         scores = np.zeros(self._size, dtype=np.float32)
@@ -251,9 +274,13 @@ class VectorIndex:
         slot = self._slot_of.get(document_id)
         if slot is None:
             return np.zeros(0, dtype=np.int64)
-        rows = np.flatnonzero(self._doc_slot[: self._size] == slot)
-        ordered = np.empty(len(rows), dtype=np.int64)
-        ordered[self._unit_pos[rows]] = rows
+        # A document's rows are one block, and blocks lie in slot order: add() appends a new slot's rows
+        # after all others and remove() closes gaps in order. So two binary searches find them.
+        slots = self._doc_slot[: self._size]
+        start = int(slots.searchsorted(np.int32(slot), side="left"))
+        end = int(slots.searchsorted(np.int32(slot), side="right"))
+        ordered = np.empty(end - start, dtype=np.int64)
+        ordered[self._unit_pos[start:end]] = np.arange(start, end)
         return ordered
 
     def rows_of(self, document_ids: Iterable[str]) -> int:

@@ -79,7 +79,9 @@ class TermCounts:
 
 class KeyVocabulary(Protocol):
     """Lexical key → integer id; the ids postings are sorted by. A persistent store supplies its own, so
-    that ids stay the same across processes; `ids` gives new keys the next ids."""
+    that ids stay the same across processes; `ids` gives new keys the next ids. Ids are np.int32, the dtype
+    of the postings' keys: looking one up in a document's postings then reads them in place (NumPy would
+    first copy them to compare with a Python int)."""
 
     def __contains__(self, key: object) -> bool: ...
 
@@ -99,7 +101,7 @@ class Vocabulary(dict):
         for key in keys:
             key_id = self.get(key)
             if key_id is None:
-                key_id = self[key] = len(self)
+                key_id = self[key] = np.int32(len(self))
             out.append(key_id)
         return out
 

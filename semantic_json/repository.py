@@ -39,8 +39,8 @@ from .provenance import UNKNOWN_DOCUMENT, VerificationResult, check_pdf, source_
 from .regions import RegionDraft, assemble, to_region
 from .store import open_store
 from .store.base import IndexStore
-from .store.records import SearchRecord, UnitLayout
-from .store.base import DamagedDocumentError, IndexFileError
+from .store.records import SearchRecord, StoredSource, StoredVectors, UnitLayout
+from .store.base import DamagedDocumentError, IndexFileError, read_vectors, whole_document
 from .store.sqlite import document_fingerprint
 from .textnorm import BIGRAM_JOIN, normalized_terms, term_bigrams
 from .transport import EvidenceRegion, SearchResult, SourceSpan
@@ -162,32 +162,50 @@ class _KeyPostings:
 
 class _Documents(MutableMapping):
     """The repository's documents by id, in the order they were (last) added. A document held by the store
-    is read from it when first asked for (``read``), and at most MAX_READ_DOCUMENTS of those stay in memory;
-    membership, order and length never read a document."""
+    is read from it when first asked for: ``source()`` reads what a search result shows of it (text,
+    segments, units as its layout holds them), ``[document_id]`` the whole SemanticDocument. At most
+    MAX_READ_DOCUMENTS of those read stay in memory; membership, order and length never read one."""
 
     def __init__(self) -> None:
+        #: Documents added in this process (None: held by the store).
         self._held: dict[str, SemanticDocument | None] = {}
-        self._recent: OrderedDict[str, None] = OrderedDict()
+        #: What was read from the store, the most recently used last.
+        self._read: OrderedDict[str, StoredSource | SemanticDocument] = OrderedDict()
         self._fingerprints: dict[str, str] = {}
         #: Reads a stored document by id and fingerprint; None once the store is closed.
-        self.read: Callable[[str, str], SemanticDocument] | None = None
+        self.read: Callable[[str, str], StoredSource] | None = None
+        #: Where the store is, for the error when a whole document cannot be read.
+        self.where: str | Path = ""
 
-    def __getitem__(self, document_id: str) -> SemanticDocument:
+    def source(self, document_id: str) -> SemanticDocument | StoredSource:
+        """What region assembly and the transport read of a document (KeyError for an unknown id)."""
         doc = self._held[document_id]
-        if doc is None:
+        if doc is not None:
+            return doc
+        read = self._read.get(document_id)
+        if read is None:
             if self.read is None:
                 raise IndexFileError(f"document {document_id!r} is in the index, which was closed: open it again")
-            doc = self._held[document_id] = self.read(document_id, self._fingerprints[document_id])
-            self._recent[document_id] = None
-            while len(self._recent) > MAX_READ_DOCUMENTS:
-                self._held[self._recent.popitem(last=False)[0]] = None
-        elif document_id in self._recent:
-            self._recent.move_to_end(document_id)
-        return doc
+            read = self._keep(document_id, self.read(document_id, self._fingerprints[document_id]))
+        else:
+            self._read.move_to_end(document_id)
+        return read
+
+    def __getitem__(self, document_id: str) -> SemanticDocument:
+        read = self.source(document_id)
+        if isinstance(read, StoredSource):
+            read = self._keep(document_id, whole_document(self.where, read))
+        return read
+
+    def _keep(self, document_id: str, read: StoredSource | SemanticDocument):
+        self._read[document_id] = read
+        while len(self._read) > MAX_READ_DOCUMENTS:
+            self._read.popitem(last=False)
+        return read
 
     def __setitem__(self, document_id: str, doc: SemanticDocument) -> None:
         self._held[document_id] = doc
-        self._recent.pop(document_id, None)
+        self._read.pop(document_id, None)
 
     def stored(self, document_id: str, fingerprint: str) -> None:
         """Hold ``document_id`` as one to read from the store (as ``fingerprint``) when asked for."""
@@ -196,7 +214,7 @@ class _Documents(MutableMapping):
 
     def __delitem__(self, document_id: str) -> None:
         del self._held[document_id]
-        self._recent.pop(document_id, None)
+        self._read.pop(document_id, None)
         self._fingerprints.pop(document_id, None)
 
     def forget(self, document_id: str) -> None:
@@ -214,18 +232,18 @@ class _Documents(MutableMapping):
         return len(self._held)
 
 
-def _distinct(drafts: list[tuple[str, RegionDraft]], documents: MutableMapping[str, SemanticDocument],
+def _distinct(drafts: list[tuple[str, RegionDraft]], documents: Callable[[str], SemanticDocument | StoredSource],
               limit: int) -> list[tuple[str, RegionDraft]]:
     """The first ``limit`` drafts in order without one whose text (whitespace-normalised) an earlier draft
     of the same document already has. The same text in two documents is two pieces of evidence (two
-    sources). Only the documents of the drafts looked at are read."""
+    sources). ``documents`` gives a document by id: only those of the drafts looked at are read."""
     seen: set[tuple[str, str]] = set()
     kept: list[tuple[str, RegionDraft]] = []
     for document_id, draft in drafts:
         if len(kept) == limit:
             break
-        units = documents[document_id].units
-        text = documents[document_id].text[units[draft.first].start_char : units[draft.last].end_char]
+        doc = documents(document_id)
+        text = doc.text[doc.units[draft.first].start_char : doc.units[draft.last].end_char]
         key = (document_id, " ".join(text.split()))
         if key not in seen:
             seen.add(key)
@@ -293,6 +311,8 @@ class SemanticRepository:
         #: or the layout from its search record while the document stays in the store.
         self._layouts: dict[str, SemanticDocument | UnitLayout] = {}
         self._index = VectorIndex(self.embedder.dim, self.embedder.name)
+        #: Per document still in the store as read at open: how its vectors are kept, its fingerprint.
+        self._stored_vectors: dict[str, tuple[StoredVectors, str]] = {}
         self._regions: OrderedDict[str, EvidenceRegion] = OrderedDict()
         self._store: IndexStore | None = None
         self._infos: dict[str, dict[str, Any]] = {}
@@ -309,8 +329,10 @@ class SemanticRepository:
         PostgreSQL server with pgvector when `path` is a ``postgresql://`` URL (the `postgres` extra; tables
         created if missing).
 
-        Documents and vectors are read back without re-embedding; every later add() and remove() is written
-        through, one transaction per document. `read_only=True` never writes to the file (search, verify
+        What search needs is read back without re-embedding or re-tokenising (each document's search record;
+        the vectors of an embedding dimension when a query first uses it; a document's text when a search
+        returns one of its regions); every later add() and remove() is written through, one transaction per
+        document. `read_only=True` never writes to the file (search, verify
         and locate work on a read-only file or folder; add/remove raise ReadOnlyIndexError).
         EmbedderMismatchError when the file was built with another embedder; IndexFileError when it is not
         one of our index files (another application's SQLite file is refused unchanged) or is damaged.
@@ -321,12 +343,19 @@ class SemanticRepository:
         try:
             store.bind_embedder(repo.embedder.name, repo.embedder.dim)
             stored, damaged = store.load()
-            index = VectorIndex.from_documents(
-                repo.embedder.dim, [(s.document_id, s.record.vectors) for s in stored], repo.embedder.name)
+            for s in stored:
+                if s.record.dim != repo.embedder.dim:
+                    raise EmbedderMismatchError(f"{store.path}: document {s.document_id!r} has vectors of "
+                                                f"{s.record.dim} dimensions, the embedder {repo.embedder.dim}")
         except BaseException:
             store.close()
             raise
-        repo._index = index
+        held = repo._stored_vectors
+        held.update((s.document_id, (s.record.vectors, s.fingerprint)) for s in stored)
+        repo._index = VectorIndex.from_store(
+            repo.embedder.dim, [(s.document_id, s.record.n_units) for s in stored],
+            lambda dimensions: read_vectors(store.path, store.vector_entries(dimensions), held, dimensions),
+            repo.embedder.name)
         repo._lexical = LexicalIndex(store.vocabulary())
         repo._doc_stats = _DocumentStats(repo._lexical.vocabulary)
         for s in stored:
@@ -336,7 +365,8 @@ class SemanticRepository:
             repo._lexical.add_postings(document_id, s.record.postings)
             repo._doc_stats.add_counts(document_id, s.record.counts)
             repo._profiles.set(document_id, _info_text(s.info, PROFILE_KEY), _info_text(s.info, SUBJECT_KEY))
-        repo._documents.read = lambda document_id, fingerprint: store.document(
+        repo._documents.where = store.path
+        repo._documents.read = lambda document_id, fingerprint: store.source(
             document_id, repo._layouts[document_id], fingerprint)
         repo._store = store
         repo.damaged = damaged
@@ -443,6 +473,7 @@ class SemanticRepository:
             self._infos[doc.document_id] = dict(info or {})
         self._profiles.set(doc.document_id, _info_text(info, PROFILE_KEY), _info_text(info, SUBJECT_KEY))
         self._documents.forget(doc.document_id)
+        self._stored_vectors.pop(doc.document_id, None)
         self._index.add(doc.document_id, list(range(len(doc.units))), vectors)
         self._documents[doc.document_id] = self._layouts[doc.document_id] = doc
         self._lexical.add_postings(doc.document_id, postings)
@@ -460,6 +491,7 @@ class SemanticRepository:
 
     def _forget(self, document_id: str) -> None:
         """Drop a document from memory: its rows, postings, counts, profile and (unread) text."""
+        self._stored_vectors.pop(document_id, None)
         self._index.remove(document_id)
         self._documents.forget(document_id)
         self._layouts.pop(document_id, None)
@@ -594,13 +626,13 @@ class SemanticRepository:
         for document_id, hits in self._anchor_hits(query, k, only).items():
             drafts.extend((document_id, d) for d in assemble(self._layouts[document_id], hits))  # type: ignore[arg-type]
         drafts.sort(key=lambda item: (-item[1].score, order[item[0]], item[1].first))
-        drafts = _distinct(drafts, self._documents, k)
+        drafts = _distinct(drafts, self._documents.source, k)
         by_document: dict[str, list[RegionDraft]] = {}
         for document_id, draft in drafts:
             by_document.setdefault(document_id, []).append(draft)
         regions: list[EvidenceRegion] = []
         for document_id, document_drafts in by_document.items():
-            doc = self._documents[document_id]
+            doc = self._documents.source(document_id)
             for n, draft in enumerate(document_drafts, start=1):
                 regions.append(to_region(doc, draft, f"{document_id}:R{n}"))
         return regions

@@ -18,7 +18,8 @@ from repo_paths import SAMPLE_PDFS, SAMPLE_QUESTIONS
 from semantic_json import SemanticDocument, SemanticRepository, compile
 from semantic_json.index import SparseVectors
 from semantic_json.store import IndexFileError, IndexVersionError, SqliteStore
-from semantic_json.store.records import decode_document, decode_record, encode_document, encode_record
+from semantic_json.store.records import (SearchRecord, decode_document, decode_record, encode_document, encode_record,
+                                         vector_rows)
 
 QUESTIONS = [json.loads(line)["question"] for line in SAMPLE_QUESTIONS.read_text(encoding="utf-8").splitlines()
              if line.strip() and not line.startswith("#")]
@@ -70,36 +71,70 @@ def test_a_stored_document_reads_back_as_the_compiled_one(prepared, index):
     repo.close()
 
 
-def test_opening_reads_no_document_and_a_search_reads_only_those_it_returns(index, monkeypatch):
+def test_opening_reads_no_document_nor_vector_and_a_search_reads_only_what_it_uses(index, monkeypatch):
     read: list[str] = []
-    document = SqliteStore.document
+    dimensions: list[list[int]] = []
+    source, vector_entries = SqliteStore.source, SqliteStore.vector_entries
 
     def counting(self, document_id, layout, fingerprint):
         read.append(document_id)
-        return document(self, document_id, layout, fingerprint)
+        return source(self, document_id, layout, fingerprint)
 
-    monkeypatch.setattr(SqliteStore, "document", counting)
+    def counting_dimensions(self, wanted):
+        dimensions.append(list(wanted))
+        return vector_entries(self, wanted)
+
+    monkeypatch.setattr(SqliteStore, "source", counting)
+    monkeypatch.setattr(SqliteStore, "vector_entries", counting_dimensions)
     repo = SemanticRepository.open(index, read_only=True)
-    assert read == []
-    result = repo.search("2026년 원리금 상환 합계", k=2)
+    assert read == [] and dimensions == []
+    question = "2026년 원리금 상환 합계"
+    result = repo.search(question, k=2)
     assert result.region_count == 2
     assert read == list(dict.fromkeys(region.document_id for region in result))
     assert len(read) < len(repo.documents)
+    used = np.flatnonzero(repo.embedder.embed_query(question)).tolist()
+    assert dimensions == [used] and len(used) < repo.embedder.dim
+    repo.search(question, k=2)
+    assert len(dimensions) == 1  # a dimension is read once
     repo.close()
 
 
-def test_a_search_record_keeps_the_vectors_postings_and_layout_bit_for_bit(index):
+def test_a_document_whose_vectors_are_damaged_is_left_out_when_a_query_reads_them(prepared, index, tmp_path):
+    copy = tmp_path / "damaged.sqlite"
+    copy.write_bytes(index.read_bytes())
+    with sqlite3.connect(copy) as conn:
+        conn.execute("UPDATE vectors SET entries = substr(entries, 1, 3) WHERE document_id = 'annual_report_en'")
+    repo = SemanticRepository.open(copy, read_only=True)
+    question = "operating income 2024"
+    result = repo.search(question, k=5)
+    assert list(repo.damaged) == ["annual_report_en"] and "vector row of dimension" in repo.damaged["annual_report_en"]
+    assert result.to_json() == _in_memory(prepared, leave_out="annual_report_en").search(question, k=5).to_json()
+    repo.close()
+
+
+def test_a_search_record_and_its_vector_rows_keep_the_vectors_postings_and_layout_bit_for_bit(prepared, index):
     store = SqliteStore(index, read_only=True)
     row = store._conn.execute("SELECT document_id, n_units, dim, record, document FROM documents").fetchone()
     document_id, n_units, dim, data, document = row
     record = decode_record(document_id, data, n_units, dim)
-    again = decode_record(document_id, encode_record(record), n_units, dim)
-    assert isinstance(record.vectors, SparseVectors)  # hashed features: mostly zeros, kept as entries
-    assert again.vectors.to_dense().tobytes() == record.vectors.to_dense().tobytes()
+    assert not record.vectors.dense  # hashed features: mostly zeros, kept as their entries
+    dense = np.zeros((n_units, dim), dtype=np.float32)
+    for owner, dimension, _fingerprint, entries in store.vector_entries(list(range(dim))):
+        if owner == document_id:
+            positions, values = record.vectors.entries_of(dimension, entries)
+            dense[positions, dimension] = values
+    built = SemanticRepository()
+    built.add(*next((doc, info) for doc, info in prepared if doc.document_id == document_id))
+    assert dense.tobytes() == built.index.matrix.tobytes()
+    again = decode_record(document_id, encode_record(SearchRecord(dense, record.postings, record.counts, record.layout)),
+                          n_units, dim)
     for name in ("keys", "units", "weights", "lengths", "damping"):
         assert np.array_equal(getattr(again.postings, name), getattr(record.postings, name))
     doc = decode_document(document, record.layout)
     assert decode_document(encode_document(doc), record.layout).to_json() == doc.to_json()
+    assert vector_rows(SparseVectors.from_dense(dense)) == [(d, e) for n, d, _, e in
+                                                           store.vector_entries(list(range(dim))) if n == document_id]
     store.close()
 
 

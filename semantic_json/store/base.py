@@ -9,14 +9,16 @@ same results from either. Opening reads the search records only; a document is r
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+import numpy as np
+
 from ..errors import SemanticJsonError
 from ..model import SemanticDocument
-from .records import SearchRecord, UnitLayout, decode_document, decode_record
+from .records import SearchRecord, StoredSource, StoredVectors, UnitLayout, decode_record, decode_source
 
 #: URL schemes that name a PostgreSQL server index (the forms libpq and psycopg accept).
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
@@ -90,7 +92,8 @@ class StoredVocabulary:
 
     def get(self, key: str, default: int | None = None) -> int | None:
         if key not in self._known:
-            self._known[key] = self._lookup([key]).get(key)
+            found = self._lookup([key]).get(key)
+            self._known[key] = None if found is None else np.int32(found)
         found = self._known[key]
         return default if found is None else found
 
@@ -105,7 +108,7 @@ class StoredVocabulary:
 
     def ids(self, keys: Sequence[str]) -> list[int]:
         """The id of every key of ``keys``, adding to the store those it lacks."""
-        created = self._create(list(keys))
+        created = {key: np.int32(key_id) for key, key_id in self._create(list(keys)).items()}
         self._known.update(created)
         return [created[key] for key in keys]
 
@@ -115,26 +118,63 @@ def damage(exc: Exception) -> str:
     return f"{exc.__class__.__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
 
 
-def read_document(where: str | Path, document_id: str, row: tuple[bytes, str] | None, layout: UnitLayout,
-                  fingerprint: str) -> SemanticDocument:
-    """The document of a row (its stored bytes, its fingerprint) as the search record read at open
-    (``layout``, ``fingerprint``) describes it; IndexFileError when it changed since or is damaged."""
+def read_source(where: str | Path, document_id: str, row: tuple[bytes, str] | None, layout: UnitLayout,
+                fingerprint: str) -> StoredSource:
+    """The stored document of a row (its bytes, its fingerprint) as the search record read at open
+    (``layout``, ``fingerprint``) describes it; IndexFileError when it changed since, DamagedDocumentError
+    when it cannot be read."""
     if row is None or row[1] != fingerprint:
         raise document_changed(where, document_id)
     try:
-        return decode_document(row[0], layout)
+        return decode_source(row[0], layout)
     except Exception as exc:  # zlib, JSON, pydantic or integrity errors
         raise DamagedDocumentError(where, document_id, damage(exc)) from None
 
 
-def read_records(rows: Iterable[tuple[str, int, int, bytes, Any, str]],
+def whole_document(where: str | Path, source: StoredSource) -> SemanticDocument:
+    """The whole compiled document of a stored one; DamagedDocumentError when it cannot be read."""
+    try:
+        return source.document()
+    except Exception as exc:  # JSON, pydantic or integrity errors
+        raise DamagedDocumentError(where, source.document_id, damage(exc)) from None
+
+
+def read_vectors(where: str | Path, rows: Iterable[tuple[str, int, str, bytes]],
+                 held: Mapping[str, tuple[StoredVectors, str]], dimensions: Sequence[int]
+                 ) -> Iterator[tuple[str, int, np.ndarray, np.ndarray]]:
+    """(document id, dimension, unit positions, values) of the stored vector ``rows`` (as vector_entries
+    gives them) of the documents ``held`` (document id → its StoredVectors and fingerprint, as read at
+    open); rows of other documents are passed over. IndexFileError when a document changed since it was
+    read, DamagedDocumentError when its row of one of ``dimensions`` is damaged or missing."""
+    seen: set[tuple[str, int]] = set()
+    for document_id, dimension, fingerprint, data in rows:
+        found = held.get(document_id)
+        if found is None:
+            continue
+        vectors, expected = found
+        if fingerprint != expected:
+            raise document_changed(where, document_id)
+        try:
+            positions, values = vectors.entries_of(dimension, data)
+        except ValueError as exc:
+            raise DamagedDocumentError(where, document_id, damage(exc)) from None
+        seen.add((document_id, dimension))
+        yield document_id, dimension, positions, values
+    for document_id, (vectors, _) in held.items():
+        for dimension in dimensions:
+            if vectors.counts[dimension] and (document_id, dimension) not in seen:
+                raise DamagedDocumentError(where, document_id, f"its vectors of dimension {dimension} are missing")
+
+
+def read_records(rows: Iterable[tuple[str, int, int, bytes, Any, str, int]],
                  parse_info: Callable[[str, Any], dict[str, Any]]) -> tuple[list[StoredRecord], dict[str, str]]:
-    """The readable documents of ``rows`` (document id, units, dim, search record bytes, info, fingerprint),
-    in order, and the damaged ones (document id → what is wrong), which are left out so that the rest of the
-    index stays usable. ``parse_info`` turns a row's info into a dict or raises."""
+    """The readable documents of ``rows`` (document id, units, dim, search record bytes, info, fingerprint,
+    order of addition), in the order they were added, and the damaged ones (document id → what is wrong),
+    which are left out so that the rest of the index stays usable. ``parse_info`` turns a row's info into a
+    dict or raises. (Rows are put in order here: a database sorting them would copy every record.)"""
     out: list[StoredRecord] = []
     damaged: dict[str, str] = {}
-    for document_id, n_units, dim, record, info, fingerprint in rows:
+    for document_id, n_units, dim, record, info, fingerprint, _seq in sorted(rows, key=lambda row: row[6]):
         try:
             decoded = decode_record(document_id, record, n_units, dim)
             parsed_info = parse_info(document_id, info)
@@ -172,7 +212,9 @@ class IndexStore(Protocol):
 
     def load(self) -> tuple[list[StoredRecord], dict[str, str]]: ...
 
-    def document(self, document_id: str, layout: UnitLayout, fingerprint: str) -> SemanticDocument: ...
+    def vector_entries(self, dimensions: Sequence[int]) -> list[tuple[str, int, str, bytes]]: ...
+
+    def source(self, document_id: str, layout: UnitLayout, fingerprint: str) -> StoredSource: ...
 
     def size_bytes(self) -> int: ...
 

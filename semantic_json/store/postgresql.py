@@ -26,9 +26,9 @@ import numpy as np
 
 from ..errors import EmbedderMismatchError
 from ..model import SemanticDocument
-from .base import (STORE_SCHEMA_VERSION, IndexFileError, StoredRecord, StoredVocabulary, read_document, read_records,
+from .base import (STORE_SCHEMA_VERSION, IndexFileError, StoredRecord, StoredVocabulary, read_source, read_records,
                    version_error)
-from .records import SearchRecord, UnitLayout, encode_document, encode_record
+from .records import SearchRecord, StoredSource, UnitLayout, encode_document, encode_record, vector_rows
 from .sqlite import document_fingerprint
 
 #: Seconds to wait for the server when connecting.
@@ -70,6 +70,13 @@ CREATE SEQUENCE IF NOT EXISTS sjt_keys_seq AS INTEGER MINVALUE 0 START 0;
 CREATE TABLE IF NOT EXISTS sjt_keys (
     key  TEXT PRIMARY KEY,
     id   INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS sjt_vectors (
+    dim          INTEGER NOT NULL,
+    document_id  TEXT NOT NULL REFERENCES sjt_documents (document_id) ON DELETE CASCADE,
+    fingerprint  TEXT NOT NULL,
+    entries      BYTEA NOT NULL,
+    PRIMARY KEY (dim, document_id)
 );
 """
 
@@ -207,9 +214,10 @@ class PostgresStore:
         """Write (or replace) one document, its search record and its anchors in a single transaction."""
         vectors = record.vectors.to_dense() if hasattr(record.vectors, "to_dense") else record.vectors
         vectors = np.ascontiguousarray(vectors, dtype=np.float32)
+        fingerprint = fingerprint or document_fingerprint(doc)
         row = (
             doc.document_id,
-            fingerprint or document_fingerprint(doc),
+            fingerprint,
             doc.document_sha256,
             doc.source_uri,
             len(doc.units),
@@ -232,6 +240,11 @@ class PostgresStore:
                 " seq = EXCLUDED.seq, record = EXCLUDED.record, document = EXCLUDED.document",
                 row,
             )
+            self._conn.execute("DELETE FROM sjt_vectors WHERE document_id = %s", (doc.document_id,))
+            with self._conn.cursor() as cursor:
+                with cursor.copy("COPY sjt_vectors (dim, document_id, fingerprint, entries) FROM STDIN") as copy:
+                    for dim, entries in vector_rows(vectors):
+                        copy.write_row((dim, doc.document_id, fingerprint, entries))
             self._conn.execute("DELETE FROM sjt_anchors WHERE document_id = %s", (doc.document_id,))
             with self._conn.cursor() as cursor:
                 with cursor.copy(
@@ -261,21 +274,31 @@ class PostgresStore:
             with self._conn.transaction():
                 self._conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
                 rows = self._conn.execute(
-                    "SELECT document_id, n_units, dim, record, info_json, fingerprint FROM sjt_documents ORDER BY seq"
+                    "SELECT document_id, n_units, dim, record, info_json, fingerprint, seq FROM sjt_documents"
                 ).fetchall()
         except self._psycopg.Error as exc:
             raise IndexFileError(f"{self.path}: cannot read documents ({_first_line(exc)})") from exc
         return read_records(rows, _checked_info)
 
-    def document(self, document_id: str, layout: UnitLayout, fingerprint: str) -> SemanticDocument:
-        """The compiled document ``document_id`` as its search record (``layout``, ``fingerprint``) was
-        read; IndexFileError when it has changed since, or is damaged."""
+    def vector_entries(self, dimensions: Sequence[int]) -> list[tuple[str, int, str, bytes]]:
+        """(document id, dimension, fingerprint, stored row) of every document's vectors in ``dimensions``."""
+        try:
+            return self._conn.execute(
+                "SELECT document_id, dim, fingerprint, entries FROM sjt_vectors WHERE dim = ANY(%s)",
+                (list(dimensions),)).fetchall()
+        except self._psycopg.Error as exc:
+            raise IndexFileError(f"{self.path}: cannot read the vectors ({_first_line(exc)})") from exc
+
+    def source(self, document_id: str, layout: UnitLayout, fingerprint: str) -> StoredSource:
+        """The stored document ``document_id`` as its search record (``layout``, ``fingerprint``) was read:
+        what a search result shows of it, the whole document by its ``document()``; IndexFileError when it
+        has changed since, DamagedDocumentError when it cannot be read."""
         try:
             row = self._conn.execute(
                 "SELECT document, fingerprint FROM sjt_documents WHERE document_id = %s", (document_id,)).fetchone()
         except self._psycopg.Error as exc:
             raise IndexFileError(f"{self.path}: cannot read document {document_id!r} ({_first_line(exc)})") from exc
-        return read_document(self.path, document_id, row, layout, fingerprint)
+        return read_source(self.path, document_id, row, layout, fingerprint)
 
     def nearest(self, query_vector: np.ndarray, k: int) -> list[tuple[str, int, float]]:
         """The ``k`` anchors nearest to ``query_vector`` by the server's HNSW index, as
@@ -298,7 +321,8 @@ class PostgresStore:
         """Bytes the index tables take on the server, indexes and TOAST included."""
         row = self._conn.execute(
             "SELECT COALESCE(SUM(pg_total_relation_size(c.oid)), 0) FROM pg_class c"
-            " WHERE c.relname IN ('sjt_meta', 'sjt_documents', 'sjt_anchors') AND pg_table_is_visible(c.oid)"
+            " WHERE c.relname IN ('sjt_meta', 'sjt_documents', 'sjt_anchors', 'sjt_keys', 'sjt_vectors')"
+            " AND pg_table_is_visible(c.oid)"
         ).fetchone()
         return int(row[0])
 
