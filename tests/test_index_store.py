@@ -45,6 +45,15 @@ def index(prepared, tmp_path_factory) -> Path:
     return path
 
 
+def _damaged(index: Path, tmp_path: Path, damage: str) -> SemanticRepository:
+    """A copy of ``index`` damaged by the SQL statement ``damage``, opened read-only."""
+    copy = tmp_path / "damaged.sqlite"
+    copy.write_bytes(index.read_bytes())
+    with sqlite3.connect(copy) as conn:
+        conn.execute(damage)
+    return SemanticRepository.open(copy, read_only=True)
+
+
 def _in_memory(prepared, leave_out: str = "") -> SemanticRepository:
     repo = SemanticRepository()
     for doc, info in prepared:
@@ -101,11 +110,8 @@ def test_opening_reads_no_document_nor_vector_and_a_search_reads_only_what_it_us
 
 
 def test_a_document_whose_vectors_are_damaged_is_left_out_when_a_query_reads_them(prepared, index, tmp_path):
-    copy = tmp_path / "damaged.sqlite"
-    copy.write_bytes(index.read_bytes())
-    with sqlite3.connect(copy) as conn:
-        conn.execute("UPDATE vectors SET entries = substr(entries, 1, 3) WHERE document_id = 'annual_report_en'")
-    repo = SemanticRepository.open(copy, read_only=True)
+    repo = _damaged(index, tmp_path, "UPDATE vectors SET entries = substr(entries, 1, 3)"
+                                     " WHERE document_id = 'annual_report_en'")
     question = "operating income 2024"
     result = repo.search(question, k=5)
     assert list(repo.damaged) == ["annual_report_en"] and "vector row of dimension" in repo.damaged["annual_report_en"]
@@ -154,11 +160,8 @@ def test_a_document_whose_ids_and_lines_are_not_the_compilers_reads_back_unchang
 
 
 def test_a_document_found_damaged_by_a_search_is_left_out_as_if_it_were_never_read(prepared, index, tmp_path):
-    copy = tmp_path / "damaged.sqlite"
-    copy.write_bytes(index.read_bytes())
-    with sqlite3.connect(copy) as conn:
-        conn.execute("UPDATE documents SET document = substr(document, 1, 40) WHERE document_id = 'credit_review_ko'")
-    repo = SemanticRepository.open(copy, read_only=True)
+    repo = _damaged(index, tmp_path, "UPDATE documents SET document = substr(document, 1, 40)"
+                                     " WHERE document_id = 'credit_review_ko'")
     assert repo.damaged == {}  # nothing read yet
     question = "2026년 원리금 상환 합계"
     result = repo.search(question, k=5)

@@ -27,7 +27,7 @@ import bisect
 import json
 import struct
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any, get_args
@@ -197,7 +197,7 @@ class UnitLayout:
         self.unit_ids = unit_ids
         self._columns: list | None = None
         self._scalars: tuple[np.ndarray, ...] | None = None
-        self.units = _LayoutUnits(self)
+        self.units = _Lazy(len(arrays["kind"]), self.make)
 
     def __len__(self) -> int:
         return len(self._arrays["kind"])
@@ -276,12 +276,12 @@ def _default_ids(count: int) -> list[str]:
     return [f"P{n}" for n in range(1, count + 1)]
 
 
-class _LayoutUnits(Sequence):
-    """The units of a UnitLayout, by position (each made once, when first read)."""
+class _Lazy(Sequence):
+    """A sequence of ``count`` items, each made by ``make(position)`` when first read and kept."""
 
-    def __init__(self, layout: UnitLayout) -> None:
-        self._layout = layout
-        self._made: list[_LayoutUnit | None] = [None] * len(layout)
+    def __init__(self, count: int, make: Callable[[int], Any]) -> None:
+        self._make = make
+        self._made: list[Any] = [None] * count
 
     def __len__(self) -> int:
         return len(self._made)
@@ -293,7 +293,7 @@ class _LayoutUnits(Sequence):
         if made is None:
             if position < 0:
                 position += len(self._made)
-            made = self._made[position] = self._layout.make(position)
+            made = self._made[position] = self._make(position)
         return made
 
 
@@ -484,7 +484,9 @@ class StoredSource:
         self.line_starts = parts["line_starts"].tolist() if "line_starts" in parts else line_starts_of(self.text)
         self.units = layout.units
         self.layout = layout
-        self.segments = _StoredSegments(parts["segments"].tobytes(), parts["segment_offsets"].tolist())
+        # each segment is parsed and validated when first read: a region reads a few of thousands
+        data, offsets = parts["segments"].tobytes(), parts["segment_offsets"].tolist()
+        self.segments = _Lazy(len(offsets) - 1, lambda n: Segment.model_validate_json(data[offsets[n] : offsets[n + 1]]))
         self._parts = parts
 
     def line_of(self, char: int) -> int:
@@ -524,29 +526,6 @@ class StoredSource:
         )
         doc.check_integrity()
         return doc
-
-
-class _StoredSegments(Sequence):
-    """A stored document's segments, each parsed and validated when first read."""
-
-    def __init__(self, data: bytes, offsets: list[int]) -> None:
-        self._data = data
-        self._offsets = offsets
-        self._made: list[Segment | None] = [None] * (len(offsets) - 1)
-
-    def __len__(self) -> int:
-        return len(self._made)
-
-    def __getitem__(self, index):  # type: ignore[override]
-        if index.__class__ is slice:
-            return [self[n] for n in range(*index.indices(len(self._made)))]
-        made = self._made[index]
-        if made is None:
-            if index < 0:
-                index += len(self._made)
-            text = self._data[self._offsets[index] : self._offsets[index + 1]]
-            made = self._made[index] = Segment.model_validate_json(text)
-        return made
 
 
 def decode_source(data: bytes, layout: UnitLayout) -> StoredSource:
