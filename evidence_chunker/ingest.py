@@ -4,6 +4,10 @@ Parsing, chunking and compiling run in worker processes when ``workers > 1``; th
 file, one writer) embeds and stores in the main process, one transaction per document. A PDF already in
 the index with the same sha256 is skipped before it is parsed, so a rerun after a crash resumes.
 
+With workers, documents are handed out in order, a few more than there are workers at a time. When fewer
+PDFs are left than workers (one large report alone, the last ones of a run), the lite parser's pages of a
+PDF are read in batches by several workers, and one of them then analyses the whole document.
+
 Document ids come from file names and are unique per source path: a second PDF whose name is taken by
 another file gets ``{stem}-{8 hex digits of its path's sha256}``, with a warning (never a silent merge).
 Workers die with the main process, however it ends (SIGKILL included: the kernel's parent-death signal on
@@ -19,18 +23,21 @@ import signal
 import sys
 import threading
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .batch import Failure, check_input_file, progress_bar
 from .errors import EvidenceChunkerError, IngestTerminated, NotARegularFileError, WorkerDiedError
 from .parsing.pdf_file import file_sha256
+
+if TYPE_CHECKING:  # pragma: no cover
+    from semantic_json import SemanticDocument
 
 #: Key under which ingest records what it did for a document (see ``document_stats``).
 INFO_KIND = "pdf"
@@ -75,11 +82,18 @@ class IngestSummary:
 
 @dataclass
 class PreparedDocument:
-    """A PDF made ready for the repository in a worker: its compiled document (JSON) and stored info."""
+    """A PDF made ready for the repository in a worker: its compiled document and stored info.
+
+    The document travels between processes pickled, which is cheaper than JSON both ways."""
 
     path: Path
-    document_json: str
+    document: "SemanticDocument"
     info: dict[str, Any]
+
+    @property
+    def document_json(self) -> str:
+        """The compiled document as JSON (``SemanticDocument.to_json``)."""
+        return self.document.to_json()
 
 
 def document_id_for(path: Path) -> str:
@@ -129,8 +143,9 @@ def assign_document_ids(paths: Iterable[Path], repo) -> dict[Path, tuple[str, st
 
 
 def prepare_document(path: Path, parser: str = "lite", artifacts_path: str | None = None,
-                     doc_id: str | None = None) -> PreparedDocument:
-    """Parse, chunk and compile one PDF (or DoclingDocument JSON); runs in a worker process."""
+                     doc_id: str | None = None, pages: list | None = None) -> PreparedDocument:
+    """Parse, chunk and compile one PDF (or DoclingDocument JSON); runs in a worker process. ``pages``:
+    the PDF's pages already read by the lite parser (:meth:`LiteParser.read_pages`), in batches."""
     from .corpus.chunks import chunk_kind
     from .corpus.consumed import ConsumedStats
     from .corpus.assemble import build_corpus_parsed
@@ -140,7 +155,12 @@ def prepare_document(path: Path, parser: str = "lite", artifacts_path: str | Non
     from .parsing import ParsedDoc
 
     chunker = _chunker(parser, artifacts_path)
-    parsed = ParsedDoc.from_docling_json(path) if path.suffix.lower() == ".json" else chunker.parse(path)
+    if pages is not None:
+        parsed = chunker.parser.parse(path, pages=pages)
+    elif path.suffix.lower() == ".json":
+        parsed = ParsedDoc.from_docling_json(path)
+    else:
+        parsed = chunker.parse(path)
     doc_id = doc_id or document_id_for(path)
     units = chunker.chunk_parsed(parsed, doc_id=doc_id)
     consumed = ConsumedStats()
@@ -172,7 +192,7 @@ def prepare_document(path: Path, parser: str = "lite", artifacts_path: str | Non
         "text_chunks_dropped": consumed.dropped,
         "text_chunks_rebuilt": consumed.rebuilt,
     }
-    return PreparedDocument(path=path, document_json=document.to_json(), info=info)
+    return PreparedDocument(path=path, document=document, info=info)
 
 
 #: Distinct dropped running lines named in a document's info (the most frequent first).
@@ -193,10 +213,18 @@ def _chunker(parser: str, artifacts_path: str | None):
     return EvidenceChunker(parser=parser, artifacts_path=artifacts_path)
 
 
-def _prepare_safely(args: tuple[Path, str, str | None, str]) -> PreparedDocument | Failure:
+def _prepare_safely(args: tuple[Path, str, str | None, str], pages: list | None = None) -> PreparedDocument | Failure:
     path, parser, artifacts_path, doc_id = args
     try:
-        return prepare_document(path, parser, artifacts_path, doc_id=doc_id)
+        return prepare_document(path, parser, artifacts_path, doc_id=doc_id, pages=pages)
+    except (EvidenceChunkerError, OSError, ValueError) as exc:
+        return Failure(path, str(exc))
+
+
+def _read_pages_safely(path: Path, start: int, stop: int):
+    """Pages ``start`` to ``stop - 1`` of a PDF read by the lite parser (a PageBatch), or a Failure."""
+    try:
+        return _chunker("lite", None).parser.read_pages(path, start, stop)
     except (EvidenceChunkerError, OSError, ValueError) as exc:
         return Failure(path, str(exc))
 
@@ -219,8 +247,6 @@ def ingest(paths: Iterable[Path], repo, parser: str = "lite", artifacts_path: st
     ``prepared(paths, parser, artifacts_path)``, when given, replaces the local worker processes as the
     source of prepared documents (ray_ingest.py sends them to a Ray cluster).
     """
-    from semantic_json import SemanticDocument
-
     started = time.perf_counter()
     summary = IngestSummary()
     if parser == "auto":  # decide once, here, so the fallback warning is printed once
@@ -265,7 +291,8 @@ def ingest(paths: Iterable[Path], repo, parser: str = "lite", artifacts_path: st
                     message = outcome.error if str(outcome.path) in outcome.error else f"{outcome.path}: {outcome.error}"
                     (bar.write if bar is not None else _stderr)(f"error: {message}")
                 else:
-                    document = SemanticDocument.from_json(outcome.document_json)
+                    document = outcome.document
+                    document.check_integrity()
                     repo.add(document, info=outcome.info)
                     summary.indexed += 1
                     summary.pages += outcome.info["pages"]
@@ -313,14 +340,14 @@ def _prepared(todo: list[tuple[Path, str]], parser: str, artifacts_path: str | N
     """Prepared documents in input order, from a process pool when ``workers > 1``. Closing the generator
     early (an exception in the caller, SIGTERM) stops the workers without waiting for their current file."""
     jobs = [(path, parser, artifacts_path, doc_id) for path, doc_id in todo]
-    if workers <= 1 or len(jobs) <= 1:
+    if workers <= 1 or not jobs:
         for job in jobs:
             yield _prepare_safely(job)
         return
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_started, initargs=(os.getpid(),))
     finished = False
     try:
-        yield from pool.map(_prepare_safely, jobs)
+        yield from _scheduled(pool, jobs, workers)
         finished = True
     except BrokenProcessPool as exc:
         raise WorkerDiedError(f"a worker process died during the ingest ({exc}); documents stored so far are kept: "
@@ -330,6 +357,96 @@ def _prepared(todo: list[tuple[Path, str]], parser: str, artifacts_path: str | N
             pool.shutdown(wait=True)
         else:
             _stop_workers(pool)
+
+
+#: Documents waiting in the pool's queue, per worker, beyond the one it works on: a worker that finishes
+#: while the main process stores documents starts the next at once.
+QUEUED_PER_WORKER = 4
+#: Finished documents the main process may hold per worker while it waits for an earlier, slower one
+#: (documents are stored in input order); past that, no more are handed out until it is in.
+READY_PER_WORKER = 4
+#: A PDF is read in page batches by several workers only with at least this many pages per batch.
+MIN_PAGES_PER_BATCH = 16
+
+
+class _InFlight:
+    """A document handed to the pool: one task, or page batches read by several workers followed by the
+    task that analyses the whole document (submitted once the batches are in)."""
+
+    def __init__(self, pool: ProcessPoolExecutor, job: tuple, batches: list[tuple[int, int]] | None):
+        self.job = job
+        self.batches = [pool.submit(_read_pages_safely, job[0], start, stop) for start, stop in batches or []]
+        self.result = None if self.batches else pool.submit(_prepare_safely, job)
+        self.failure: Failure | None = None
+
+    def pending(self) -> list:
+        """The futures still running."""
+        return [f for f in ([self.result] if self.result is not None else self.batches) if not f.done()]
+
+    def advance(self, pool: ProcessPoolExecutor) -> None:
+        """Submit the analysis once every page batch is read (or settle on the first batch's failure)."""
+        if self.result is not None or self.failure is not None or not all(f.done() for f in self.batches):
+            return
+        pages = [f.result() for f in self.batches]
+        self.batches = []
+        failed = [p for p in pages if isinstance(p, Failure)]
+        if failed:
+            self.failure = failed[0]
+        else:
+            self.result = pool.submit(_prepare_safely, self.job, pages)
+
+    def done(self) -> bool:
+        return self.failure is not None or (self.result is not None and self.result.done())
+
+    def outcome(self) -> PreparedDocument | Failure:
+        return self.failure if self.failure is not None else self.result.result()
+
+
+def _scheduled(pool: ProcessPoolExecutor, jobs: list[tuple], workers: int) -> Iterator[PreparedDocument | Failure]:
+    """Outcomes of ``jobs`` in input order. Documents are handed out as long as each worker has at most
+    ``QUEUED_PER_WORKER`` waiting besides the one it works on, and at most ``READY_PER_WORKER`` finished
+    ones per worker wait for an earlier one: a long document does not leave the other workers idle. A
+    PDF handed out while fewer are left than workers is read in page batches."""
+    in_flight: deque[_InFlight] = deque()
+    unfinished = (1 + QUEUED_PER_WORKER) * workers
+    held = unfinished + READY_PER_WORKER * workers
+    waiting = deque(jobs)
+    while waiting or in_flight:
+        for doc in in_flight:  # page batches all read: their analysis goes in the queue now
+            doc.advance(pool)
+        while waiting and len(in_flight) < held and sum(not doc.done() for doc in in_flight) < unfinished:
+            job = waiting.popleft()
+            in_flight.append(_InFlight(pool, job, _page_batches(job, workers) if len(waiting) + 1 < workers else None))
+        head = in_flight[0]
+        if head.done():
+            in_flight.popleft()
+            yield head.outcome()
+        else:
+            wait([f for doc in in_flight for f in doc.pending()], return_when=FIRST_COMPLETED)
+
+
+def _page_batches(job: tuple, workers: int) -> list[tuple[int, int]] | None:
+    """Page ranges ``(start, stop)`` for reading a PDF in ``workers`` batches with the lite parser, or None
+    when it is not worth it (few pages, another parser, not a readable PDF: left to the one-task path,
+    which reports what is wrong)."""
+    path, parser = job[0], job[1]
+    if parser != "lite" or path.suffix.lower() != ".pdf":
+        return None
+    try:
+        import pypdfium2 as pdfium
+
+        pdf = pdfium.PdfDocument(str(path))
+        try:
+            pages = len(pdf)
+        finally:
+            pdf.close()
+    except Exception:  # noqa: BLE001 - any trouble opening it is reported by the one-task path
+        return None
+    count = min(workers, pages // MIN_PAGES_PER_BATCH)
+    if count < 2:
+        return None
+    bounds = [round(k * pages / count) for k in range(count + 1)]
+    return list(zip(bounds, bounds[1:]))
 
 
 def _stop_workers(pool: ProcessPoolExecutor) -> None:

@@ -61,8 +61,9 @@ def test_lite_ingest_and_search_import_no_model_framework(tmp_path):
     index = tmp_path / "index.sqlite"
     pdf = SAMPLE_PDFS / "mixed_brief.pdf"
     frameworks = ("torch", "transformers", "docling")
-    assert _modules_after_cli(frameworks, "ingest", str(pdf), "--index", str(index), "--parser", "lite",
-                              "--no-progress") == []
+    # nor pandas (nor pyarrow) and OpenCV, which docling-core imports for exports ingest never makes
+    assert _modules_after_cli((*frameworks, "pandas", "pyarrow", "cv2"), "ingest", str(pdf), "--index", str(index),
+                              "--parser", "lite", "--no-progress") == []
     parsing_stack = (*frameworks, "docling_core", "pypdfium2", "pandas", "semchunk", "evidence_chunker.parsing")
     assert _modules_after_cli(parsing_stack, "search", "revenue", "--index", str(index)) == []
     assert _modules_after_cli(parsing_stack, "--version") == []
@@ -155,3 +156,17 @@ def test_no_import_circle_between_modules_of_either_package():
         if name not in state:
             visit(name, [name])
     assert circles == []
+
+
+def test_pandas_deferred_while_docling_core_loads_is_there_when_used():
+    code = (
+        "import sys\n"
+        "from evidence_chunker.parsing import LiteParser\n"
+        f"doc = LiteParser().parse({str(SAMPLE_PDFS / 'mixed_brief.pdf')!r}).document\n"
+        "before = 'pandas' in sys.modules\n"
+        "frame = doc.tables[0].export_to_dataframe(doc)\n"
+        "import pandas\n"
+        "print(before, isinstance(frame, pandas.DataFrame), frame.shape[0] > 1)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "True", "True"]

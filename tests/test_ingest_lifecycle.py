@@ -194,3 +194,19 @@ def test_one_file_named_twice_is_indexed_once(tmp_path, capsys):
     repo = SemanticRepository.open(index, read_only=True)
     assert sorted(repo.documents) == ["annual_report_en", "credit_review_ko", "mixed_brief"]
     repo.close()
+
+
+def test_one_pdf_read_by_two_workers_is_indexed_as_by_one(tmp_path, monkeypatch):
+    import evidence_chunker.ingest as ingest_module
+
+    pdf = SAMPLE_PDFS / "annual_report_en.pdf"
+    monkeypatch.setattr(ingest_module, "MIN_PAGES_PER_BATCH", 2)  # its 6 pages in two batches of 3
+    assert ingest_module._page_batches((pdf, "lite", None, "annual_report_en"), 2) == [(0, 3), (3, 6)]
+    documents = []
+    for workers in (1, 2):
+        repo = SemanticRepository.open(tmp_path / f"w{workers}.sqlite")
+        summary = ingest_module.ingest([pdf], repo, parser="lite", workers=workers, progress=False)
+        assert summary.indexed == 1 and not summary.failures
+        documents.append((repo.get_document("annual_report_en").to_json(), repo.document_info("annual_report_en")))
+        repo.close()
+    assert documents[0] == documents[1]

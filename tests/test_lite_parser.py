@@ -641,3 +641,17 @@ def test_loose_table_recall_on_the_docling_corpus_stays_above_the_floor():
         total += result.gt_tables
     assert total > 0
     assert found / total >= RECALL_FLOOR
+
+
+def test_pages_read_in_batches_elsewhere_give_the_same_document():
+    import pickle
+
+    parser = LiteParser()
+    pdf = SAMPLE_PDFS / "annual_report_en.pdf"
+    whole = parser.parse(pdf).document.export_to_dict()
+    # as the workers of an ingest hand them over: pickled, in columns
+    batches = pickle.loads(pickle.dumps([parser.read_pages(pdf, 0, 2), parser.read_pages(pdf, 2, 6)]))
+    assert [len(b) for b in batches] == [2, 4]
+    assert parser.parse(pdf, pages=batches).document.export_to_dict() == whole
+    with pytest.raises(ValueError, match="not the PDF's 6 pages"):
+        parser.parse(pdf, pages=batches[1:])

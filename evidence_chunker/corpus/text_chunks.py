@@ -6,19 +6,19 @@ Each chunk is then taken apart into parts, one per doc item where docling's seri
 ``filter_consumed_paragraphs`` can later drop single paragraphs an EU absorbed.
 
 docling-core's chunker modules import pandas and semchunk; they are imported on first use only, and
-without transformers (see :func:`_import_chunker_modules`).
+without transformers or pandas (see :func:`_import_chunker_modules`).
 """
 
 from __future__ import annotations
 
 import importlib
 import sys
-import types
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Callable, Iterable, NamedTuple
+from typing import TYPE_CHECKING, Any, Iterable, NamedTuple
 
 from docling_core.types.doc import ContentLayer, DocItem, DocItemLabel, DoclingDocument, RefItem, TableItem, TextItem
 
+from ..deferred_imports import DeferredModule, heavy_imports_deferred
 from ..errors import ChunkerUnavailableError
 from ..geometry import item_boxes, normalise
 from ..parsing.parsed import ParsedDoc
@@ -188,36 +188,6 @@ def _hybrid_chunker(doc: DoclingDocument, excluded: frozenset[str], token_limit:
 HF_TOKENIZER_MODULE = "docling_core.transforms.chunker.tokenizer.huggingface"
 
 
-class _DeferredModule(types.ModuleType):
-    """Stands in for a module until one of its names is used, then imports the real one in its place."""
-
-    def __init__(self, name: str):
-        super().__init__(name)
-        self.__dict__["_real"] = None
-
-    def _load(self) -> types.ModuleType:
-        real = self.__dict__["_real"]
-        if real is None:
-            if sys.modules.get(self.__name__) is self:
-                del sys.modules[self.__name__]
-            real = self.__dict__["_real"] = importlib.import_module(self.__name__)
-        return real
-
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("__") and name.endswith("__"):  # the import system probing (__path__, ...)
-            raise AttributeError(name)
-        return getattr(self._load(), name)
-
-    def deferred(self, name: str) -> Callable[..., Any]:
-        """A function calling the real module's function ``name`` (importing the module then)."""
-
-        def call(*args: Any, **kwargs: Any) -> Any:
-            return getattr(self._load(), name)(*args, **kwargs)
-
-        call.__name__ = call.__qualname__ = name
-        return call
-
-
 def _import_chunker_modules() -> None:
     """Import docling-core's chunker package without importing transformers.
 
@@ -231,11 +201,12 @@ def _import_chunker_modules() -> None:
     """
     if "docling_core.transforms.chunker.hybrid_chunker" in sys.modules or HF_TOKENIZER_MODULE in sys.modules:
         return
-    stand_in = _DeferredModule(HF_TOKENIZER_MODULE)
+    stand_in = DeferredModule(HF_TOKENIZER_MODULE)
     stand_in.__dict__["get_default_tokenizer"] = stand_in.deferred("get_default_tokenizer")
     sys.modules[HF_TOKENIZER_MODULE] = stand_in
     try:
-        importlib.import_module("docling_core.transforms.chunker.hybrid_chunker")
+        with heavy_imports_deferred():
+            importlib.import_module("docling_core.transforms.chunker.hybrid_chunker")
     except BaseException:
         if sys.modules.get(HF_TOKENIZER_MODULE) is stand_in:
             del sys.modules[HF_TOKENIZER_MODULE]
@@ -286,9 +257,14 @@ def _chunker_classes() -> _ChunkerClasses:
     class TableFreeSerializerProvider(ChunkingSerializerProvider):
         def __init__(self, excluded: frozenset[str]):
             self.excluded = excluded
+            self._last: TableFreeSerializer | None = None
 
         def get_serializer(self, doc: DoclingDocument) -> TableFreeSerializer:
-            return TableFreeSerializer(doc=doc, table_refs=self.excluded)
+            # one serializer per document: making one validates the whole document again, and the
+            # chunker asks for one several times
+            if self._last is None or self._last.doc is not doc:
+                self._last = TableFreeSerializer(doc=doc, table_refs=self.excluded)
+            return self._last
 
     return _ChunkerClasses(tokenizer=Cl100kTokenizer, provider=TableFreeSerializerProvider)
 

@@ -12,10 +12,12 @@ Born-digital PDFs only: a PDF without a text layer raises :class:`ImageOnlyPdfEr
 
 from __future__ import annotations
 
+import gc
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
+import numpy as np
 from docling_core.types.doc import (
     BoundingBox,
     CoordOrigin,
@@ -48,20 +50,21 @@ from .lite_borderless import find_aligned_tables
 from .lite_ruled import find_ruled_tables
 from .lite_tables import Edge, FoundTable, prepare_edges
 from .lite_text import (
-    Char,
+    Glyphs,
     Line,
     Phrase,
     attach_list_markers,
     group_lines,
     phrases_from_words,
+    Word,
     split_phrases,
-    words_from_chars,
+    words_from_glyphs,
 )
 from .lite_toc import find_index_tables
 from .parsed import ParsedDoc
 from .pdf_file import DEFAULT_MAX_PAGES, DEFAULT_MAX_PDF_BYTES, inspect_pdf
 
-__all__ = ["LiteParser", "LiteSettings"]
+__all__ = ["LiteParser", "LiteSettings", "PageBatch"]
 
 # --------------------------------------------------------------------------------------------
 # Orientation: analysing a page whose text runs sideways
@@ -110,33 +113,30 @@ class _PageText:
         return _from_upright(box, self.orientation, self.content.width, self.content.height)
 
 
+def _upright_columns(glyphs: Glyphs, orientation: int, width: float, height: float) -> Glyphs:
+    """:func:`_to_upright` over every glyph box."""
+    x0, top, x1, bottom = _to_upright((glyphs.x0, glyphs.top, glyphs.x1, glyphs.bottom), orientation, width, height)
+    return replace(glyphs, x0=x0, top=top, x1=x1, bottom=bottom)
+
+
 def _prepare_page(content: PageContent, settings: LiteSettings) -> _PageText:
     """Phrases and rules of a page in its main text orientation; sideways text keeps its own reading."""
-    counts: dict[int, int] = {}
-    for _, o in content.chars:
-        counts[o] = counts.get(o, 0) + 1
-    main = max(counts, key=counts.get) if counts else 0
+    glyphs, orientation = content.glyphs, content.orientation
+    turns, first, counts = np.unique(orientation, return_index=True, return_counts=True)
+    # the most frequent orientation; of equally frequent ones the first printed
+    main = int(turns[min(range(len(turns)), key=lambda k: (-counts[k], first[k]))]) if len(turns) else 0
     W, H = content.width, content.height
     fw, fh = (H, W) if main in (90, 270) else (W, H)
-    groups: dict[int, list[Char]] = {}
-    for ch, o in content.chars:
-        if main:  # upright pages (nearly all) are already in the analysis frame
-            x0, top, x1, bottom = _to_upright((ch.x0, ch.top, ch.x1, ch.bottom), main, W, H)
-            ch = ch._replace(x0=x0, top=top, x1=x1, bottom=bottom)
-        group = groups.get((o - main) % 360)
-        if group is None:
-            group = groups[(o - main) % 360] = []
-        group.append(ch)
+    if main:  # upright pages (nearly all) are already in the analysis frame
+        glyphs = _upright_columns(glyphs, main, W, H)
+    relative = (orientation - main) % 360
     phrases: list[Phrase] = []
-    for rel, chars in groups.items():
-        gw, gh = (fh, fw) if rel in (90, 270) else (fw, fh)
+    for rel in sorted(np.unique(relative).tolist(), key=lambda r: first[turns == (r + main) % 360][0]):
+        group = glyphs if rel == 0 and len(turns) == 1 else glyphs.take(np.flatnonzero(relative == rel))
         if rel:
-            chars = [
-                ch._replace(**dict(zip(("x0", "top", "x1", "bottom"), _to_upright((ch.x0, ch.top, ch.x1, ch.bottom), rel, fw, fh))))
-                for ch in chars
-            ]
-            chars.sort(key=lambda c: (round(c.top), c.x0))
-        words = words_from_chars(chars, settings)
+            group = _upright_columns(group, rel, fw, fh)
+            group = group.take(np.lexsort((group.x0, np.rint(group.top))))
+        words = words_from_glyphs(group, settings)
         group_phrases = split_phrases(phrases_from_words(words, settings), settings)
         if rel:
             for p in group_phrases:
@@ -151,8 +151,144 @@ def _prepare_page(content: PageContent, settings: LiteSettings) -> _PageText:
     figures = [_to_upright(f, main, W, H) for f in content.figures]
     # the glyphs, rules and figures now live on as words, and as rules and figures in the analysis
     # frame: the page's raw content need not outlive this call
-    content.chars, content.edges, content.figures = [], [], []
+    content.glyphs, content.orientation, content.edges, content.figures = None, None, [], []
     return _PageText(content, main, fw, fh, phrases, edges, figures, group_lines(phrases, settings))
+
+
+# --------------------------------------------------------------------------------------------
+# Pages read in one process, analysed in another
+# --------------------------------------------------------------------------------------------
+
+
+class PageBatch:
+    """Consecutive pages of a PDF read and prepared for analysis (:meth:`LiteParser.read_pages`).
+
+    In the process that read them they are kept as they are; pickled (sent to the process that
+    analyses the whole document) they travel in columns, which costs a small share of reading them.
+    """
+
+    def __init__(self, first: int, pages: list[_PageText] | None, has_text: bool, columns: "_PageColumns | None" = None):
+        self.first = first  # 0-based index of the first page
+        self.has_text = has_text
+        self._pages = pages
+        self._columns = columns
+
+    def __len__(self) -> int:
+        return len(self._pages) if self._pages is not None else len(self._columns.pages)
+
+    def prepared(self) -> list[_PageText]:
+        """The pages, as :func:`_prepare_page` made them."""
+        if self._pages is None:
+            # a burst of small objects that all live on: the cyclic garbage collector, run on every few
+            # hundred of them, would only walk them again and again (it would triple the cost)
+            enabled = gc.isenabled()
+            gc.disable()
+            try:
+                self._pages = self._columns.unpack()
+            finally:
+                if enabled:
+                    gc.enable()
+            self._columns = None
+        return self._pages
+
+    def __reduce__(self):
+        columns = self._columns if self._columns is not None else _PageColumns.pack(self._pages)
+        return PageBatch, (self.first, None, self.has_text, columns)
+
+
+@dataclass
+class _PageColumns:
+    """Prepared pages in columns (NumPy arrays and one string): words, phrases, lines and rules are
+    numbered across the pages; ``*_start`` arrays hold where each page's (each phrase's, each line's)
+    run begins, with one closing entry."""
+
+    pages: list[tuple[int, float, float, int, float, float]]  # number, width, height, orientation, frame w, h
+    figures: list[list[tuple]]
+    fonts: list[str]
+    text: str  # every word's text, one after the other
+    text_start: np.ndarray
+    words: np.ndarray  # x0, top, x1, bottom, size per word
+    word_style: np.ndarray  # bold, font, orientation per word
+    phrase_start: np.ndarray  # first word of each phrase
+    phrase_box: np.ndarray
+    page_phrase_start: np.ndarray
+    line_phrases: np.ndarray  # phrase numbers of each line, in the line's order
+    line_start: np.ndarray
+    page_line_start: np.ndarray
+    edges: np.ndarray
+    page_edge_start: np.ndarray
+
+    @classmethod
+    def pack(cls, pages: Sequence[_PageText]) -> "_PageColumns":
+        """The columns of some prepared pages."""
+        fonts: dict[str, int] = {}
+        texts: list[str] = []
+        words: list[tuple] = []
+        styles: list[tuple] = []
+        phrase_start, phrase_box, page_phrase_start = [], [], [0]
+        line_phrases, line_start, page_line_start = [], [0], [0]
+        edges, page_edge_start = [], [0]
+        for page in pages:
+            number = {id(p): k for k, p in enumerate(page.phrases, start=len(phrase_box))}
+            for phrase in page.phrases:
+                phrase_start.append(len(words))
+                phrase_box.append((phrase.x0, phrase.top, phrase.x1, phrase.bottom))
+                for w in phrase.words:
+                    texts.append(w.text)
+                    words.append((w.x0, w.top, w.x1, w.bottom, w.size))
+                    styles.append((w.bold, fonts.setdefault(w.font, len(fonts)), w.orientation))
+            page_phrase_start.append(len(phrase_box))
+            for line in page.lines:
+                line_phrases.extend(number[id(p)] for p in line.phrases)
+                line_start.append(len(line_phrases))
+            page_line_start.append(len(line_start) - 1)
+            edges.extend(page.edges)
+            page_edge_start.append(len(edges))
+        phrase_start.append(len(words))
+        return cls(
+            pages=[(p.content.number, p.content.width, p.content.height, p.orientation, p.width, p.height) for p in pages],
+            figures=[p.figures for p in pages], fonts=list(fonts), text="".join(texts),
+            text_start=np.cumsum([0] + [len(t) for t in texts]), words=np.array(words, dtype=float).reshape(-1, 5),
+            word_style=np.array(styles, dtype=np.int64).reshape(-1, 3), phrase_start=np.array(phrase_start),
+            phrase_box=np.array(phrase_box, dtype=float).reshape(-1, 4), page_phrase_start=np.array(page_phrase_start),
+            line_phrases=np.array(line_phrases, dtype=np.int64), line_start=np.array(line_start),
+            page_line_start=np.array(page_line_start), edges=np.array(edges, dtype=float).reshape(-1, 4),
+            page_edge_start=np.array(page_edge_start),
+        )
+
+    def unpack(self) -> list[_PageText]:
+        """The prepared pages again, as :func:`_prepare_page` made them."""
+        text, text_start = self.text, self.text_start.tolist()
+        fonts = self.fonts
+        words = [
+            Word(text[a:b], x0, top, x1, bottom, size, bool(bold), fonts[font], orientation)
+            for a, b, (x0, top, x1, bottom, size), (bold, font, orientation) in zip(
+                text_start, text_start[1:], self.words.tolist(), self.word_style.tolist()
+            )
+        ]
+        starts = self.phrase_start.tolist()
+        phrases = []
+        for a, b, (x0, top, x1, bottom) in zip(starts, starts[1:], self.phrase_box.tolist()):
+            phrase = Phrase(words[a:b])
+            phrase.x0, phrase.top, phrase.x1, phrase.bottom = x0, top, x1, bottom
+            phrases.append(phrase)
+        members, line_start = self.line_phrases.tolist(), self.line_start.tolist()
+        lines = [Line([phrases[k] for k in members[a:b]]) for a, b in zip(line_start, line_start[1:])]
+        edges = [Edge(*e) for e in self.edges.tolist()]
+        out = []
+        bounds = zip(
+            self.pages, self.figures, _runs(self.page_phrase_start), _runs(self.page_line_start), _runs(self.page_edge_start)
+        )
+        for (number, width, height, orientation, fw, fh), figures, (pa, pb), (la, lb), (ea, eb) in bounds:
+            content = PageContent(number, width, height, None, None, [], [])
+            out.append(_PageText(content, orientation, fw, fh, phrases[pa:pb], edges[ea:eb], figures, lines[la:lb]))
+        return out
+
+
+def _runs(starts: np.ndarray) -> list[tuple[int, int]]:
+    """(start, end) of each run given the starts and one closing entry."""
+    values = starts.tolist()
+    return list(zip(values, values[1:]))
 
 
 # --------------------------------------------------------------------------------------------
@@ -188,34 +324,47 @@ class LiteParser:
         self.max_pages = max_pages
         self.settings = LiteSettings.resolve(settings)
 
-    def parse(self, path: str | Path) -> ParsedDoc:
+    def parse(self, path: str | Path, pages: Sequence[PageBatch] | None = None) -> ParsedDoc:
         """Parse a PDF into a DoclingDocument; raises a PdfError subclass when the file is unusable.
 
         Pages are read and prepared one at a time: a page's glyphs are dropped once its words and
-        phrases are made, so memory grows with the document's words, not its glyphs.
+        phrases are made, so memory grows with the document's words, not its glyphs. ``pages``, when
+        given, are every page of the PDF already read by :meth:`read_pages` (in other processes,
+        say), in order; only the analysis of the whole document is left to do here.
         """
-        import pypdfium2 as pdfium
-
         info = inspect_pdf(path, max_bytes=self.max_bytes, max_pages=self.max_pages)
-        try:
-            pdf = pdfium.PdfDocument(str(info.path))
-        except pdfium.PdfiumError as exc:  # pragma: no cover - inspect_pdf opened it already
-            raise CorruptPdfError(info.path, str(exc)) from exc
-        pages: list[_PageText] = []
-        has_text = False
-        try:
-            for i in range(len(pdf)):
-                content = read_page(pdf[i], i + 1, self.settings)
-                has_text = has_text or bool(content.chars)
-                pages.append(_prepare_page(content, self.settings))
-        finally:
-            pdf.close()
-        if not has_text:
+        if pages is None:
+            pages = [self.read_pages(info.path)]
+        covered = [k for batch in pages for k in range(batch.first, batch.first + len(batch))]
+        if covered != list(range(info.page_count)):
+            raise ValueError(f"{info.path}: page batches cover pages {covered[:1]}..{covered[-1:]} in {len(pages)} "
+                             f"batches, not the PDF's {info.page_count} pages in order")
+        if not any(batch.has_text for batch in pages):
             raise ImageOnlyPdfError(info.path)
-        document = self.build_document(pages, name=info.path.stem)
+        document = self.build_document([page for batch in pages for page in batch.prepared()], name=info.path.stem)
         return ParsedDoc(
             document=document, path=info.path, sha256=info.sha256, parser=self.name, page_count=info.page_count
         )
+
+    def read_pages(self, path: str | Path, start: int = 0, stop: int | None = None) -> PageBatch:
+        """Pages ``start`` to ``stop - 1`` (0-based; all by default) read and prepared for analysis:
+        the part of parsing that runs page by page, so pages can be read in several processes."""
+        import pypdfium2 as pdfium
+
+        try:
+            pdf = pdfium.PdfDocument(str(path))
+        except pdfium.PdfiumError as exc:  # inspect_pdf reports unreadable files by kind before this
+            raise CorruptPdfError(Path(path), str(exc)) from exc
+        pages: list[_PageText] = []
+        has_text = False
+        try:
+            for i in range(start, len(pdf) if stop is None else min(stop, len(pdf))):
+                content = read_page(pdf[i], i + 1, self.settings)
+                has_text = has_text or bool(len(content.glyphs))
+                pages.append(_prepare_page(content, self.settings))
+        finally:
+            pdf.close()
+        return PageBatch(start, pages, has_text)
 
     # ---- analysis ----------------------------------------------------------------------------
 

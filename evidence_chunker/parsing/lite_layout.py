@@ -11,7 +11,7 @@ import re
 import statistics
 from collections import Counter, defaultdict
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Iterable, NamedTuple, Sequence
 
 from .lite_settings import LiteSettings
 from .lite_text import (
@@ -382,15 +382,25 @@ class BodyStyle:
 
 def body_style(phrases: Iterable[Phrase]) -> BodyStyle:
     """The BodyStyle of some phrases (defaults when there is no text)."""
-    sizes: Counter[float] = Counter()
-    fonts: Counter[str] = Counter()
+    by_size: dict[float, int] = {}  # characters per font size (rounded), per font
+    by_font: dict[str, int] = {}
+    rounded: dict[float, float] = {}
     for p in phrases:
         for w in p.words:
-            sizes[round(w.size, 1)] += len(w.text)
-            fonts[w.font] += len(w.text)
-    if not sizes:
+            n = len(w.text)
+            size = rounded.get(w.size)
+            if size is None:
+                size = rounded[w.size] = round(w.size, 1)
+            by_size[size] = by_size.get(size, 0) + n
+            by_font[w.font] = by_font.get(w.font, 0) + n
+    if not by_size:
         return BodyStyle()
-    return BodyStyle(sizes.most_common(1)[0][0], fonts.most_common(1)[0][0])
+    # the most characters; of equal counts the first met (as Counter.most_common picks)
+    return BodyStyle(max(by_size.items(), key=_count)[0], max(by_font.items(), key=_count)[0])
+
+
+def _count(item: tuple) -> int:
+    return item[1]
 
 
 _SENTENCE_END_RE = re.compile(r"[.!?。:;)\]」』”\"']$")
@@ -404,7 +414,24 @@ def _line_font(line: Line) -> str:
     return weights.most_common(1)[0][0]
 
 
-def _starts_block(first: Line, prev: Line, line: Line, body: BodyStyle, settings: LiteSettings) -> bool:
+class _LineLook(NamedTuple):
+    """What decides whether a line continues a paragraph, read once per line."""
+
+    text: str
+    size: float
+    bold: bool
+    font: str
+    x0: float
+    x1: float
+    top: float
+    bottom: float
+
+
+def _look(line: Line) -> _LineLook:
+    return _LineLook(line.text, line.size, line.bold, _line_font(line), line.x0, line.x1, line.top, line.bottom)
+
+
+def _starts_block(first: _LineLook, prev: _LineLook, line: _LineLook, body: BodyStyle, settings: LiteSettings) -> bool:
     """True when ``line`` cannot continue the paragraph that starts with ``first`` and ends with ``prev``."""
     size = max(prev.size, line.size)
     gap = line.top - prev.bottom
@@ -414,8 +441,7 @@ def _starts_block(first: Line, prev: Line, line: Line, body: BodyStyle, settings
         return True
     if prev.bold != line.bold:
         return True
-    prev_font, font = _line_font(prev), _line_font(line)
-    if prev_font != font and body.font in (prev_font, font):
+    if prev.font != line.font and body.font in (prev.font, line.font):
         return True
     if is_list_item(line.text) or is_caption(line.text) or FOOTNOTE_RE.match(line.text):
         return True
@@ -432,13 +458,15 @@ def _starts_block(first: Line, prev: Line, line: Line, body: BodyStyle, settings
 def build_paragraphs(lines: Sequence[Line], body: BodyStyle, settings: LiteSettings) -> list[Paragraph]:
     """Merge consecutive lines into paragraphs by spacing, font and indentation; then label each."""
     paragraphs: list[Paragraph] = []
+    first = prev = None
     for line in lines:
-        if paragraphs:
-            current = paragraphs[-1]
-            if not _starts_block(current.lines[0], current.lines[-1], line, body, settings):
-                current.lines.append(line)
-                continue
-        paragraphs.append(Paragraph([line]))
+        look = _look(line)
+        if paragraphs and not _starts_block(first, prev, look, body, settings):
+            paragraphs[-1].lines.append(line)
+        else:
+            paragraphs.append(Paragraph([line]))
+            first = look
+        prev = look
     previous = "text"
     for paragraph in paragraphs:
         paragraph.label = classify(paragraph, body, settings)

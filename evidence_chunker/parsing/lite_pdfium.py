@@ -4,9 +4,11 @@ figure artwork drawn on a page, in the top-down frame of the displayed page (poi
 Glyphs are read through pdfium's text page. A Python call into pdfium costs about as much as the work it
 asks for, so the characters' code points come in one call per page, fonts are read once per font, and
 what pdfium keeps per text object (font, size, matrix) once per text object; per glyph only its text
-object and its box are asked for. Filings often print each glyph as a text object of its own: there a
-glyph costs five calls (seven before, plus four per font lookup). Handles are plain ints (our own
-ctypes prototypes over pypdfium2's library), so no pointer object is made per call.
+object and its box are asked for, the box written straight into one array for the whole page. Filings
+often print each glyph as a text object of its own: there a glyph costs five calls. Everything else
+(spaces, empty boxes, overprints, the frame) is done over whole arrays (:class:`.lite_text.Glyphs`).
+Handles are plain ints (our own ctypes prototypes over pypdfium2's library), so no pointer object is
+made per call.
 """
 
 from __future__ import annotations
@@ -15,14 +17,17 @@ import ctypes
 import math
 import re
 import struct
+import sys
 from bisect import bisect_left
 from dataclasses import dataclass
-from functools import lru_cache, partial
-from typing import Any, NamedTuple
+from functools import lru_cache
+from typing import Any, Callable, Collection, NamedTuple
+
+import numpy as np
 
 from .lite_settings import LiteSettings
 from .lite_tables import Edge
-from .lite_text import Char
+from .lite_text import Glyphs
 
 __all__ = ["PageContent", "PageFrame", "extract_chars", "extract_graphics", "merge_boxes", "read_page"]
 
@@ -43,6 +48,10 @@ _SPACES = frozenset({0x20, 0xA0, 0x3000, 0x09})
 _LINE_BREAKS = frozenset({0x0D, 0x0A})
 #: Code points that end a word without being a glyph.
 _BLANKS = _SPACES | _LINE_BREAKS | _UNICODE_NONCHAR
+_BLANK_CODES, _SPACE_CODES, _UNICODE_NONCHAR_CODES = (np.array(sorted(c)) for c in (_BLANKS, _SPACES, _UNICODE_NONCHAR))
+#: Glyphs whose printed space before them decides a word: ")" and "%" closing an amount.
+_AMOUNT_MARKS = ")%"
+_AMOUNT_MARK_CODES = np.array([ord(c) for c in _AMOUNT_MARKS])
 _FIRST_PRINTABLE = 0x20
 _SURROGATE_FIRST, _LOW_SURROGATE_FIRST, _SURROGATE_LAST = 0xD800, 0xDC00, 0xDFFF
 _SURROGATE_BASE = 0x10000
@@ -70,7 +79,8 @@ class PageContent:
     number: int
     width: float
     height: float
-    chars: list[tuple[Char, int]]  # glyph and its orientation (0, 90, 180, 270 degrees, counter-clockwise)
+    glyphs: Glyphs
+    orientation: np.ndarray  # of each glyph: 0, 90, 180, 270 degrees, counter-clockwise
     edges: list[Edge]
     figures: list[tuple[float, float, float, float]]  # boxes of curves, polygons and images
 
@@ -79,15 +89,20 @@ def read_page(page: Any, number: int, settings: LiteSettings) -> PageContent:
     """Glyphs, rules and figures of a pypdfium2 page (1-based ``number``); closes the page."""
     frame = PageFrame(tuple(page.get_cropbox()), page.get_rotation())
     try:
-        chars = extract_chars(page, frame)
-        edges, figures = extract_graphics(page, frame, settings) if chars else ([], [])
+        glyphs, orientation, text_objects = extract_chars(page, frame)
+        edges, figures = extract_graphics(page, frame, settings, text_objects) if len(glyphs) else ([], [])
     finally:
         page.close()
-    return PageContent(number, frame.width, frame.height, chars, edges, figures)
+    return PageContent(number, frame.width, frame.height, glyphs, orientation, edges, figures)
 
 
 class _Pdfium(NamedTuple):
-    """pdfium's text functions with plain-int handles: no ctypes pointer object made per call."""
+    """pdfium's functions with plain-int handles: no ctypes pointer object made per call.
+
+    The text-page functions called once per glyph take no argument types (ctypes checks and converts
+    nothing): they are passed the text page as a ``c_void_p``, indexes as ints and out-buffers by
+    reference, which is about a fifth cheaper per call.
+    """
 
     count_chars: Any
     get_text: Any
@@ -116,6 +131,11 @@ class _Pdfium(NamedTuple):
     draw_mode: Any
 
 
+class _Handle(ctypes.c_void_p):
+    """A pdfium handle kept as a ctypes object (a ``c_void_p`` subclass is not turned into an int), to
+    be passed on to functions without argument types as it is."""
+
+
 @lru_cache(maxsize=1)
 def _pdfium() -> _Pdfium:
     """Prototypes over the library pypdfium2 loaded (the same handle, so the same documents)."""
@@ -135,31 +155,36 @@ def _pdfium() -> _Pdfium:
         f.argtypes, f.restype = argtypes, restype
         return f
 
+    def unchecked(name: str, restype: Any) -> Any:
+        f = lib[name]
+        f.argtypes, f.restype = None, restype
+        return f
+
     return _Pdfium(
-        count_chars=fn("FPDFText_CountChars", i, vp),
-        get_text=fn("FPDFText_GetText", i, vp, i, i, vp),
-        get_unicode=fn("FPDFText_GetUnicode", ctypes.c_uint, vp, i),
-        is_generated=fn("FPDFText_IsGenerated", i, vp, i),
-        text_object=fn("FPDFText_GetTextObject", vp, vp, i),
-        loose_box=fn("FPDFText_GetLooseCharBox", i, vp, i, vp),
-        matrix=fn("FPDFText_GetMatrix", i, vp, i, vp),
-        font_size=fn("FPDFText_GetFontSize", d, vp, i),
+        count_chars=unchecked("FPDFText_CountChars", i),
+        get_text=unchecked("FPDFText_GetText", i),
+        get_unicode=unchecked("FPDFText_GetUnicode", ctypes.c_uint),
+        is_generated=unchecked("FPDFText_IsGenerated", i),
+        text_object=unchecked("FPDFText_GetTextObject", vp),
+        loose_box=unchecked("FPDFText_GetLooseCharBox", i),
+        matrix=unchecked("FPDFText_GetMatrix", i),
+        font_size=unchecked("FPDFText_GetFontSize", d),
         object_font=fn("FPDFTextObj_GetFont", vp, vp),
         font_name=fn("FPDFFont_GetBaseFontName", ctypes.c_size_t, vp, vp, ctypes.c_size_t),
         font_weight=fn("FPDFFont_GetWeight", i, vp),
         font_flags=fn("FPDFFont_GetFlags", i, vp),
-        page_objects=fn("FPDFPage_CountObjects", i, vp),
-        page_object=fn("FPDFPage_GetObject", vp, vp, i),
+        page_objects=unchecked("FPDFPage_CountObjects", i),
+        page_object=unchecked("FPDFPage_GetObject", vp),
         form_objects=fn("FPDFFormObj_CountObjects", i, vp),
         form_object=fn("FPDFFormObj_GetObject", vp, vp, ctypes.c_ulong),
         object_type=fn("FPDFPageObj_GetType", i, vp),
         object_matrix=fn("FPDFPageObj_GetMatrix", i, vp, vp),
         object_bounds=fn("FPDFPageObj_GetBounds", i, vp, vp, vp, vp, vp),
         path_segments=fn("FPDFPath_CountSegments", i, vp),
-        path_segment=fn("FPDFPath_GetPathSegment", vp, vp, i),
-        segment_type=fn("FPDFPathSegment_GetType", i, vp),
-        segment_point=fn("FPDFPathSegment_GetPoint", i, vp, vp, vp),
-        segment_close=fn("FPDFPathSegment_GetClose", i, vp),
+        path_segment=unchecked("FPDFPath_GetPathSegment", _Handle),
+        segment_type=unchecked("FPDFPathSegment_GetType", i),
+        segment_point=unchecked("FPDFPathSegment_GetPoint", i),
+        segment_close=unchecked("FPDFPathSegment_GetClose", i),
         draw_mode=fn("FPDFPath_GetDrawMode", i, vp, vp, vp),
     )
 
@@ -179,7 +204,7 @@ def _font_info(api: _Pdfium, font: int | None, buffer: ctypes.Array) -> tuple[st
     return name, bold
 
 
-def _code_points(api: _Pdfium, textpage: int, count: int) -> list[int]:
+def _code_points(api: _Pdfium, textpage: ctypes.c_void_p, count: int) -> np.ndarray:
     """Each character's code unit as FPDFText_GetUnicode reports it, read in one call.
 
     GetText reports U+FFFE for control codes; those few are asked again one by one. When its length
@@ -188,109 +213,186 @@ def _code_points(api: _Pdfium, textpage: int, count: int) -> list[int]:
     buffer = (ctypes.c_ushort * (count + 1))()
     written = api.get_text(textpage, 0, count, buffer)
     if written - 1 != count:
-        return [api.get_unicode(textpage, i) for i in range(count)]
-    codes = buffer[:count]
-    for i, code in enumerate(codes):
-        if code in _UNICODE_NONCHAR:
-            codes[i] = api.get_unicode(textpage, i)
+        return np.array([api.get_unicode(textpage, i) for i in range(count)], dtype=np.int64)
+    codes = np.frombuffer(buffer, dtype=np.uint16, count=count).astype(np.int64)
+    for i in np.flatnonzero(np.isin(codes, _UNICODE_NONCHAR_CODES)).tolist():
+        codes[i] = api.get_unicode(textpage, i)
     return codes
 
 
-def extract_chars(page: Any, frame: "PageFrame") -> list[tuple[Char, int]]:
-    """Every printed glyph of a page with its orientation, in content-stream order."""
+def _decode_surrogates(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Code points and the character index each starts at: UTF-16 surrogate pairs (a 16-bit wchar_t)
+    joined, lone surrogates dropped."""
+    index = np.arange(len(codes))
+    surrogate = (codes >= _SURROGATE_FIRST) & (codes <= _SURROGATE_LAST)
+    if not surrogate.any():
+        return codes, index
+    keep = np.ones(len(codes), dtype=bool)
+    points = codes.copy()
+    values = codes.tolist()
+    taken = -1  # the low half of the pair joined last
+    for i in np.flatnonzero(surrogate).tolist():
+        if i == taken:
+            keep[i] = False
+            continue
+        code, low = values[i], values[i + 1] if i + 1 < len(values) else 0
+        if code < _LOW_SURROGATE_FIRST and _LOW_SURROGATE_FIRST <= low <= _SURROGATE_LAST:
+            points[i] = _SURROGATE_BASE + ((code - _SURROGATE_FIRST) << _SURROGATE_BITS) + (low - _LOW_SURROGATE_FIRST)
+            taken = i + 1
+        else:
+            keep[i] = False
+    return points[keep], index[keep]
+
+
+def extract_chars(page: Any, frame: "PageFrame") -> tuple[Glyphs, np.ndarray, set[int]]:
+    """Every printed glyph of a page in content-stream order, each one's orientation (0, 90, 180,
+    270 degrees counter-clockwise), and the handles of the text objects that print them.
+
+    Python meets pdfium only where it must: one call for every character's code, then per glyph its
+    text object and box (the box written straight into one array for the page), per new text object
+    its font, matrix and size. Spaces, filters and the glyph records are whole-array passes.
+    """
     api = _pdfium()
     text_page = page.get_textpage()
     try:
-        raw = ctypes.cast(text_page.raw, ctypes.c_void_p).value
+        raw = ctypes.cast(text_page.raw, ctypes.c_void_p)
         count = api.count_chars(raw)
-        codes = _code_points(api, raw, count)
-        box = (ctypes.c_float * 4)()  # FS_RECTF: left, top, right, bottom
-        box_address = ctypes.addressof(box)
-        read_box = struct.Struct("4f").unpack_from
+        points, index = _decode_surrogates(_code_points(api, raw, count))
+        blank = np.isin(points, _BLANK_CODES) | (points < _FIRST_PRINTABLE)
+        glyph = np.flatnonzero(~blank & (points <= sys.maxunicode))
+        chars = index[glyph].tolist()
+        boxes = (ctypes.c_float * (4 * len(chars)))()  # FS_RECTF per glyph: left, top, right, bottom
+        box_size = 4 * ctypes.sizeof(ctypes.c_float)
         matrix = (ctypes.c_float * 6)()  # FS_MATRIX: a, b, c, d, e, f
-        matrix_address = ctypes.addressof(matrix)
+        at = ctypes.byref
         name_buffer = ctypes.create_string_buffer(_FONT_NAME_BUFFER)
         fonts: dict[int | None, tuple[str, bool]] = {}
         # pdfium gives every glyph of a text object the object's font, size and matrix; filings often
         # print each glyph as an object of its own, so styles are also shared by what defines them
-        objects: dict[int | None, tuple[str, float, bool, int]] = {}
-        styles: dict[tuple, tuple[str, float, bool, int]] = {}
-        text_object, loose_box, is_generated = api.text_object, api.loose_box, api.is_generated
+        objects: dict[int | None, int] = {}
+        keys: dict[tuple, int] = {}
+        styles: list[tuple[str, float, bool, int]] = []
+        style_of: list[int] = []
+        text_object, loose_box = api.text_object, api.loose_box
         object_font, get_matrix, font_size = api.object_font, api.matrix, api.font_size
-        upright = frame.rotation == 0
-        left_edge, top_edge, to_box = frame.left, frame.top, frame.box
-        # tuple.__new__ skips NamedTuple's Python-level __new__: it runs once per glyph
-        make_char = partial(tuple.__new__, Char)
-        out: list[tuple[Char, int]] = []
-        seen: dict[tuple[str, int], list[float]] = {}
-        space = printed = False
-        skip_next = False
-        for i in range(count):
-            if skip_next:
-                skip_next = False
-                continue
-            code = codes[i]
-            if _SURROGATE_FIRST <= code <= _SURROGATE_LAST:  # UTF-16 surrogates (16-bit wchar_t)
-                low = codes[i + 1] if i + 1 < count else 0
-                if code < _LOW_SURROGATE_FIRST and _LOW_SURROGATE_FIRST <= low <= _SURROGATE_LAST:
-                    code = _SURROGATE_BASE + ((code - _SURROGATE_FIRST) << _SURROGATE_BITS) + (low - _LOW_SURROGATE_FIRST)
-                    skip_next = True
-                else:
-                    continue
-            if code in _BLANKS:
-                space = True
-                if code in _SPACES and not is_generated(raw, i):
-                    printed = True  # a space of the page's text, not one pdfium made up for a gap
-                continue
-            # pdfium generates only spaces and line breaks, so a printable glyph is never generated
-            if code < _FIRST_PRINTABLE:
-                space = True
-                continue
+        for k, i in enumerate(chars):
             obj = text_object(raw, i)
             style = objects.get(obj)
             if style is None:
                 font = object_font(obj) if obj else None
-                get_matrix(raw, i, matrix_address)
+                get_matrix(raw, i, matrix)
                 size = font_size(raw, i)
                 key = (font, bytes(matrix)[:_LINEAR_PART], size)  # the glyph's position plays no part
-                style = styles.get(key)
+                style = keys.get(key)
                 if style is None:
                     info = fonts.get(font)
                     if info is None:
                         info = fonts[font] = _font_info(api, font, name_buffer)
-                    style = styles[key] = _style(info, size, matrix, frame.rotation)
+                    style = keys[key] = len(styles)
+                    styles.append(_style(info, size, matrix, frame.rotation))
                 objects[obj] = style
-            loose_box(raw, i, box_address)
-            left, top_, right, bottom_ = read_box(box)
-            if upright:  # frame.box written out for the usual page
-                x0, x1 = (left, right) if left <= right else (right, left)
-                top, bottom = (top_, bottom_) if top_ >= bottom_ else (bottom_, top_)
-                x0, x1, top, bottom = x0 - left_edge, x1 - left_edge, top_edge - top, top_edge - bottom
-            else:
-                x0, top, x1, bottom = to_box(left, bottom_, right, top_)
-            if x1 - x0 <= 0 and bottom - top <= 0:
-                continue
-            try:
-                text = chr(code)
-            except ValueError:
-                continue
-            # glyphs printed twice at (almost) one place: fake bold or shadows, read once; a ligature
-            # split into its letters ("ffi" as f, f, i) repeats a glyph box right after itself: kept
-            key = (text, round(top))
-            xs = seen.get(key)  # sorted
-            if xs is None:
-                seen[key] = [x0]
-            else:
-                at = bisect_left(xs, x0)
-                near = (at < len(xs) and xs[at] - x0 < _DUPLICATE_DISTANCE) or (at and x0 - xs[at - 1] < _DUPLICATE_DISTANCE)
-                if near and not (out[-1][0].text == text and out[-1][0].x0 == x0):
-                    continue
-                xs.insert(at, x0)
-            out.append((make_char((text, x0, top, x1, bottom, style[1], style[0], style[2], space, printed)), style[3]))
-            space = printed = False
-        return out
+            loose_box(raw, i, at(boxes, k * box_size))
+            style_of.append(style)
+        glyphs, orientation = _glyphs(
+            points, blank, glyph, boxes, np.array(style_of, dtype=np.intp), styles, frame,
+            printed=lambda k: not api.is_generated(raw, int(index[k])),
+        )
+        return glyphs, orientation, set(objects)
     finally:
         text_page.close()
+
+
+def _glyphs(
+    points: np.ndarray, blank: np.ndarray, glyph: np.ndarray, boxes: ctypes.Array,
+    style_of: np.ndarray, styles: list[tuple[str, float, bool, int]], frame: "PageFrame",
+    printed: Callable[[int], bool],
+) -> tuple[Glyphs, np.ndarray]:
+    """The Glyphs of a page from pdfium's loose boxes (PDF user space) and text styles: boxes in the
+    top-down frame, empty ones dropped, overprints read once, spaces before each glyph noted.
+
+    ``printed(k)`` says whether the space at position ``k`` of ``points`` is printed on the page (not
+    made up by pdfium for a gap). It decides a word only before a ")" or "%" closing an amount
+    (:func:`.lite_text.words_from_glyphs`), so only there is it asked: elsewhere ``printed_space`` is
+    False.
+    """
+    left, top_, right, bottom_ = np.frombuffer(boxes, dtype=np.float32).astype(float).reshape(-1, 4).T
+    if frame.rotation == 0:
+        x0 = np.where(left <= right, left, right) - frame.left
+        x1 = np.where(left <= right, right, left) - frame.left
+        top = frame.top - np.where(top_ >= bottom_, top_, bottom_)
+        bottom = frame.top - np.where(top_ >= bottom_, bottom_, top_)
+    else:
+        x0, top, x1, bottom = frame.boxes(left, bottom_, right, top_)
+    shown = ~((x1 - x0 <= 0) & (bottom - top <= 0))
+    glyph, x0, top, x1, bottom, style_of = glyph[shown], x0[shown], top[shown], x1[shown], bottom[shown], style_of[shown]
+    codes = points[glyph]
+    kept = _overprints_dropped(codes, x0, top)
+    if not kept.all():
+        glyph, x0, top, x1, bottom, style_of, codes = (
+            v[kept] for v in (glyph, x0, top, x1, bottom, style_of, codes)
+        )
+    # the spaces before a glyph are those since the glyph shown before it
+    spaces = np.concatenate(([0], np.cumsum(blank)))
+    previous = np.concatenate(([0], glyph[:-1] + 1))
+    space_before = spaces[glyph] > spaces[previous]
+    names: dict[str, int] = {}
+    style_font = np.array([names.setdefault(s[0], len(names)) for s in styles] or [0], dtype=np.intp)
+    style_size = np.array([s[1] for s in styles] or [0.0], dtype=float)
+    style_bold = np.array([s[2] for s in styles] or [False], dtype=bool)
+    style_orientation = np.array([s[3] for s in styles] or [0], dtype=np.intp)
+    glyphs = Glyphs(
+        "".join(map(chr, codes.tolist())), x0, top, x1, bottom, style_size[style_of], style_bold[style_of],
+        style_font[style_of], list(names), space_before, np.zeros(len(glyph), dtype=bool),
+    )
+    if _AMOUNT_MARKS[0] in glyphs.text or _AMOUNT_MARKS[1] in glyphs.text:
+        is_space = np.isin(points, _SPACE_CODES)
+        marks = np.flatnonzero(np.isin(codes, _AMOUNT_MARK_CODES) & space_before)
+        for k in marks.tolist():
+            start = previous[k]
+            gaps = np.flatnonzero(is_space[start:glyph[k]]) + start
+            glyphs.printed_space[k] = any(printed(p) for p in gaps.tolist())
+    return glyphs, style_orientation[style_of]
+
+
+def _overprints_dropped(codes: np.ndarray, x0: np.ndarray, top: np.ndarray) -> np.ndarray:
+    """Which glyphs to keep (a boolean array): a glyph printed again (almost) where the same glyph was
+    printed before, on the same line, is fake bold or a shadow and read once; a ligature split into its
+    letters ("ffi" as f, f, i) repeats a glyph box right after itself and is kept.
+
+    Only glyphs with a twin within reach are walked in order; the others can never be dropped.
+    """
+    kept = np.ones(len(codes), dtype=bool)
+    if len(codes) < 2:
+        return kept
+    line = np.rint(top)
+    order = np.lexsort((x0, line, codes))
+    same = (codes[order][1:] == codes[order][:-1]) & (line[order][1:] == line[order][:-1])
+    near = same & (np.abs(x0[order][1:] - x0[order][:-1]) < _DUPLICATE_DISTANCE)
+    if not near.any():
+        return kept
+    twin = np.zeros(len(codes), dtype=bool)
+    twin[order[1:][near]] = True
+    twin[order[:-1][near]] = True
+    seen: dict[tuple[int, float], list[float]] = {}
+    xs_all, codes_all, lines_all = x0.tolist(), codes.tolist(), line.tolist()
+    for k in np.flatnonzero(twin).tolist():
+        x = xs_all[k]
+        key = (codes_all[k], lines_all[k])
+        xs = seen.get(key)  # sorted
+        if xs is None:
+            seen[key] = [x]
+            continue
+        at = bisect_left(xs, x)
+        close = (at < len(xs) and xs[at] - x < _DUPLICATE_DISTANCE) or (at and x - xs[at - 1] < _DUPLICATE_DISTANCE)
+        if close:
+            last = k - 1
+            while last >= 0 and not kept[last]:
+                last -= 1
+            if not (last >= 0 and codes_all[last] == codes_all[k] and xs_all[last] == x):
+                kept[k] = False
+                continue
+        xs.insert(at, x)
+    return kept
 
 
 def _style(font: tuple[str, bool], size: float, matrix: ctypes.Array, rotation: int) -> tuple[str, float, bool, int]:
@@ -340,9 +442,20 @@ class PageFrame:
         xb, yb = self.point(right, top)
         return min(xa, xb), min(ya, yb), max(xa, xb), max(ya, yb)
 
+    def boxes(self, left: np.ndarray, bottom: np.ndarray, right: np.ndarray, top: np.ndarray) -> tuple[np.ndarray, ...]:
+        """:meth:`box` over arrays: ``x0, top, x1, bottom`` arrays."""
+        xa, ya = self.point(left, bottom)
+        xb, yb = self.point(right, top)
+        # min and max as the builtins pick them (the first of equals)
+        return (np.where(xb < xa, xb, xa), np.where(yb < ya, yb, ya),
+                np.where(xb > xa, xb, xa), np.where(yb > ya, yb, ya))
 
-def extract_graphics(page: Any, frame: PageFrame, settings: LiteSettings) -> tuple[list[Edge], list[tuple]]:
-    """Rules and figure artwork drawn on a page.
+
+def extract_graphics(
+    page: Any, frame: PageFrame, settings: LiteSettings, text_objects: Collection[int] = frozenset()
+) -> tuple[list[Edge], list[tuple]]:
+    """Rules and figure artwork drawn on a page; ``text_objects`` are handles of page objects known to
+    be text (from :func:`extract_chars`), passed over without asking pdfium their type.
 
     Rules are the horizontal and vertical sides of stroked lines and rectangles (a thin filled
     rectangle is one rule; page-sized backgrounds are ignored). Figures are the boxes of paths with
@@ -359,9 +472,10 @@ def extract_graphics(page: Any, frame: PageFrame, settings: LiteSettings) -> tup
     point = (ctypes.c_float * 2)()
     modes = (ctypes.c_int * 2)()  # fill mode, stroke
     bounds = (ctypes.c_float * 4)()  # left, bottom, right, top
-    matrix_at, point_at, bounds_at = (ctypes.addressof(v) for v in (matrix_buffer, point, bounds))
+    matrix_at, bounds_at = ctypes.addressof(matrix_buffer), ctypes.addressof(bounds)
     fill_at, stroke_at = ctypes.addressof(modes), ctypes.addressof(modes) + ctypes.sizeof(ctypes.c_int)
     read_point = struct.Struct("2f").unpack_from
+    point_x, point_y = ctypes.byref(point), ctypes.byref(point, ctypes.sizeof(ctypes.c_float))
     thin = settings.rule_thickness
     bezier, move = pdfium_c.FPDF_SEGMENT_BEZIERTO, pdfium_c.FPDF_SEGMENT_MOVETO
     float_size = ctypes.sizeof(ctypes.c_float)
@@ -398,22 +512,23 @@ def extract_graphics(page: Any, frame: PageFrame, settings: LiteSettings) -> tup
         a, b, c, d, e, f = ctm
         points: list[tuple[float, float]] = []
         subpaths: list[list[tuple[float, float]]] = []
+        handle = ctypes.c_void_p(obj)
         for k in range(n):
-            seg = api.path_segment(obj, k)
-            kind = api.segment_type(seg)
+            seg = path_segment(handle, k)
+            kind = segment_type(seg)
             if kind == bezier:  # curved artwork: a figure, never a rule
                 figure_from_bounds(obj, parent)
                 return
-            api.segment_point(seg, point_at, point_at + float_size)
+            segment_point(seg, point_x, point_y)
             u, v = read_point(point)
-            px, py = frame.point(a * u + c * v + e, b * u + d * v + f)
+            px, py = to_page(a * u + c * v + e, b * u + d * v + f)
             if kind == move:
                 if len(points) > 1:
                     subpaths.append(points)
                 points = [(px, py)]
             else:
                 points.append((px, py))
-            if api.segment_close(seg) and points:
+            if segment_close(seg) and points:
                 points.append(points[0])
         if len(points) > 1:
             subpaths.append(points)
@@ -450,12 +565,22 @@ def extract_graphics(page: Any, frame: PageFrame, settings: LiteSettings) -> tup
 
     drawn = (pdfium_c.FPDF_PAGEOBJ_PATH, pdfium_c.FPDF_PAGEOBJ_FORM, pdfium_c.FPDF_PAGEOBJ_IMAGE)
     object_type = api.object_type
+    path_segment, segment_type, segment_point, segment_close = (
+        api.path_segment, api.segment_type, api.segment_point, api.segment_close
+    )
+    to_page = frame.point
 
     def walk(container: int, is_form: bool, ctm: tuple, depth: int) -> None:
-        # filings draw each glyph as an object of its own: those are skipped on their type alone
-        count, get = (api.form_objects, api.form_object) if is_form else (api.page_objects, api.page_object)
+        # filings draw each glyph as an object of its own: those are passed over as known text, or else
+        # on their type alone
+        if is_form:
+            count, get = api.form_objects, api.form_object
+        else:  # unchecked functions, given the page as a pointer object
+            count, get, container = api.page_objects, api.page_object, ctypes.c_void_p(container)
         for k in range(max(count(container), 0)):
             obj = get(container, k)
+            if obj in text_objects:
+                continue
             kind = object_type(obj)
             if kind not in drawn:
                 continue

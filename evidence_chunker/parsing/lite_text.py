@@ -15,6 +15,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, NamedTuple, Sequence
 
+import numpy as np
+
 from ..patterns import BULLETS, ENUMERATOR_RE
 from ..patterns import is_caption, is_list_item  # noqa: F401  (lite_layout imports them from here)
 from .lite_settings import LiteSettings
@@ -188,52 +190,134 @@ def same_baseline(a_top: float, a_bottom: float, b_top: float, b_bottom: float, 
     return vertical_overlap(a_top, a_bottom, b_top, b_bottom) >= ratio * smaller
 
 
-def _word(chars: Sequence[Char]) -> Word:
-    """The word of some glyphs: their joined text and box, median size, majority boldness."""
-    texts, x0s, tops, x1s, bottoms, sizes, fonts, bolds, _, _ = zip(*chars)
-    middle = len(chars) // 2
-    return Word(
-        text="".join(texts), x0=min(x0s), top=min(tops), x1=max(x1s), bottom=max(bottoms),
-        size=sorted(sizes)[middle], bold=sum(bolds) * 2 > len(chars), font=fonts[middle],
-    )
+@dataclass(slots=True)
+class Glyphs:
+    """A page's glyphs column by column, in content-stream order: what :class:`Char` holds for one glyph,
+    as NumPy arrays (one element a glyph) so that words are cut in whole-array passes.
+
+    ``text`` holds one character a glyph; ``font`` indexes ``fonts``. ``printed_space`` matters only
+    for a ")" or "%" (see :func:`words_from_glyphs`); pdfium is asked for it only there.
+    """
+
+    text: str
+    x0: np.ndarray
+    top: np.ndarray
+    x1: np.ndarray
+    bottom: np.ndarray
+    size: np.ndarray
+    bold: np.ndarray
+    font: np.ndarray
+    fonts: list[str]
+    space_before: np.ndarray
+    printed_space: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.text)
+
+    @classmethod
+    def from_chars(cls, chars: Sequence[Char]) -> "Glyphs":
+        """The columns of some glyph records."""
+        fonts: dict[str, int] = {}
+        font = [fonts.setdefault(ch.font, len(fonts)) for ch in chars]
+        column = lambda k, dtype: np.array([ch[k] for ch in chars], dtype=dtype)  # noqa: E731
+        return cls(
+            "".join(ch.text for ch in chars), column(1, float), column(2, float), column(3, float),
+            column(4, float), column(5, float), column(7, bool), np.array(font, dtype=np.intp), list(fonts),
+            column(8, bool), column(9, bool),
+        )
+
+    def take(self, order: np.ndarray) -> "Glyphs":
+        """The glyphs at the positions ``order`` (an index array), in that order."""
+        text = self.text
+        return Glyphs(
+            "".join([text[k] for k in order.tolist()]), self.x0[order], self.top[order], self.x1[order],
+            self.bottom[order], self.size[order], self.bold[order], self.font[order], self.fonts,
+            self.space_before[order], self.printed_space[order],
+        )
 
 
 def words_from_chars(chars: Sequence[Char], settings: LiteSettings) -> list[Word]:
     """Cut a content-stream sequence of glyphs into words at spaces, gaps, line changes and backtracks."""
-    words: list[Word] = []
-    current: list[Char] = []
-    word_gap, mark_gap, backtrack, overlap = settings.word_gap, settings.mark_gap, settings.backtrack, settings.line_overlap
-    for ch in chars:
-        if current:
-            prev = current[-1]
-            gap = ch.x0 - prev.x1
-            size = max(prev.size, ch.size)
-            apart = ch.space_before or gap > word_gap * size
-            if apart and not ch.printed_space and 0 <= gap <= mark_gap * size and _closes_amount(current, ch):
-                apart = False
-            # same_baseline(prev, ch), written out: this runs once per glyph
-            smaller = max(min(prev.bottom - prev.top, ch.bottom - ch.top), _MIN_HEIGHT)
-            shared = max(0.0, min(prev.bottom, ch.bottom) - max(prev.top, ch.top))
-            if apart or ch.x0 < prev.x0 - backtrack * size or not shared >= overlap * smaller:
-                words.append(_word(current))
-                current = []
-        current.append(ch)
-    if current:
-        words.append(_word(current))
-    return words
+    return words_from_glyphs(Glyphs.from_chars(chars), settings)
 
 
-def _closes_amount(current: Sequence[Char], ch: Char) -> bool:
-    """True when ``ch`` is a ")" or "%" that ends the amount in ``current`` though set apart from it
+def words_from_glyphs(glyphs: Glyphs, settings: LiteSettings) -> list[Word]:
+    """:func:`words_from_chars` over columns: a glyph starts a new word when a space precedes it, its
+    gap to the glyph before exceeds ``settings.word_gap`` em, it backtracks, or it leaves the baseline.
+
+    The box of a word spans its glyphs; its size is the upper median of theirs, its font that of its
+    middle glyph, and it is bold when most of its glyphs are.
+    """
+    n = len(glyphs)
+    if not n:
+        return []
+    x0, top, x1, bottom, size = glyphs.x0, glyphs.top, glyphs.x1, glyphs.bottom, glyphs.size
+    size_pair = np.maximum(size[:-1], size[1:])
+    gap = x0[1:] - x1[:-1]
+    apart = glyphs.space_before[1:] | (gap > settings.word_gap * size_pair)
+    backtracks = x0[1:] < x0[:-1] - settings.backtrack * size_pair
+    smaller = np.maximum(np.minimum(bottom[:-1] - top[:-1], bottom[1:] - top[1:]), _MIN_HEIGHT)
+    shared = np.maximum(0.0, np.minimum(bottom[:-1], bottom[1:]) - np.maximum(top[:-1], top[1:]))
+    off_line = ~(shared >= settings.line_overlap * smaller)
+    cut = apart | backtracks | off_line  # cut[k]: a word starts at glyph k + 1
+    text = glyphs.text
+    marks = [k for k in _mark_positions(text) if k]
+    if marks:
+        maybe = apart & ~glyphs.printed_space[1:] & (gap >= 0) & (gap <= settings.mark_gap * size_pair)
+        for k in marks:  # in order: a mark's word starts where the cuts decided before it say
+            if maybe[k - 1]:
+                start = k - 1
+                while start and not cut[start - 1]:
+                    start -= 1
+                if _closes_amount(text[start:k], text[k]):
+                    cut[k - 1] = backtracks[k - 1] or off_line[k - 1]
+    starts = np.concatenate(([0], np.flatnonzero(cut) + 1))
+    lengths = np.diff(np.append(starts, n))
+    x0s = np.minimum.reduceat(x0, starts).tolist()
+    tops = np.minimum.reduceat(top, starts).tolist()
+    x1s = np.maximum.reduceat(x1, starts).tolist()
+    bottoms = np.maximum.reduceat(bottom, starts).tolist()
+    bolds = (np.add.reduceat(glyphs.bold.astype(np.intp), starts) * 2 > lengths).tolist()
+    middles = starts + lengths // 2
+    fonts = [glyphs.fonts[f] for f in glyphs.font[middles].tolist()]
+    sizes = size[middles]
+    mixed = np.flatnonzero(np.minimum.reduceat(size, starts) != np.maximum.reduceat(size, starts))
+    sizes = sizes.tolist()
+    bounds = starts.tolist() + [n]
+    for w in mixed.tolist():  # the upper median of a word whose glyphs differ in size
+        a, b = bounds[w], bounds[w + 1]
+        sizes[w] = sorted(size[a:b].tolist())[(b - a) // 2]
+    return [
+        Word(text[a:b], *values)
+        for a, b, values in zip(bounds, bounds[1:], zip(x0s, tops, x1s, bottoms, sizes, bolds, fonts))
+    ]
+
+
+#: Glyphs that may close an amount set apart from it: "(565" and ")", "12.5" and "%".
+_AMOUNT_MARKS = ")%"
+
+
+def _mark_positions(text: str) -> list[int]:
+    """Positions of ")" and "%" in a string, in order."""
+    out: list[int] = []
+    for mark in _AMOUNT_MARKS:
+        at = text.find(mark)
+        while at >= 0:
+            out.append(at)
+            at = text.find(mark, at + 1)
+    return sorted(out)
+
+
+def _closes_amount(text: str, mark: str) -> bool:
+    """True when ``mark`` is a ")" or "%" that ends the amount ``text`` though set apart from it
     without a printed space (pdfium may report one for the gap). EDGAR renders "(565" and ")", "12.5"
     and "%" in table cells of their own; they read "(565)" and "12.5%". A ")" counts only when it
     closes a "(" of the amount."""
-    if ch.text not in (")", "%"):
+    if mark not in _AMOUNT_MARKS:
         return False
-    text = "".join(c.text for c in current)
     if not any(c.isdigit() for c in text):
         return False
-    if ch.text == ")":
+    if mark == ")":
         return (text[-1].isdigit() or text[-1] == "%") and text.count("(") > text.count(")")
     return text[-1].isdigit() or text[-1] == ")"
 
@@ -256,29 +340,37 @@ def phrases_from_words(words: Sequence[Word], settings: LiteSettings) -> list[Ph
     starts more than two phrase gaps right of its end. Open phrases are filed by the bands their last
     word covers and closed through a heap of their right ends, so each word meets only its neighbours.
     """
+    phrase_gap, backtrack, overlap, size_jump = settings.phrase_gap, settings.backtrack, settings.line_overlap, settings.size_jump
     phrases: list[Phrase] = []
     bands: dict[int, dict[int, Phrase]] = {}  # band -> open phrases whose last word covers it, by rank
     filed: list[range] = []  # rank -> the bands its phrase is filed under
     ends: list[tuple[float, int]] = []  # (x1 when pushed, rank): a min-heap of open phrases' right ends
     for word in sorted(words, key=lambda w: (w.x0, w.top)):
-        covered = range(int(word.top // _BAND), int(word.bottom // _BAND) + 1)
-        candidates: dict[int, Phrase] = {}
-        for band in covered:
-            members = bands.get(band)
-            if members:
-                candidates.update(members)
+        x0, top, bottom, word_size = word.x0, word.top, word.bottom, word.size
+        covered = range(int(top // _BAND), int(bottom // _BAND) + 1)
+        if len(covered) == 1:
+            candidates = bands.get(covered.start) or {}
+        else:
+            candidates = {}
+            for band in covered:
+                members = bands.get(band)
+                if members:
+                    candidates.update(members)
         best = None
         best_rank = best_gap = None
-        for rank in sorted(candidates):
+        for rank in sorted(candidates) if len(candidates) > 1 else candidates:
             phrase = candidates[rank]
             last = phrase.words[-1]
-            gap = word.x0 - last.x1
-            size = max(last.size, word.size)
-            if gap > settings.phrase_gap * size or gap < -settings.backtrack * size:
+            gap = x0 - last.x1
+            last_size = last.size
+            size = max(last_size, word_size)
+            if gap > phrase_gap * size or gap < -backtrack * size:
                 continue
-            if not same_baseline(last.top, last.bottom, word.top, word.bottom, settings.line_overlap):
+            # same_baseline(last, word), written out: this runs once per word and candidate
+            smaller = max(min(last.bottom - last.top, bottom - top), _MIN_HEIGHT)
+            if not max(0.0, min(last.bottom, bottom) - max(last.top, top)) >= overlap * smaller:
                 continue
-            if abs(word.size - last.size) > settings.size_jump * min(word.size, last.size) and gap > _STYLE_BREAK_GAP * size:
+            if abs(word_size - last_size) > size_jump * min(word_size, last_size) and gap > _STYLE_BREAK_GAP * size:
                 continue
             if best_gap is None or gap < best_gap:
                 best, best_rank, best_gap = phrase, rank, gap
@@ -292,15 +384,20 @@ def phrases_from_words(words: Sequence[Word], settings: LiteSettings) -> list[Ph
             if word.x1 > best.x1:
                 best.x1 = word.x1
                 heapq.heappush(ends, (best.x1, best_rank))
-            best.top = min(best.top, word.top)
-            best.bottom = max(best.bottom, word.bottom)
-        _unfile(bands, filed[best_rank], best_rank)
-        for band in covered:
-            bands.setdefault(band, {})[best_rank] = best
-        filed[best_rank] = covered
+            best.top = min(best.top, top)
+            best.bottom = max(best.bottom, bottom)
+        if filed[best_rank] != covered:
+            _unfile(bands, filed[best_rank], best_rank)
+            for band in covered:
+                members = bands.get(band)
+                if members is None:
+                    bands[band] = {best_rank: best}
+                else:
+                    members[best_rank] = best
+            filed[best_rank] = covered
         # phrases ending far to the left can no longer grow (a pushed end older than the phrase's
         # current one is stale and skipped)
-        limit = word.x0 - settings.phrase_gap * word.size * _OPEN_REACH
+        limit = x0 - phrase_gap * word_size * _OPEN_REACH
         while ends and ends[0][0] < limit:
             x1, rank = heapq.heappop(ends)
             if x1 == phrases[rank].x1:

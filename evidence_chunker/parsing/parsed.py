@@ -7,9 +7,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
-from docling_core.types.doc import DoclingDocument
-
+from ..deferred_imports import heavy_imports_deferred
 from ..errors import DoclingJsonError
+
+with heavy_imports_deferred():  # docling-core loads pandas and OpenCV for exports nothing here makes
+    from docling_core.types.doc import DoclingDocument
 from .pdf_file import file_sha256
 
 #: Top-level collections of a DoclingDocument JSON whose items carry parent/children refs.
