@@ -34,7 +34,6 @@ sys.path.insert(0, str(REPO / "tests"))
 
 from evidence_chunker.ingest import ingest  # noqa: E402
 from semantic_json import SemanticRepository  # noqa: E402
-from semantic_json.store import open_store  # noqa: E402
 
 #: Searches per question after the warm-up round.
 ROUNDS = 3
@@ -131,22 +130,26 @@ def cpu_and_writer(pdfs: list[Path], locations: list, bulk_url: str | None = Non
 
 
 def copy_replicated(source, targets: list, replicas: int) -> tuple[int, int]:
-    """Every document of ``source`` written ``replicas`` times (ids suffixed ~r) into each target store."""
+    """Every document of the index at ``source`` added ``replicas`` times (ids suffixed ~r) to each target
+    index (a store's search records are numbered by its own key vocabulary, so documents are added anew)."""
     from semantic_json import SemanticDocument
 
-    stored, _ = source.load()
+    reader = SemanticRepository.open(source, read_only=True)
+    writers = [SemanticRepository.open(target) for target in targets]
     documents = anchors = 0
     for replica in range(replicas):
-        for item in stored:
-            doc = item.document
+        for document_id in reader.documents:
+            doc, info = reader.get_document(document_id), reader.document_info(document_id)
             if replica:
                 data = json.loads(doc.to_json())
                 data["document_id"] = f"{doc.document_id}~r{replica}"
                 doc = SemanticDocument.model_validate(data)
-            for target in targets:
-                target.put(doc, item.vectors, item.info)
+            for writer in writers:
+                writer.add(doc, info=info)
             documents += 1
             anchors += len(doc.units)
+    for repo in [reader, *writers]:
+        repo.close()
     return documents, anchors
 
 
@@ -229,20 +232,11 @@ def main() -> None:
                            server.create_database("bench_scale_bulk") if server else None)
 
             print(f"\n== search at the same index size: the {len(pdfs)} documents x {args.replicas} copies")
-            source = open_store(Path(tmp) / "w2.sqlite")
             big_sqlite = Path(tmp) / "big.sqlite"
             big_url = server.create_database("bench_scale_big") if server else url
-            targets = [open_store(big_sqlite), open_store(big_url)]
-            from semantic_json import LiteEmbedder
-
-            embedder = LiteEmbedder()
-            for target in targets:
-                target.bind_embedder(embedder.name, embedder.dim)
             started = time.perf_counter()
-            documents, anchors = copy_replicated(source, targets, args.replicas)
+            documents, anchors = copy_replicated(Path(tmp) / "w2.sqlite", [big_sqlite, big_url], args.replicas)
             print(f"wrote {documents} documents, {anchors} anchors into both stores in {time.perf_counter() - started:.0f} s")
-            for target in targets + [source]:
-                target.close()
             search_figures("SQLite", big_sqlite, questions)
             search_figures("PostgreSQL", big_url, questions)
         print(f"load average at end: {' '.join(f'{v:.1f}' for v in os.getloadavg())}")

@@ -16,9 +16,9 @@ Each system ingests every PDF in the folder once (timed), then answers every que
 A result is a hit when it comes from the question's PDF and its page span shares a page with
 ``evidence_pages``. Metrics: page recall@1/3/5/10 (share of questions with a hit in the top k), MRR of the
 first hit within the top ``--k``, mean cl100k tokens of the top-5 results' text (what an LLM would be sent),
-answer recall@5 (share of questions with an ``answer`` whose answer string, whitespace-normalised, occurs in
-the text of one of the top-5 results from the question's PDF: a window can cover the evidence page without
-holding the answer), ingest seconds and pages/s, mean and p95 query milliseconds.
+answer in context at 1 and 5 (share of the questions whose ``answer`` has numbers that have every one of
+those numbers printed in the text of the first / top-5 results from the question's PDF: a window can cover
+the evidence page without holding the answer), ingest seconds and pages/s, mean and p95 query milliseconds.
 """
 
 from __future__ import annotations
@@ -214,10 +214,6 @@ def first_hit_rank(hits: Sequence[Hit], question: Question) -> Optional[int]:
     return None
 
 
-def _squash(text: str) -> str:
-    return re.sub(r"\s+", " ", text).strip()
-
-
 #: A number as printed: digits with thousands separators and a decimal part ("1,682.5", "34,229", "0.48").
 _NUMBER = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?")
 
@@ -236,20 +232,20 @@ def answer_numbers(answer: str) -> set[str]:
 
 
 def answer_in_context(hits: Sequence[Hit], question: Question, cutoff: int = CONTEXT_RESULTS) -> Optional[bool]:
-    """Whether the answer is in the top ``cutoff`` hits from the question's PDF (None: no answer).
+    """Whether every number of the answer is printed in the top ``cutoff`` hits from the question's PDF.
 
-    An answer with numbers is in the context when every one of its numbers is printed there (FinanceBench
-    answers are sentences around figures); an answer without numbers when its text occurs there.
+    None when the answer has no number ("Yes, ...", a list of names): the measure is defined, as in the
+    finqa_dev README, over answers that contain numbers, so a judgement answer neither counts as found nor
+    as missed.
     """
     if not question.answer:
         return None
-    texts = [h.text for h in hits[:cutoff] if h.pdf == question.pdf]
     numbers = answer_numbers(question.answer)
-    if numbers:
-        printed = {_canonical_number(m.group()) for text in texts for m in _NUMBER.finditer(text)}
-        return numbers <= printed
-    needle = _squash(question.answer)
-    return any(needle in _squash(text) for text in texts)
+    if not numbers:
+        return None
+    texts = [h.text for h in hits[:cutoff] if h.pdf == question.pdf]
+    printed = {_canonical_number(m.group()) for text in texts for m in _NUMBER.finditer(text)}
+    return numbers <= printed
 
 
 def recall_at(ranks: Sequence[Optional[int]], cutoff: int) -> float:
@@ -479,7 +475,7 @@ def results_markdown(runs: Sequence[SystemRun], questions: Sequence[Question], s
         f"- questions: {len(questions)} from `{meta['questions_file']}` over {meta['pdfs']} PDFs ({meta['pages']} pages) in `{meta['pdf_dir']}`",
         f"- k = {meta['k']}; a hit is a result from the question's PDF covering an evidence page; "
         f"ans@1 / ans@{CONTEXT_RESULTS} = share of questions whose answer is in the first / top {CONTEXT_RESULTS} results' text "
-        "(every number of the answer printed there; the answer string for an answer without numbers); "
+        "(every number of the answer printed there; over the answers that have numbers); "
         f"top-{CONTEXT_RESULTS} tok = mean cl100k tokens of the top {CONTEXT_RESULTS} results' text",
         "",
         format_markdown_table(runs),

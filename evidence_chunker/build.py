@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from docling_core.types.doc import ContentLayer, DocItem, DocItemLabel, DoclingDocument, TableData, TableItem, TextItem
 
-from .captions import Caption, direct_caption, infer_caption, is_figure_caption, table_label
+from .captions import Caption, direct_caption, infer_caption
 from .context import (
     DEFAULT_BBOX_THRESHOLD,
     DEFAULT_SIM_THRESHOLD,
@@ -22,6 +22,7 @@ from .context import (
 )
 from .geometry import Box, bottom_left_cells, item_box, item_boxes, normalise
 from .parsing.parsed import ParsedDoc
+from .patterns import is_figure_caption, strip_unit, table_label
 from .tables import (
     UNIT_SCAN_ROWS,
     TableLayout,
@@ -33,7 +34,7 @@ from .tables import (
     render_html,
     table_abstract,
 )
-from .titles import SOURCE_CAPTION, SOURCE_DIRECT, SOURCE_RUNNING_TITLE, SOURCE_TITLE_BLOCK, find_period, strip_unit, table_title
+from .titles import SOURCE_CAPTION, SOURCE_DIRECT, SOURCE_RUNNING_TITLE, SOURCE_TITLE_BLOCK, find_period, table_title
 from .units import EvidenceUnit, PageBox
 
 #: Reading-order positions searched on each side of a table for a caption to infer.

@@ -1,72 +1,30 @@
 """Table captions: the parser's link (``direct``), or one inferred from caption-like text nearby.
 
-Inference lives here, once, for every parser.
+Inference lives here, once, for every parser; what reads as a caption is :mod:`.patterns`'s rule.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from docling_core.types.doc import DocItem, DocItemLabel, DoclingDocument, TableItem
 
 from .geometry import item_box, vertical_gap
+from .patterns import is_table_caption
+# importable from here, as before patterns.py held them
+from .patterns import CAPTION_MAX_CHARS, is_figure_caption, referenced_tables, table_label  # noqa: F401
 
 #: A caption is inferred only from text this close to the table (points, same page).
 CAPTION_MAX_GAP = 60.0
-#: Caption-like text longer than this is a paragraph that happens to start with "Table".
-CAPTION_MAX_CHARS = 300
-
-#: Table captions in English and Korean: "Table 3:", "TABLE 3.", "Tab. 2", "Exhibit 4", "표 2.",
-#: "<표 1>", "[표 4]", "(표 5)", "〈표 1〉", "Table A-1".
-TABLE_CAPTION = re.compile(
-    r"""^\s*(
-        (table|tab\.|exhibit|schedule)\s*[A-Z]?[-.]?\d+([.\-]\d+)*[a-z]?\s*([:.\-–—)]|\s)
-      | [<〈《\[(（【]\s*표\s*[A-Z]?[-.]?\d+([.\-]\d+)*\s*[>〉》\])）】]
-      | 표\s*[A-Z]?[-.]?\d+([.\-]\d+)*\s*([:.\-–—)]|\s)
-    )""",
-    re.IGNORECASE | re.VERBOSE,
-)
-#: Figure captions: never a table's caption.
-#: "Figure 1:", "Fig. 2", "Fig 3", "Figure: …", "그림 1", "<그림 2>", "Chart 4" — but not "Figures in millions".
-FIGURE_CAPTION = re.compile(
-    r"^\s*[<〈\[(]?\s*(fig\.|fig\b|figure\b|그림|chart\s*\d|도표\s*\d)", re.IGNORECASE
-)
-
-
-#: A mention of a numbered table inside running text: "Table 3", "table 2-1", "표 3", "<표 4>", "[표 2]".
-TABLE_REFERENCE = re.compile(
-    r"(?:\b(?:table|tab\.)\s*|[<〈《\[(（【]?\s*표\s*)([A-Z]?\d+(?:[.\-]\d+)*)(?![\d])", re.IGNORECASE
-)
-
-
-def table_label(caption: str | None) -> str | None:
-    """The number a table caption gives its table ("3" for "Table 3:" or "<표 3>"), if any."""
-    if not caption or not is_table_caption(caption):
-        return None
-    match = TABLE_REFERENCE.search(caption)
-    return match.group(1).upper() if match else None
-
-
-def referenced_tables(text: str) -> set[str]:
-    """Numbers of the tables a paragraph mentions ("Table 3 shows ..." → {"3"})."""
-    return {m.group(1).upper() for m in TABLE_REFERENCE.finditer(text)}
 
 
 @dataclass(frozen=True)
 class Caption:
+    """A table's caption text, how sure we are of it ("direct" or "inferred") and the item it came from."""
+
     text: str | None
     confidence: str
     ref: str | None = None
-
-
-def is_table_caption(text: str) -> bool:
-    """True for text that reads like a table caption in English or Korean."""
-    return bool(TABLE_CAPTION.match(text)) and len(text) <= CAPTION_MAX_CHARS
-
-
-def is_figure_caption(text: str) -> bool:
-    return bool(FIGURE_CAPTION.match(text))
 
 
 def direct_caption(doc: DoclingDocument, table: TableItem) -> Caption | None:

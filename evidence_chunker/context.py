@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 
 from docling_core.types.doc import DocItem, DocItemLabel, DoclingDocument, TextItem
 
-from .captions import referenced_tables
 from .geometry import Box, item_box, item_boxes
+from .patterns import referenced_tables
 
 #: Default reach of context collection above and below a table (points).
 DEFAULT_BBOX_THRESHOLD = 300.0

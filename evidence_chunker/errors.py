@@ -104,7 +104,8 @@ class ChunkerUnavailableError(EvidenceChunkerError, ImportError):
 
 
 class CorpusFormatError(EvidenceChunkerError, ValueError):
-    """A corpus JSONL line is not a record this version can read; the message names file and line."""
+    """A corpus JSONL line, or a dict given to ``from_dict`` (EvidenceUnit, TextChunk, PageBox), is not a
+    record this version can read; the message names the file and line, or the field and what it held."""
 
 
 class VectorStoreError(EvidenceChunkerError, ValueError):

@@ -1,7 +1,7 @@
 """Reading a docling-core table: header rows, row-header columns, flattened rows, abstract.
 
-Works on ``TableData`` from any parser. Cell text is kept exactly as printed; "numeric" below only
-decides which cells are headers, it never converts a value.
+Works on ``TableData`` from any parser. Cell text is kept exactly as printed; which cells are numbers
+(:mod:`.patterns`) only decides which cells are headers, it never converts a value.
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 from docling_core.types.doc import TableCell, TableData
 
-from .titles import find_unit, strip_unit
+from .patterns import find_unit, is_number, is_quantity, strip_unit
+from .patterns import is_year  # noqa: F401  (importable from here, as before patterns.py held it)
 
 #: A unit stated alone in one of a table's first rows ("(in thousands)" over an unflagged header) is lifted too.
 UNIT_SCAN_ROWS = 3
@@ -34,28 +35,13 @@ SECTION_SEP = " > "
 #: How many column labels the abstract names before "and N more".
 ABSTRACT_MAX_COLUMNS = 8
 
-_NUMERIC = re.compile(
-    r"""^[\s(（\[]*[-−–+]?\s*[$₩€£¥]?\s*[-−–+]?\s*
-        (\d{1,3}(,\d{3})+|\d+)([.,]\d+)?\s*
-        (%|%p|pp|bp|bps|x|배|원|천원|백만원|억원|조원|만원|주|개|명|건|년|월|일|회)?
-        \s*[)）\]]*\s*(\*+|†)?$""",
-    re.VERBOSE,
-)
-_DASH = re.compile(r"^\s*[-−–—]+\s*$")
 #: A row that closes a section ("Total current assets", "합계"): rows after it no longer belong to it.
 _ROMAN_SECTION = re.compile(r"^\s*([ⅠⅡⅢⅣⅤⅥⅦⅧⅨⅩ]+|[IVX]{1,4})\s*[.)]\s*\S")
 _TOTAL_ROW = re.compile(r"^\s*(total\b|subtotal\b|합\s*계|소\s*계|총\s*계|계$)", re.IGNORECASE)
-_YEAR = re.compile(r"^\s*(FY\s*)?(19|20)\d{2}\s*(년|년도|E|F|A|P)?\s*$", re.IGNORECASE)
 
 
-def is_numeric(text: str) -> bool:
-    """True for amounts, percentages, ratios and dashes that stand for zero, as printed."""
-    return bool(_NUMERIC.match(text) or _DASH.match(text))
-
-
-def is_year(text: str) -> bool:
-    """True for a year label such as "2024", "FY2023" or "2024년" (header material, not data)."""
-    return bool(_YEAR.match(text))
+#: The name this module gave :func:`.patterns.is_number` before the rule moved there.
+is_numeric = is_number
 
 
 def clean_cell_text(text: str) -> str:
@@ -173,14 +159,14 @@ def infer_header_rows(grid: list[list[str]], cells: list[list[TableCell | None]]
         if not values:
             # An empty row or one with only a first-column label: a header only above other headers.
             break
-        has_data = any(is_numeric(t) and not is_year(t) for t in values)
+        has_data = any(is_quantity(t) for t in values)
         if has_data:
             break
         count += 1
     if count == 0:
         return 0
     # Text-only tables: the first row is a header only when the rows below differ from it in kind.
-    body_has_data = any(is_numeric(t) and not is_year(t) for row in grid[count:] for t in row[1:] if t)
+    body_has_data = any(is_quantity(t) for row in grid[count:] for t in row[1:] if t)
     if not body_has_data:
         spans = any(c is not None and c.col_span > 1 for c in cells[0])
         return 1 if spans or _looks_like_label_row(grid[0]) else 0
@@ -241,7 +227,7 @@ def _numeric_share(texts: list[str]) -> float | None:
     filled = [t for t in texts if t]
     if not filled:
         return None
-    return sum(1 for t in filled if is_numeric(t)) / len(filled)
+    return sum(1 for t in filled if is_number(t)) / len(filled)
 
 
 def detect_section_rows(grid: list[list[str]], header_rows: int, row_header_cols: int) -> frozenset[int]:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from docling_core.types.doc import ContentLayer, DocItemLabel, DoclingDocument, TableItem, TextItem
 
 from .geometry import Box, item_box
+from .patterns import find_unit, strip_unit
 
 #: Where a table's title came from (``EvidenceUnit.caption_source``).
 SOURCE_DIRECT = "direct"  # the parser linked a caption
@@ -40,17 +41,6 @@ TITLE_BLOCK_MAX_LINES = 5
 #: A heading used as a title is at most this long.
 HEADING_TITLE_MAX_CHARS = 160
 
-#: A unit statement: "(Millions, except per share amounts)", "(in thousands)", "($ in Millions, except EPS)",
-#: "Dollars in millions", "(단위: 백만원)", "단위 : 천원". Group ``unit`` is the statement without brackets.
-UNIT = re.compile(
-    r"""[(（\[]\s*(?P<unit>[^()（）\[\]]{0,40}?\b(?:thousands|millions|billions)\b[^()（）\[\]]{0,60}
-                   |단위\s*[:：]?\s*[^()（）\[\]]{1,30})\s*[)）\]]
-      | (?P<bare>(?:(?:\$|\b(?:amounts|dollars|U\.S\.\s*dollars|USD))(?:\s+and\s+shares)?\s+)?\bin\s+(?:thousands|millions|billions)
-                 (?:\s+of\s+(?:U\.S\.\s+)?dollars)?(?:,?\s+except\s+(?:per\s+share|share|where)[\w\s,]*)?
-                 |\b(?:thousands|millions|billions)\s+of\s+(?:U\.S\.\s+)?dollars
-                 |단위\s*[:：]\s*\S+)""",
-    re.IGNORECASE | re.VERBOSE,
-)
 #: Month names, as alternatives of a regular expression (lower case; patterns here ignore case).
 MONTH_NAMES = "january|february|march|april|may|june|july|august|september|october|november|december"
 _MONTH = r"(?:" + MONTH_NAMES + r"|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?"
@@ -126,19 +116,6 @@ class TableTitle:
 
 def _squash(text: str) -> str:
     return " ".join(text.split())
-
-
-def find_unit(text: str) -> str | None:
-    """The unit a text states ("Millions, except per share amounts", "단위: 백만원"), or None."""
-    match = UNIT.search(text)
-    if match is None:
-        return None
-    return _squash(match.group("unit") or match.group("bare")).strip(" ,;")
-
-
-def strip_unit(text: str) -> str:
-    """``text`` without its unit statement ("($ in Millions, except EPS) 2023" → "2023")."""
-    return _squash(UNIT.sub(" ", text)).strip(" ,;")
 
 
 def find_period(text: str) -> str | None:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields
-from typing import Any, Literal
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal
+
+from .records import DictRecord
 
 CaptionConfidence = Literal["direct", "inferred", "none"]
 #: Box origin and unit written on every absolute box.
@@ -14,30 +16,25 @@ TITLE_SEP = " · "
 
 
 @dataclass
-class PageBox:
-    """An absolute box on one page: PDF points, BOTTOMLEFT origin, ``(l, t, r, b)`` with t > b."""
+class PageBox(DictRecord):
+    """An absolute box on one page: PDF points, BOTTOMLEFT origin, ``(l, t, r, b)`` with t > b.
+
+    ``to_dict``/``from_dict`` come from :class:`DictRecord`; keys a box dict may carry besides its fields are
+    ignored (boxes travel through transports and vector-store metadata).
+    """
+
+    refuse_unknown_keys: ClassVar[bool] = False
 
     page: int
     bbox: tuple[float, float, float, float]
     coord_origin: str = COORD_ORIGIN
     unit: str = COORD_UNIT
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"page": self.page, "bbox": list(self.bbox), "coord_origin": self.coord_origin, "unit": self.unit}
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "PageBox":
-        return cls(
-            page=int(data["page"]),
-            bbox=tuple(float(v) for v in data["bbox"]),  # type: ignore[arg-type]
-            coord_origin=data.get("coord_origin", COORD_ORIGIN),
-            unit=data.get("unit", COORD_UNIT),
-        )
-
 
 @dataclass
-class EvidenceUnit:
-    """A table-centric retrieval unit.
+class EvidenceUnit(DictRecord):
+    """A table-centric retrieval unit; ``to_dict``/``from_dict`` (JSON, field by field) come from
+    :class:`DictRecord`.
 
     ``flattened_rows`` holds one "row header | column header: value; ..." line per body row, so a
     row-wise split is a split of this list; ``header_rows`` are the column-header lines every piece
@@ -99,7 +96,7 @@ class EvidenceUnit:
     @property
     def safe_caption(self) -> str | None:
         """The caption, or None when it is a figure caption mistaken for a table's."""
-        from .captions import is_figure_caption
+        from .patterns import is_figure_caption
 
         if not self.caption_text or is_figure_caption(self.caption_text):
             return None
@@ -110,7 +107,8 @@ class EvidenceUnit:
         """One line naming the table wherever a piece of it is shown: caption, period, unit and the section
         it sits in ("CONSOLIDATED BALANCE SHEETS · As of December 31 · (in thousands) · Item 8. Financial
         Statements"). None when nothing names the table."""
-        from .titles import find_period, find_unit, strip_unit
+        from .patterns import find_unit, strip_unit
+        from .titles import find_period
 
         caption = " ".join(self.safe_caption.split()) if self.safe_caption else None
         parts = [caption] if caption else []
@@ -193,32 +191,3 @@ class EvidenceUnit:
             "total_splits": self.total_splits,
             "row_count": len(self.flattened_rows),
         }
-
-    # --- serialisation ----------------------------------------------------------------------
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-safe dict of every field (sets become sorted lists, tuples lists)."""
-        data = asdict(self)
-        data["page_span"] = sorted(self.page_span)
-        data["bbox"] = list(self.bbox)
-        data["page_boxes"] = [box.to_dict() for box in self.page_boxes]
-        for name in ("context_before_boxes", "context_after_boxes"):
-            data[name] = [[box.to_dict() for box in boxes] for boxes in getattr(self, name)]
-        data["body_row_range"] = list(self.body_row_range) if self.body_row_range else None
-        return data
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "EvidenceUnit":
-        """Inverse of ``to_dict``; unknown keys are refused."""
-        known = {f.name for f in fields(cls)}
-        unknown = set(data) - known
-        if unknown:
-            raise ValueError(f"unknown EvidenceUnit fields: {sorted(unknown)}")
-        values = dict(data)
-        values["page_span"] = set(values.get("page_span") or ())
-        values["bbox"] = tuple(values.get("bbox") or (0.0, 0.0, 0.0, 0.0))
-        values["page_boxes"] = [PageBox.from_dict(b) for b in values.get("page_boxes") or ()]
-        for name in ("context_before_boxes", "context_after_boxes"):
-            values[name] = [[PageBox.from_dict(b) for b in boxes] for boxes in values.get(name) or ()]
-        if values.get("body_row_range") is not None:
-            values["body_row_range"] = tuple(values["body_row_range"])
-        return cls(**values)

@@ -19,7 +19,7 @@ from . import entities as entity_rules
 from .errors import DocumentTypeError, EmptyDocumentError, InvalidDocumentIdError, InvalidSegmentError
 from .layout import Block, Zone, parse_blocks
 from .lexicon import load_lexicon
-from .model import Entity, Segment, SemanticDocument, SemanticUnit, sha256_text
+from .model import Entity, Segment, SemanticDocument, SemanticUnit, line_starts_of, sha256_text, unit_constructor
 from .propositions import split_propositions
 from .sentences import split_sentences
 from .textnorm import normalized_terms
@@ -42,18 +42,6 @@ def _check_inputs(text: object, document_id: object) -> None:
         raise DocumentTypeError(document_id, text)
     if not text.strip():
         raise EmptyDocumentError(document_id)
-
-
-def _line_starts(text: str) -> list[int]:
-    starts = [0]
-    find = text.find
-    pos = find("\n")
-    while pos != -1:
-        starts.append(pos + 1)
-        pos = find("\n", pos + 1)
-    if starts[-1] == len(text) and len(starts) > 1:
-        starts.pop()  # a final newline does not open a line
-    return starts
 
 
 def _coerce_segments(segments: Iterable[Any] | None, text_length: int, document_id: str) -> list[Segment]:
@@ -214,29 +202,6 @@ def _context_entities(text: str, drafts: list[_UnitDraft], own: list[list[str]])
     return context, sections
 
 
-def _unit_constructor() -> Any:
-    """A fast constructor of already-valid SemanticUnit instances (compile builds them from checked spans).
-
-    pydantic's model_construct() costs ~15 µs per instance, which dominates compiling large documents;
-    this sets the same instance state directly.
-    """
-    # Every field is set, so all units can share one fields-set (pydantic only ever adds names that are
-    # already in it); a set per unit would cost ~700 bytes each.
-    fields_set = set(SemanticUnit.model_fields)
-    new = SemanticUnit.__new__
-    set_attr = object.__setattr__
-
-    def construct(**values: Any) -> SemanticUnit:
-        unit = new(SemanticUnit)
-        set_attr(unit, "__dict__", values)
-        set_attr(unit, "__pydantic_fields_set__", fields_set)
-        set_attr(unit, "__pydantic_extra__", None)
-        set_attr(unit, "__pydantic_private__", None)
-        return unit
-
-    return construct
-
-
 def _extend(own: list[str], extra: Iterable[str]) -> list[str]:
     """``own`` followed by the ``extra`` items it lacks, order kept."""
     if not extra:
@@ -288,7 +253,7 @@ def compile(
     """
     _check_inputs(text, document_id)
     segment_models = _coerce_segments(segments, len(text), document_id)
-    line_starts = _line_starts(text)
+    line_starts = line_starts_of(text)
     blocks = parse_blocks(text, _zones(len(text), segment_models))
     drafts = _drafts(text, blocks)
     starts = [d.start for d in drafts]
@@ -301,7 +266,7 @@ def compile(
 
     units: list[SemanticUnit] = []
     intern = sys.intern
-    construct = _unit_constructor()
+    construct = unit_constructor()
     for index, draft in enumerate(drafts):
         unit_text = text[draft.start : draft.end]
         section = sections[index]

@@ -6,12 +6,16 @@ non-zero dimensions; a dense query (a neural model) uses one matrix-vector produ
 the dot product, i.e. the cosine for L2-normalised vectors.
 
 The state needed to save and restore an index is `embedder_name`, `dim`, `matrix` (rows × dim float32)
-and `keys()` (row → (document_id, unit_position)); `VectorIndex.from_arrays` rebuilds one from them.
+and `keys()` (row → (document_id, unit_position)); `VectorIndex.from_arrays` rebuilds one from them, and
+`VectorIndex.from_store` from a store that keeps them by dimension and reads a dimension when a query first
+uses it (SparseVectors: the LiteEmbedder's hashed vectors are about four fifths zeros, so a store keeps
+only their non-zero entries).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -30,6 +34,42 @@ SCORE_DECIMALS = 6
 ROUNDING_MARGIN = 1e-5
 
 
+@dataclass
+class SparseVectors:
+    """A (rows, dim) float32 matrix by its non-zero entries, dimension by dimension (the order of the index's
+    transposed store): how many entries each dimension has, their rows and values.
+
+    Exact: an entry is kept unless its bits are all zero, so to_dense() gives back the same bits (-0.0
+    included).
+    """
+
+    counts: np.ndarray  # entries per dimension, shape (dim,)
+    rows: np.ndarray  # row of each entry, dimension-major
+    values: np.ndarray  # float32 value of each entry
+    n_rows: int
+
+    @classmethod
+    def from_dense(cls, matrix: np.ndarray) -> SparseVectors:
+        """The non-zero entries of a (rows, dim) float32 matrix."""
+        matrix = np.ascontiguousarray(matrix, dtype=np.float32)
+        columns = np.ascontiguousarray(matrix.T)
+        dims, rows = np.nonzero(columns.view(np.uint32))
+        return cls(np.bincount(dims, minlength=matrix.shape[1]), rows, columns[dims, rows], matrix.shape[0])
+
+    @property
+    def dim(self) -> int:
+        return len(self.counts)
+
+    def __len__(self) -> int:
+        return self.n_rows
+
+    def to_dense(self) -> np.ndarray:
+        """The (rows, dim) float32 matrix."""
+        matrix = np.zeros((self.n_rows, self.dim), dtype=np.float32)
+        matrix[self.rows, np.repeat(np.arange(self.dim), self.counts)] = self.values
+        return matrix
+
+
 class VectorIndex:
     """Append/remove/search over L2-normalised float32 vectors keyed by (document_id, unit_position)."""
 
@@ -42,6 +82,10 @@ class VectorIndex:
         self._size = 0
         self._slot_of: dict[str, int] = {}
         self._doc_of_slot: list[str | None] = []
+        # Rows whose vectors are still in a store, read a dimension at a time when a query first uses it
+        # (see from_store): which dimensions are not read yet, and the reader.
+        self._unread = np.zeros(self.dim, dtype=bool)
+        self._read: Callable[[list[int]], Iterable[tuple[str, int, np.ndarray, np.ndarray]]] | None = None
 
     # ------------------------------------------------------------------ state
 
@@ -51,6 +95,7 @@ class VectorIndex:
     @property
     def matrix(self) -> np.ndarray:
         """The stored vectors as a (rows, dim) float32 view (row i belongs to keys()[i])."""
+        self._read_dimensions()
         return self._columns[:, : self._size].T
 
     @property
@@ -78,6 +123,42 @@ class VectorIndex:
         for document_id, rows in by_doc.items():
             index.add(document_id, [keys[r][1] for r in rows], matrix[rows])
         return index
+
+    @classmethod
+    def from_store(cls, dim: int, documents: Sequence[tuple[str, int]],
+                   read: Callable[[list[int]], Iterable[tuple[str, int, np.ndarray, np.ndarray]]],
+                   embedder_name: str = "") -> VectorIndex:
+        """An index of ``documents`` ((document id, units): rows for unit positions 0..n-1, in that order)
+        whose vectors a store keeps by dimension: ``read(dimensions)`` gives (document id, dimension, unit
+        positions, values) for the entries of those dimensions. A dimension is read when a query first uses
+        it (every dimension before anything else reads or changes the matrix), so opening reads no vector."""
+        index = cls(dim, embedder_name)
+        index._reserve(sum(n for _, n in documents))
+        for document_id, n in documents:
+            index._place(document_id, np.arange(n, dtype=np.int32))
+        index._read = read
+        index._unread[:] = True
+        return index
+
+    def _read_dimensions(self, dimensions: Iterable[int] | None = None) -> None:
+        """Read the entries of ``dimensions`` (all when None) that are still in the store into the matrix."""
+        if self._read is None:
+            return
+        wanted = [int(d) for d in (range(self.dim) if dimensions is None else dimensions) if self._unread[d]]
+        if not wanted:
+            return
+        first: dict[str, int] = {}
+        slots = self._doc_slot[: self._size]
+        for document_id, dimension, rows, values in self._read(wanted):
+            slot = self._slot_of.get(document_id)
+            if slot is None:
+                continue  # removed since (or left out as damaged)
+            if document_id not in first:
+                first[document_id] = int(slots.searchsorted(np.int32(slot)))  # rows are one block, see document_rows
+            self._columns[dimension, np.add(rows, first[document_id], dtype=np.int64)] = values
+        self._unread[wanted] = False
+        if not self._unread.any():
+            self._read = None
 
     # --------------------------------------------------------------- changes
 
@@ -107,15 +188,18 @@ class VectorIndex:
             )
         if document_id in self._slot_of:
             self.remove(document_id)
+        self._reserve(len(unit_positions))
+        self._columns[:, self._size : self._size + len(unit_positions)] = vectors.T
+        self._place(document_id, np.asarray(unit_positions, dtype=np.int32))
+
+    def _place(self, document_id: str, unit_positions: np.ndarray) -> None:
+        """Key the rows just written after the last one (space reserved) to `document_id`'s units."""
         slot = len(self._doc_of_slot)
         self._slot_of[document_id] = slot
         self._doc_of_slot.append(document_id)
-        n = len(unit_positions)
-        self._reserve(n)
-        end = self._size + n
-        self._columns[:, self._size : end] = vectors.T
+        end = self._size + len(unit_positions)
         self._doc_slot[self._size : end] = slot
-        self._unit_pos[self._size : end] = np.asarray(unit_positions, dtype=np.int32)
+        self._unit_pos[self._size : end] = unit_positions
         self._size = end
 
     def remove(self, document_id: str) -> int:
@@ -140,9 +224,11 @@ class VectorIndex:
         query = np.asarray(query, dtype=np.float32).reshape(-1)
         if query.shape[0] != self.dim:
             raise EmbedderMismatchError(f"query vector has {query.shape[0]} dimensions, the index has {self.dim}")
-        columns = self._columns[:, : self._size]
         nonzero = np.flatnonzero(query)
-        if len(nonzero) > SPARSE_QUERY_MAX_FRACTION * self.dim:
+        dense = len(nonzero) > SPARSE_QUERY_MAX_FRACTION * self.dim
+        self._read_dimensions(None if dense else nonzero.tolist())
+        columns = self._columns[:, : self._size]
+        if dense:
             return query @ columns
         # Sum only the dimensions the query uses; each is one contiguous row of the transposed store.
         scores = np.zeros(self._size, dtype=np.float32)
@@ -188,9 +274,13 @@ class VectorIndex:
         slot = self._slot_of.get(document_id)
         if slot is None:
             return np.zeros(0, dtype=np.int64)
-        rows = np.flatnonzero(self._doc_slot[: self._size] == slot)
-        ordered = np.empty(len(rows), dtype=np.int64)
-        ordered[self._unit_pos[rows]] = rows
+        # A document's rows are one block, and blocks lie in slot order: add() appends a new slot's rows
+        # after all others and remove() closes gaps in order. So two binary searches find them.
+        slots = self._doc_slot[: self._size]
+        start = int(slots.searchsorted(np.int32(slot), side="left"))
+        end = int(slots.searchsorted(np.int32(slot), side="right"))
+        ordered = np.empty(end - start, dtype=np.int64)
+        ordered[self._unit_pos[start:end]] = np.arange(start, end)
         return ordered
 
     def rows_of(self, document_ids: Iterable[str]) -> int:

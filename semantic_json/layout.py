@@ -21,6 +21,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from .patterns import is_caption, is_list_item
+
 #: Longest line (characters) that may be read as a numbered or stand-alone heading.
 HEADING_MAX_CHARS = 60
 #: Minimum cell separators ("|" or tab) for a line to be a table row outside a table segment.
@@ -35,15 +37,6 @@ _NUMBERED_TITLE = re.compile(
     r"(?:제\s*\d+\s*[장절편관부]|[IVX]{1,5}\.|\d{1,2}(?:\.\d{1,2}){0,3}\.?|[A-Z]\.|\(\d{1,2}\)|\d{1,2}\))\s*\S"
 )
 _BRACKET_TITLE = re.compile(r"(?:\[[^\]]{1,40}\]|【[^】]{1,40}】|■\s*\S.*|□\s*\S.*)$")
-_CAPTION = re.compile(
-    r"(?:<\s*(?:표|그림|도표)\s*\d+[^>]*>|\[\s*(?:표|그림|도표)\s*\d+[^\]]*\]|【\s*(?:표|그림|도표)\s*\d+[^】]*】"
-    r"|(?:Table|Figure|Fig\.|Chart|Exhibit)\s*\d+[A-Za-z]?\s*[.:\-–]|(?:Table|Figure|Chart|Exhibit)\s*\d+\s*$"
-    r"|(?:표|그림|도표)\s*\d+\s*[.:\-–)]|(?:표|그림|도표)\s*\d+\s)",
-    re.IGNORECASE,
-)
-_BULLET = re.compile(
-    r"(?:[-*•·∙◦▪▫◆◇○●▶►▷※➢✓–]|\d{1,3}[.)]|\(\d{1,3}\)|[가-하][.)]|[a-z][.)]|\([가-하a-z]\)|[①-⑳])\s+\S"
-)
 _TABLE_SEPARATOR_LINE = re.compile(r"\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?")
 _SENTENCE_END = re.compile(r"(?:[.!?。！？:;,]|[다음함임됨요까])[\"'”’)\]]*$")
 _HAS_LETTER = re.compile(r"[A-Za-z가-힣]")
@@ -107,11 +100,6 @@ def is_row_like(line: str) -> bool:
     return _separators(line) >= TABLE_MIN_SEPARATORS
 
 
-def is_caption(line: str) -> bool:
-    """True for a table/figure caption line ("<표 1>", "Table 3:", "[그림 2] …")."""
-    return bool(_CAPTION.match(line))
-
-
 def _is_titled(line: str) -> bool:
     """A short line without sentence punctuation at its end."""
     return len(line) <= HEADING_MAX_CHARS and bool(_HAS_LETTER.search(line)) and not _SENTENCE_END.search(line)
@@ -127,7 +115,7 @@ def _heading_kind(line: str) -> bool:
 
 def _structural(line: str) -> bool:
     """A line that starts a table, caption, list item or markdown heading."""
-    return is_row_like(line) or is_caption(line) or bool(_BULLET.match(line)) or bool(_MD_HEADING.match(line))
+    return is_row_like(line) or is_caption(line) or is_list_item(line) or bool(_MD_HEADING.match(line))
 
 
 def _table_zone_blocks(text: str, zone: Zone) -> list[Block]:
@@ -184,15 +172,15 @@ def _text_zone_blocks(text: str, zone: Zone) -> list[Block]:
             blocks.append(Block("caption", s, e, zone.segment))
             i += 1
             continue
-        if _heading_kind(line) and (_MD_HEADING.match(line) or blank(i - 1) or blank(i + 1) or not _BULLET.match(line)):
+        if _heading_kind(line) and (_MD_HEADING.match(line) or blank(i - 1) or blank(i + 1) or not is_list_item(line)):
             blocks.append(Block("heading", s, e, zone.segment))
             i += 1
             continue
-        if _BULLET.match(line):
+        if is_list_item(line):
             indent = s - raw[i][0]
             end = e
             j = i + 1
-            while j < n and contents[j] and not _BULLET.match(contents[j]) and not is_row_like(contents[j]):
+            while j < n and contents[j] and not is_list_item(contents[j]) and not is_row_like(contents[j]):
                 deeper = trimmed[j][0] - raw[j][0] > indent
                 unfinished = not _SENTENCE_END.search(text[s:end])
                 if not (deeper or unfinished) or is_caption(contents[j]) or _MD_HEADING.match(contents[j]):

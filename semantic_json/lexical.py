@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
@@ -35,6 +36,9 @@ INHERITED_WEIGHT = 0.4
 BIGRAM_WEIGHT = 1.0
 #: Weight of a lexicon concept (a paraphrase class such as "operating income" / 영업이익).
 CONCEPT_WEIGHT = 1.0
+#: Query weight of a concept a metric the query names is computed from (reports print the inputs of a
+#: ratio, not the ratio: "quick ratio" also looks for cash, receivables and current liabilities).
+INPUT_CONCEPT_WEIGHT = 0.5
 #: Weight of an entity the unit is about.
 ENTITY_WEIGHT = 1.0
 #: Weight, inside a document, of a query key that names the document itself (see LexicalIndex.score).
@@ -48,8 +52,12 @@ DAMPED_KIND_FACTOR = 0.5
 
 
 @dataclass
-class _Postings:
-    """One document's postings: parallel arrays sorted by key id, plus each unit's weighted length."""
+class Postings:
+    """One document's postings: parallel arrays sorted by key id, plus each unit's weighted length.
+
+    What LexicalIndex scores, and what a persistent store keeps per document so that opening an index reads
+    these arrays back instead of tokenising every unit again.
+    """
 
     keys: np.ndarray  # int32, sorted
     units: np.ndarray  # int32 unit positions
@@ -57,13 +65,60 @@ class _Postings:
     lengths: np.ndarray  # float32 per unit
     damping: np.ndarray  # float32 per unit: short or heading units score less
 
+    def count(self, key_id: int) -> int:
+        """How many units hold ``key_id`` (each unit holds a key at most once)."""
+        return int(np.searchsorted(self.keys, key_id, side="right") - np.searchsorted(self.keys, key_id, side="left"))
 
-def query_keys(query: str, concepts: Iterable[str], entities: Iterable[str]) -> dict[str, float]:
-    """A query's lexical keys (terms, bigrams, concepts, entities), each with query weight 1."""
+
+@dataclass
+class TermCounts:
+    """How often each term, concept and entity occurs in one document (key ids sorted), and their total:
+    what the repository's document prior (a BM25 over whole documents) reads."""
+
+    keys: np.ndarray  # int32, sorted
+    counts: np.ndarray  # int32 occurrences of each key
+    length: int
+
+
+class KeyVocabulary(Protocol):
+    """Lexical key → integer id; the ids postings are sorted by. A persistent store supplies its own, so
+    that ids stay the same across processes; `ids` gives new keys the next ids. Ids are np.int32, the dtype
+    of the postings' keys: looking one up in a document's postings then reads them in place (NumPy would
+    first copy them to compare with a Python int)."""
+
+    def __contains__(self, key: object) -> bool: ...
+
+    def __getitem__(self, key: str) -> int: ...
+
+    def get(self, key: str, default: int | None = None) -> int | None: ...
+
+    def ids(self, keys: Sequence[str]) -> list[int]: ...
+
+
+class Vocabulary(dict):
+    """An in-memory KeyVocabulary: ids in order of first sight."""
+
+    def ids(self, keys: Sequence[str]) -> list[int]:
+        """The id of every key of ``keys``, new keys numbered from the vocabulary's size on."""
+        out = []
+        for key in keys:
+            key_id = self.get(key)
+            if key_id is None:
+                key_id = self[key] = np.int32(len(self))
+            out.append(key_id)
+        return out
+
+
+def query_keys(query: str, concepts: Iterable[str], entities: Iterable[str],
+               inputs: Iterable[str] = ()) -> dict[str, float]:
+    """A query's lexical keys (terms, bigrams, concepts, entities) with query weight 1, and the input
+    concepts of the metrics it names with INPUT_CONCEPT_WEIGHT (unless the query names them itself)."""
     keys = dict.fromkeys(normalized_terms(query), 1.0)
     keys.update(dict.fromkeys(term_bigrams(query), 1.0))
     keys.update(dict.fromkeys(concepts, 1.0))
     keys.update(dict.fromkeys(entities, 1.0))
+    for concept in inputs:
+        keys.setdefault(concept, INPUT_CONCEPT_WEIGHT)
     return keys
 
 
@@ -89,62 +144,101 @@ def _damping(unit: SemanticUnit, own_terms: int) -> float:
     return factor
 
 
-def _unit_counts(keys: np.ndarray) -> dict[int, int]:
-    """How many units hold each key id (each unit holds a key at most once)."""
-    ids, counts = np.unique(keys, return_counts=True)
-    return dict(zip(ids.tolist(), counts.tolist()))
+def document_postings(doc: SemanticDocument, vocabulary: KeyVocabulary) -> Postings:
+    """The postings of every unit of ``doc``, keys numbered by ``vocabulary`` (new keys are added to it)."""
+    unit_keys = [unit_fields(unit) for unit in doc.units]
+    distinct = list(dict.fromkeys(key for fields in unit_keys for key in fields))
+    key_id = dict(zip(distinct, vocabulary.ids(distinct)))
+    rows: list[tuple[int, int, float]] = []
+    lengths = np.zeros(len(doc.units), dtype=np.float32)
+    damping = np.ones(len(doc.units), dtype=np.float32)
+    for position, (unit, fields) in enumerate(zip(doc.units, unit_keys)):
+        lengths[position] = sum(fields.values())
+        damping[position] = _damping(unit, sum(1 for k, w in fields.items() if w >= 1.0 and " " not in k))
+        rows.extend((key_id[key], position, weight) for key, weight in fields.items())
+    rows.sort()
+    return Postings(
+        keys=np.fromiter((r[0] for r in rows), dtype=np.int32, count=len(rows)),
+        units=np.fromiter((r[1] for r in rows), dtype=np.int32, count=len(rows)),
+        weights=np.fromiter((r[2] for r in rows), dtype=np.float32, count=len(rows)),
+        lengths=lengths,
+        damping=damping,
+    )
+
+
+def document_term_counts(doc: SemanticDocument, vocabulary: KeyVocabulary) -> TermCounts:
+    """Occurrences of every term, concept and entity of ``doc``'s units, keys numbered by ``vocabulary``."""
+    counts: Counter[str] = Counter()
+    for unit in doc.units:
+        counts.update(unit.terms)
+        counts.update(unit.concepts)
+        counts.update(unit.entities)
+    ids = np.asarray(vocabulary.ids(list(counts)), dtype=np.int32)
+    order = np.argsort(ids, kind="stable")
+    return TermCounts(keys=ids[order], counts=np.asarray(list(counts.values()), dtype=np.int32)[order],
+                      length=sum(counts.values()))
+
+
+class _DocumentFrequencies:
+    """Units holding each key id over every document, counted from the postings when a key is first asked
+    for (and kept until the postings change): opening an index then costs nothing per key."""
+
+    def __init__(self, postings: Mapping[str, Postings]) -> None:
+        self._postings = postings
+        self._known: dict[int, int] = {}
+
+    def get(self, key_id: int, default: int = 0) -> int:
+        df = self._known.get(key_id)
+        if df is None:
+            df = self._known[key_id] = sum(p.count(key_id) for p in self._postings.values())
+        return df or default
+
+    def forget(self) -> None:
+        """Drop what was counted (a document was added or removed)."""
+        self._known.clear()
 
 
 class LexicalIndex:
-    """Field-weighted BM25 over the units of many documents (add / remove / score)."""
+    """Field-weighted BM25 over the units of many documents (add / remove / score).
 
-    def __init__(self) -> None:
-        self._vocabulary: dict[str, int] = {}
-        self._postings: dict[str, _Postings] = {}
-        self._df: Counter[int] = Counter()
+    ``vocabulary`` numbers the keys (default: a new in-memory one); a repository kept in a store passes the
+    store's, so that postings read back from it (add_postings) and new ones share their key ids.
+    """
+
+    def __init__(self, vocabulary: KeyVocabulary | None = None) -> None:
+        self._vocabulary: KeyVocabulary = vocabulary if vocabulary is not None else Vocabulary()
+        self._postings: dict[str, Postings] = {}
+        self._df = _DocumentFrequencies(self._postings)
         self._units = 0
         self._total_length = 0.0
 
     def __len__(self) -> int:
         return self._units
 
-    def _key_id(self, key: str) -> int:
-        key_id = self._vocabulary.get(key)
-        if key_id is None:
-            key_id = self._vocabulary[key] = len(self._vocabulary)
-        return key_id
+    @property
+    def vocabulary(self) -> KeyVocabulary:
+        """The key ids postings are numbered by."""
+        return self._vocabulary
 
     def add(self, doc: SemanticDocument) -> None:
         """Index every unit of ``doc`` (a document with the same id is replaced)."""
-        self.remove(doc.document_id)
-        rows: list[tuple[int, int, float]] = []
-        lengths = np.zeros(len(doc.units), dtype=np.float32)
-        damping = np.ones(len(doc.units), dtype=np.float32)
-        for position, unit in enumerate(doc.units):
-            fields = unit_fields(unit)
-            lengths[position] = sum(fields.values())
-            damping[position] = _damping(unit, sum(1 for k, w in fields.items() if w >= 1.0 and " " not in k))
-            rows.extend((self._key_id(key), position, weight) for key, weight in fields.items())
-        rows.sort()
-        keys = np.fromiter((r[0] for r in rows), dtype=np.int32, count=len(rows))
-        postings = _Postings(
-            keys=keys,
-            units=np.fromiter((r[1] for r in rows), dtype=np.int32, count=len(rows)),
-            weights=np.fromiter((r[2] for r in rows), dtype=np.float32, count=len(rows)),
-            lengths=lengths,
-            damping=damping,
-        )
-        self._postings[doc.document_id] = postings
-        self._df.update(_unit_counts(keys))
-        self._units += len(doc.units)
-        self._total_length += float(lengths.sum())
+        self.add_postings(doc.document_id, document_postings(doc, self._vocabulary))
+
+    def add_postings(self, document_id: str, postings: Postings) -> None:
+        """Index a document from its postings (numbered by this index's vocabulary), replacing one with the
+        same id: how an index read back from a store is filled without tokenising its units again."""
+        self.remove(document_id)
+        self._postings[document_id] = postings
+        self._df.forget()
+        self._units += len(postings.lengths)
+        self._total_length += float(postings.lengths.sum())
 
     def remove(self, document_id: str) -> None:
         """Forget a document's units (nothing happens for an unknown id)."""
         postings = self._postings.pop(document_id, None)
         if postings is None:
             return
-        self._df.subtract(_unit_counts(postings.keys))
+        self._df.forget()
         self._units -= len(postings.lengths)
         self._total_length -= float(postings.lengths.sum())
 

@@ -71,11 +71,13 @@ class Lexicon:
         self.version: str = str(data["version"])
         self._concept_of: dict[str, str] = {}
         self._broader: dict[str, tuple[str, ...]] = {}
+        self._inputs: dict[str, tuple[str, ...]] = {}
         ko_terms: list[str] = []
         en_terms: list[str] = []
         for concept in data["concepts"]:
             cid = concept["id"]
             self._broader[cid] = tuple(concept.get("broader", ()))
+            self._inputs[cid] = tuple(concept.get("inputs", ()))
             for term in concept.get("ko", ()):
                 key = self._key(term)
                 self._concept_of.setdefault(key, cid)
@@ -128,6 +130,10 @@ class Lexicon:
     def broader(self, concept: str) -> tuple[str, ...]:
         """Concepts that `concept` implies (REPAYMENT_CAPACITY → REPAYMENT)."""
         return self._broader.get(concept, ())
+
+    def inputs(self, concept: str) -> tuple[str, ...]:
+        """Concepts a metric is computed from (QUICK_RATIO → CASH, RECEIVABLES, CURRENT_LIABILITIES, ...)."""
+        return self._inputs.get(concept, ())
 
     def find(self, text: str) -> list[ConceptMatch]:
         """Concept matches in `text`, ordered by start offset."""

@@ -30,6 +30,19 @@ def sha256_text(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+def line_starts_of(text: str) -> list[int]:
+    """Character offset of the start of every line of `text` (the first is 0; a final newline opens none)."""
+    starts = [0]
+    find = text.find
+    pos = find("\n")
+    while pos != -1:
+        starts.append(pos + 1)
+        pos = find("\n", pos + 1)
+    if starts[-1] == len(text) and len(starts) > 1:
+        starts.pop()  # a final newline does not open a line
+    return starts
+
+
 class SegmentBox(BaseModel):
     """A bounding box on a PDF page: bbox is [l, t, r, b] in `unit`, measured from `coord_origin`; page is 1-based."""
 
@@ -191,3 +204,27 @@ class SemanticDocument(BaseModel):
         doc = cls.model_validate(payload)
         doc.check_integrity()
         return doc
+
+
+def unit_constructor() -> Any:
+    """A fast constructor of already-valid SemanticUnit instances, for units built from checked spans (the
+    compiler) or read back from an index file written by this package.
+
+    pydantic's model_construct() costs ~15 µs per instance, which dominates compiling large documents;
+    this sets the same instance state directly.
+    """
+    # Every field is set, so all units can share one fields-set (pydantic only ever adds names that are
+    # already in it); a set per unit would cost ~700 bytes each.
+    fields_set = set(SemanticUnit.model_fields)
+    new = SemanticUnit.__new__
+    set_attr = object.__setattr__
+
+    def construct(**values: Any) -> SemanticUnit:
+        unit = new(SemanticUnit)
+        set_attr(unit, "__dict__", values)
+        set_attr(unit, "__pydantic_fields_set__", fields_set)
+        set_attr(unit, "__pydantic_extra__", None)
+        set_attr(unit, "__pydantic_private__", None)
+        return unit
+
+    return construct

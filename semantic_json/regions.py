@@ -10,7 +10,8 @@ Steps, for the anchors (unit positions with scores) that retrieval found in a do
    paragraph is at most PARAGRAPH_MAX_CHARS long, else by CONTEXT_SENTENCES neighbouring sentences. A table
    cluster grows to whole rows under the table's header row and caption (never half a row). Growth stops at
    the first unit that is about an entity outside the region's entities, or that lies in another zone.
-3. **Merge** regions that overlap or touch, and score each by its best anchor.
+3. **Merge** regions that overlap or touch, and score each by its best anchor, raised by its second best
+   (region_score: a region holding two of the things asked for outranks one holding one).
 
 A unit u is entity-compatible with a region about entities E when u.context_entities ⊆ E; so a unit
 about no entity is always compatible and a region about B_CORP never takes in a sentence about A_CORP.
@@ -20,8 +21,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
+from .index import SCORE_DECIMALS
 from .model import SemanticDocument, SemanticUnit
 from .transport import EvidenceRegion, SourceSpan
 
@@ -257,6 +259,17 @@ def _merge(drafts: list[RegionDraft]) -> list[RegionDraft]:
     return merged
 
 
+#: Share of the headroom above a region's best anchor that its second-best anchor fills: a region holding
+#: two of the things asked for (current assets and current liabilities) outranks a sentence holding one.
+SUPPORT_WEIGHT = 0.5
+
+
+def region_score(anchor_scores: Iterable[float]) -> float:
+    """A region's score: its best anchor's, raised toward 1 by its second-best (never above 1)."""
+    best, second = (sorted(anchor_scores, reverse=True) + [0.0, 0.0])[:2]
+    return round(best + SUPPORT_WEIGHT * (1.0 - best) * second, SCORE_DECIMALS)
+
+
 def assemble(doc: SemanticDocument, hits: Sequence[tuple[int, float]]) -> list[RegionDraft]:
     """Regions of `doc` around `hits` ((unit position, anchor score) pairs), best score first."""
     if not hits:
@@ -271,7 +284,7 @@ def assemble(doc: SemanticDocument, hits: Sequence[tuple[int, float]]) -> list[R
             _expand_text(layout, draft)
     drafts = _merge(drafts)
     for draft in drafts:
-        draft.score = max(draft.anchors.values())
+        draft.score = region_score(draft.anchors.values())
     drafts.sort(key=lambda d: (-d.score, d.first))
     return drafts
 

@@ -5,16 +5,19 @@ entity filter: when the query names entities, anchors about other entities are n
 document, clustering and entity-safe expansion (regions.py) → SearchResult, regions grouped by document.
 
 The repository's state is the documents plus a VectorIndex (float32 matrix with row → (document, unit)
-keys); compile() is separate, so a persistent store can save and restore both without re-compiling.
+keys), the lexical postings and the document prior's counts; compile() is separate, so a persistent store
+can save and restore all of it without re-compiling. A repository opened from a store reads each document's
+search record (store/records.py) and leaves each document in the store until a search returns one of its
+regions (or the caller asks for it).
 """
 
 from __future__ import annotations
 
 import math
 from collections import Counter, OrderedDict
+from collections.abc import Callable, Iterable, Iterator, MutableMapping
 from pathlib import Path
 from typing import Any, Union
-from collections.abc import Iterable, Iterator
 
 import numpy as np
 
@@ -28,14 +31,18 @@ from .errors import (
     UnknownRegionError,
 )
 from .index import SCORE_DECIMALS, VectorIndex
-from .lexical import LexicalIndex, query_keys as lexical_query_keys
+from .lexical import (KeyVocabulary, LexicalIndex, TermCounts, document_postings, document_term_counts,
+                      query_keys as lexical_query_keys)
 from .lexicon import load_lexicon
 from .model import SemanticDocument
-from .provenance import VerificationResult, check_pdf, source_text, verify_region
+from .provenance import UNKNOWN_DOCUMENT, VerificationResult, check_pdf, source_text, verify_region
 from .regions import RegionDraft, assemble, to_region
-from .store.base import IndexStore, open_store
+from .store import open_store
+from .store.base import IndexStore
+from .store.records import SearchRecord, StoredSource, StoredVectors, UnitLayout
+from .store.base import DamagedDocumentError, IndexFileError, read_vectors, whole_document
 from .store.sqlite import document_fingerprint
-from .textnorm import BIGRAM_JOIN, normalized_terms, term_bigrams
+from .textnorm import BIGRAM_JOIN, normalized_terms, query_content, term_bigrams
 from .transport import EvidenceRegion, SearchResult, SourceSpan
 
 #: Anchors fetched from the vector index per requested region.
@@ -70,6 +77,8 @@ NOTE_PREFIX = "note:"
 MAX_REMEMBERED_REGIONS = 10_000
 #: Default number of regions returned by search().
 DEFAULT_K = 5
+#: Documents read from a store that stay in memory (the least recently used one is read again when needed).
+MAX_READ_DOCUMENTS = 32
 
 RegionRef = Union[EvidenceRegion, str]
 
@@ -78,30 +87,34 @@ class _DocumentStats:
     """Per-document term counts for a BM25 document prior (which document is a query about?).
 
     In a corpus of many reports, a table row never names its company; the document around it does. The
-    prior lifts every anchor of the documents that match the query as a whole.
+    prior lifts every anchor of the documents that match the query as a whole. Each document's counts are
+    arrays keyed by the repository's key ids (TermCounts, as a store keeps them); ``postings`` gives a key's
+    counts per document when asked.
     """
 
-    def __init__(self) -> None:
-        self.postings: dict[str, dict[str, int]] = {}
+    def __init__(self, vocabulary: KeyVocabulary) -> None:
+        self.vocabulary = vocabulary
+        self.counts: dict[str, TermCounts] = {}
+        self.postings = _KeyPostings(self)
         self.lengths: dict[str, int] = {}
 
+    def counts_of(self, doc: SemanticDocument) -> TermCounts:
+        """``doc``'s term counts, numbered by this prior's vocabulary."""
+        return document_term_counts(doc, self.vocabulary)
+
     def add(self, doc: SemanticDocument) -> None:
-        counts: Counter[str] = Counter()
-        for unit in doc.units:
-            counts.update(unit.terms)
-            counts.update(unit.concepts)
-            counts.update(unit.entities)
-        for key, count in counts.items():
-            self.postings.setdefault(key, {})[doc.document_id] = count
-        self.lengths[doc.document_id] = sum(counts.values())
+        self.add_counts(doc.document_id, self.counts_of(doc))
+
+    def add_counts(self, document_id: str, counts: TermCounts) -> None:
+        """Count a document from its term counts (replacing one with the same id)."""
+        self.remove(document_id)
+        self.counts[document_id] = counts
+        self.lengths[document_id] = counts.length
 
     def remove(self, document_id: str) -> None:
         self.lengths.pop(document_id, None)
-        for key in [k for k, docs in self.postings.items() if document_id in docs]:
-            docs = self.postings[key]
-            del docs[document_id]
-            if not docs:
-                del self.postings[key]
+        if self.counts.pop(document_id, None) is not None:
+            self.postings.forget()
 
     def scores(self, keys: Iterable[str]) -> dict[str, float]:
         """BM25 of each document for the query keys, scaled so the best document has 1.0."""
@@ -122,14 +135,115 @@ class _DocumentStats:
         return {d: v / best for d, v in totals.items()} if best > 0 else {}
 
 
-def _distinct(drafts: list[tuple[str, RegionDraft]], documents: dict[str, SemanticDocument]) -> list[tuple[str, RegionDraft]]:
-    """The drafts in order, without one whose text (whitespace-normalised) an earlier draft of the same
-    document already has. The same text in two documents is two pieces of evidence (two sources)."""
+class _KeyPostings:
+    """A key's occurrences per document (document id → count), read from the documents' term counts when
+    first asked for and kept until a document is added or removed."""
+
+    def __init__(self, stats: _DocumentStats) -> None:
+        self._stats = stats
+        self._known: dict[str, dict[str, int]] = {}
+
+    def get(self, key: str) -> dict[str, int] | None:
+        docs = self._known.get(key)
+        if docs is None:
+            key_id = self._stats.vocabulary.get(key)
+            docs = {}
+            if key_id is not None:
+                for document_id, counts in self._stats.counts.items():
+                    at = int(np.searchsorted(counts.keys, key_id))
+                    if at < len(counts.keys) and counts.keys[at] == key_id:
+                        docs[document_id] = int(counts.counts[at])
+            self._known[key] = docs
+        return docs or None
+
+    def forget(self) -> None:
+        self._known.clear()
+
+
+class _Documents(MutableMapping):
+    """The repository's documents by id, in the order they were (last) added. A document held by the store
+    is read from it when first asked for: ``source()`` reads what a search result shows of it (text,
+    segments, units as its layout holds them), ``[document_id]`` the whole SemanticDocument. At most
+    MAX_READ_DOCUMENTS of those read stay in memory; membership, order and length never read one."""
+
+    def __init__(self) -> None:
+        #: Documents added in this process (None: held by the store).
+        self._held: dict[str, SemanticDocument | None] = {}
+        #: What was read from the store, the most recently used last.
+        self._read: OrderedDict[str, StoredSource | SemanticDocument] = OrderedDict()
+        self._fingerprints: dict[str, str] = {}
+        #: Reads a stored document by id and fingerprint; None once the store is closed.
+        self.read: Callable[[str, str], StoredSource] | None = None
+        #: Where the store is, for the error when a whole document cannot be read.
+        self.where: str | Path = ""
+
+    def source(self, document_id: str) -> SemanticDocument | StoredSource:
+        """What region assembly and the transport read of a document (KeyError for an unknown id)."""
+        doc = self._held[document_id]
+        if doc is not None:
+            return doc
+        read = self._read.get(document_id)
+        if read is None:
+            if self.read is None:
+                raise IndexFileError(f"document {document_id!r} is in the index, which was closed: open it again")
+            read = self._keep(document_id, self.read(document_id, self._fingerprints[document_id]))
+        else:
+            self._read.move_to_end(document_id)
+        return read
+
+    def __getitem__(self, document_id: str) -> SemanticDocument:
+        read = self.source(document_id)
+        if isinstance(read, StoredSource):
+            read = self._keep(document_id, whole_document(self.where, read))
+        return read
+
+    def _keep(self, document_id: str, read: StoredSource | SemanticDocument):
+        self._read[document_id] = read
+        while len(self._read) > MAX_READ_DOCUMENTS:
+            self._read.popitem(last=False)
+        return read
+
+    def __setitem__(self, document_id: str, doc: SemanticDocument) -> None:
+        self._held[document_id] = doc
+        self._read.pop(document_id, None)
+
+    def stored(self, document_id: str, fingerprint: str) -> None:
+        """Hold ``document_id`` as one to read from the store (as ``fingerprint``) when asked for."""
+        self._held[document_id] = None
+        self._fingerprints[document_id] = fingerprint
+
+    def __delitem__(self, document_id: str) -> None:
+        del self._held[document_id]
+        self._read.pop(document_id, None)
+        self._fingerprints.pop(document_id, None)
+
+    def forget(self, document_id: str) -> None:
+        """Drop ``document_id`` (nothing happens for an unknown id) without reading it."""
+        if document_id in self._held:
+            del self[document_id]
+
+    def __contains__(self, document_id: object) -> bool:
+        return document_id in self._held
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._held)
+
+    def __len__(self) -> int:
+        return len(self._held)
+
+
+def _distinct(drafts: list[tuple[str, RegionDraft]], documents: Callable[[str], SemanticDocument | StoredSource],
+              limit: int) -> list[tuple[str, RegionDraft]]:
+    """The first ``limit`` drafts in order without one whose text (whitespace-normalised) an earlier draft
+    of the same document already has. The same text in two documents is two pieces of evidence (two
+    sources). ``documents`` gives a document by id: only those of the drafts looked at are read."""
     seen: set[tuple[str, str]] = set()
-    kept = []
+    kept: list[tuple[str, RegionDraft]] = []
     for document_id, draft in drafts:
-        units = documents[document_id].units
-        text = documents[document_id].text[units[draft.first].start_char : units[draft.last].end_char]
+        if len(kept) == limit:
+            break
+        doc = documents(document_id)
+        text = doc.text[doc.units[draft.first].start_char : doc.units[draft.last].end_char]
         key = (document_id, " ".join(text.split()))
         if key not in seen:
             seen.add(key)
@@ -192,14 +306,19 @@ class SemanticRepository:
 
     def __init__(self, embedder: Embedder | None = None) -> None:
         self.embedder: Embedder = embedder if embedder is not None else LiteEmbedder()
-        self._documents: dict[str, SemanticDocument] = {}
+        self._documents = _Documents()
+        #: Per document what entity filtering and region assembly read of its units: the document itself,
+        #: or the layout from its search record while the document stays in the store.
+        self._layouts: dict[str, SemanticDocument | UnitLayout] = {}
         self._index = VectorIndex(self.embedder.dim, self.embedder.name)
+        #: Per document still in the store as read at open: how its vectors are kept, its fingerprint.
+        self._stored_vectors: dict[str, tuple[StoredVectors, str]] = {}
         self._regions: OrderedDict[str, EvidenceRegion] = OrderedDict()
         self._store: IndexStore | None = None
         self._infos: dict[str, dict[str, Any]] = {}
         self._lexical = LexicalIndex()
         self._notes: dict[str, str] = {}
-        self._doc_stats = _DocumentStats()
+        self._doc_stats = _DocumentStats(self._lexical.vocabulary)
         self._profiles = _Profiles()
         #: Documents of the index file that could not be read (document id → why); see open().
         self.damaged: dict[str, str] = {}
@@ -210,8 +329,10 @@ class SemanticRepository:
         PostgreSQL server with pgvector when `path` is a ``postgresql://`` URL (the `postgres` extra; tables
         created if missing).
 
-        Documents and vectors are read back without re-embedding; every later add() and remove() is written
-        through, one transaction per document. `read_only=True` never writes to the file (search, verify
+        What search needs is read back without re-embedding or re-tokenising (each document's search record;
+        the vectors of an embedding dimension when a query first uses it; a document's text when a search
+        returns one of its regions); every later add() and remove() is written through, one transaction per
+        document. `read_only=True` never writes to the file (search, verify
         and locate work on a read-only file or folder; add/remove raise ReadOnlyIndexError).
         EmbedderMismatchError when the file was built with another embedder; IndexFileError when it is not
         one of our index files (another application's SQLite file is refused unchanged) or is damaged.
@@ -222,18 +343,31 @@ class SemanticRepository:
         try:
             store.bind_embedder(repo.embedder.name, repo.embedder.dim)
             stored, damaged = store.load()
+            for s in stored:
+                if s.record.dim != repo.embedder.dim:
+                    raise EmbedderMismatchError(f"{store.path}: document {s.document_id!r} has vectors of "
+                                                f"{s.record.dim} dimensions, the embedder {repo.embedder.dim}")
         except BaseException:
             store.close()
             raise
-        if stored:
-            matrix = np.concatenate([s.vectors for s in stored]) if stored else np.zeros((0, repo.embedder.dim))
-            keys = [(s.document.document_id, i) for s in stored for i in range(len(s.document.units))]
-            index = VectorIndex.from_arrays(matrix, keys, repo.embedder.name)
-            repo = cls.from_parts([s.document for s in stored], index, repo.embedder)
-            for s in stored:
-                stored_info = store.info(s.document.document_id)
-                repo._profiles.set(s.document.document_id, _info_text(stored_info, PROFILE_KEY),
-                                   _info_text(stored_info, SUBJECT_KEY))
+        held = repo._stored_vectors
+        held.update((s.document_id, (s.record.vectors, s.fingerprint)) for s in stored)
+        repo._index = VectorIndex.from_store(
+            repo.embedder.dim, [(s.document_id, s.record.n_units) for s in stored],
+            lambda dimensions: read_vectors(store.path, store.vector_entries(dimensions), held, dimensions),
+            repo.embedder.name)
+        repo._lexical = LexicalIndex(store.vocabulary())
+        repo._doc_stats = _DocumentStats(repo._lexical.vocabulary)
+        for s in stored:
+            document_id = s.document_id
+            repo._documents.stored(document_id, s.fingerprint)
+            repo._layouts[document_id] = s.record.layout
+            repo._lexical.add_postings(document_id, s.record.postings)
+            repo._doc_stats.add_counts(document_id, s.record.counts)
+            repo._profiles.set(document_id, _info_text(s.info, PROFILE_KEY), _info_text(s.info, SUBJECT_KEY))
+        repo._documents.where = store.path
+        repo._documents.read = lambda document_id, fingerprint: store.source(
+            document_id, repo._layouts[document_id], fingerprint)
         repo._store = store
         repo.damaged = damaged
         return repo
@@ -267,6 +401,7 @@ class SemanticRepository:
         if self._store is not None:
             self._store.close()
             self._store = None
+            self._documents.read = None
 
     @classmethod
     def from_parts(
@@ -295,8 +430,8 @@ class SemanticRepository:
             raise EmbedderMismatchError(f"index holds rows of documents not given: {sorted(set(rows) - set(held))}")
         for doc in held.values():
             doc.check_integrity()
-        repo._documents = {d: held[d] for d in index.document_ids()}
-        for doc in repo._documents.values():
+        for document_id in index.document_ids():
+            doc = repo._documents[document_id] = repo._layouts[document_id] = held[document_id]
             repo._lexical.add(doc)
             repo._doc_stats.add(doc)
         repo._index = index
@@ -329,18 +464,20 @@ class SemanticRepository:
                 f"embedder {self.embedder.name!r} returned shape {vectors.shape} for {len(doc.units)} units, "
                 f"expected ({len(doc.units)}, {self._index.dim})"
             )
+        postings = document_postings(doc, self._lexical.vocabulary)
+        counts = self._doc_stats.counts_of(doc)
         if self._store is not None:
-            self._store.put(doc, vectors, info, fingerprint)  # first on disk: memory never holds what the file lacks
+            # first on disk: memory never holds what the file lacks
+            self._store.put(doc, SearchRecord(vectors, postings, counts, UnitLayout.from_document(doc)), info, fingerprint)
         else:
             self._infos[doc.document_id] = dict(info or {})
         self._profiles.set(doc.document_id, _info_text(info, PROFILE_KEY), _info_text(info, SUBJECT_KEY))
-        replaced = self._documents.pop(doc.document_id, None)
-        if replaced is not None:
-            self._doc_stats.remove(doc.document_id)
+        self._documents.forget(doc.document_id)
+        self._stored_vectors.pop(doc.document_id, None)
         self._index.add(doc.document_id, list(range(len(doc.units))), vectors)
-        self._documents[doc.document_id] = doc
-        self._lexical.add(doc)
-        self._doc_stats.add(doc)
+        self._documents[doc.document_id] = self._layouts[doc.document_id] = doc
+        self._lexical.add_postings(doc.document_id, postings)
+        self._doc_stats.add_counts(doc.document_id, counts)
         return True
 
     def remove(self, document_id: str) -> None:
@@ -350,8 +487,14 @@ class SemanticRepository:
         if self._store is not None:
             self._store.delete(document_id)
         self._infos.pop(document_id, None)
+        self._forget(document_id)
+
+    def _forget(self, document_id: str) -> None:
+        """Drop a document from memory: its rows, postings, counts, profile and (unread) text."""
+        self._stored_vectors.pop(document_id, None)
         self._index.remove(document_id)
-        self._documents.pop(document_id)
+        self._documents.forget(document_id)
+        self._layouts.pop(document_id, None)
         self._lexical.remove(document_id)
         self._doc_stats.remove(document_id)
         self._profiles.set(document_id, "", "")
@@ -400,8 +543,12 @@ class SemanticRepository:
         embedder = self.embedder
         query_vector = np.asarray(embedder.embed_query(query), dtype=np.float32)
         query_entities = frozenset(entity_ids(query))
-        keys = lexical_query_keys(query, load_lexicon().concepts(query), query_entities)
-        query_keys = {key for key in keys if BIGRAM_JOIN not in key}  # terms, concepts, entities
+        lexicon = load_lexicon()
+        concepts = lexicon.concepts(query)
+        inputs = [i for concept in concepts for i in lexicon.inputs(concept)]
+        keys = lexical_query_keys(query, concepts, query_entities, inputs)
+        # terms, concepts, entities: what the query says itself (metric inputs do not choose the document)
+        query_keys = {key for key, weight in keys.items() if BIGRAM_JOIN not in key and weight == 1.0}
         several = only is None or len(only) > 1
         scale = 1.0 + (DOC_PRIOR_WEIGHT + PROFILE_PRIOR_WEIGHT if several else 0.0) + (
             ENTITY_MATCH_BONUS if query_entities else 0.0)
@@ -421,7 +568,7 @@ class SemanticRepository:
         best_lexical = max((float(scores.max()) for scores in lexical.values()), default=0.0)
         scored: list[tuple[str, int, float]] = []
         for document_id, positions in candidates.items():
-            doc = self._documents[document_id]
+            doc = self._layouts[document_id]
             rows = self._index.document_rows(document_id)
             bm25 = lexical.get(document_id)
             for position in sorted(positions):
@@ -467,22 +614,39 @@ class SemanticRepository:
             only = frozenset([documents] if isinstance(documents, str) else documents)
             for document_id in only - set(self._documents):
                 raise UnknownDocumentError(document_id)
+        while True:
+            try:
+                regions = self._regions_for(query, k, only)
+                break
+            except DamagedDocumentError as exc:  # found when first read: left out, as open() leaves such rows
+                self._leave_out(exc.document_id, exc.why)
+        self._remember(regions)
+        return SearchResult(query, regions)
+
+    def _regions_for(self, query: str, k: int, only: frozenset[str] | None) -> list[EvidenceRegion]:
+        """The regions of search(), best first; reads the documents of the regions it returns."""
         order = {document_id: n for n, document_id in enumerate(self._documents)}
         drafts: list[tuple[str, RegionDraft]] = []
-        for document_id, hits in self._anchor_hits(query, k, only).items():
-            drafts.extend((document_id, d) for d in assemble(self._documents[document_id], hits))
+        # how-to-answer words ("round to one decimal place") are not what to find
+        content = query_content(query) or query
+        for document_id, hits in self._anchor_hits(content, k, only).items():
+            drafts.extend((document_id, d) for d in assemble(self._layouts[document_id], hits))  # type: ignore[arg-type]
         drafts.sort(key=lambda item: (-item[1].score, order[item[0]], item[1].first))
-        drafts = _distinct(drafts, self._documents)[:k]
+        drafts = _distinct(drafts, self._documents.source, k)
         by_document: dict[str, list[RegionDraft]] = {}
         for document_id, draft in drafts:
             by_document.setdefault(document_id, []).append(draft)
         regions: list[EvidenceRegion] = []
         for document_id, document_drafts in by_document.items():
-            doc = self._documents[document_id]
+            doc = self._documents.source(document_id)
             for n, draft in enumerate(document_drafts, start=1):
                 regions.append(to_region(doc, draft, f"{document_id}:R{n}"))
-        self._remember(regions)
-        return SearchResult(query, regions)
+        return regions
+
+    def _leave_out(self, document_id: str, why: str) -> None:
+        """Drop a stored document found damaged from memory (not from the store) and name it in `damaged`."""
+        self._forget(document_id)
+        self.damaged[document_id] = why
 
     def _remember(self, regions: list[EvidenceRegion]) -> None:
         for region in regions:
@@ -540,7 +704,12 @@ class SemanticRepository:
         """
         resolved = self._region(region)
         document_id = resolved.source.document_id
-        doc = self._documents.get(document_id)
+        try:
+            doc = self._documents.get(document_id)
+        except DamagedDocumentError as exc:
+            self._leave_out(document_id, exc.why)
+            return VerificationResult(ok=False, reason=UNKNOWN_DOCUMENT, region_id=resolved.region_id,
+                                      document_id=document_id, detail=str(exc))
         info = self.document_info(document_id) if doc is not None else {}
         return verify_region(doc, info, resolved, check_files=check_files, hashes=hashes)
 

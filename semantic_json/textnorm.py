@@ -70,6 +70,34 @@ STOPWORDS: frozenset[str] = frozenset(
     """.split()
 )
 
+#: Words that tell the answerer how to answer ("round to one decimal place", "answer in USD millions",
+#: "base your judgment on ...", "소수점 첫째 자리까지 반올림") and never name what to look for. A question
+#: for an LLM carries them; a report that happens to use one of them rarely is no better evidence, but
+#: BM25 gives a rare word a high weight. query_content() drops them from a query; units keep them.
+INSTRUCTION_WORDS: frozenset[str] = frozenset(
+    """
+    round rounded rounding decimal decimals answer answers respond response provide explain calculate
+    compute computing approximation approximate reasonable exact judgment judgments judgement basing
+    primarily outlined clearly plainly drawing conclusions perspective assuming please help abilities
+    useful
+    반올림 소수점 답변 답하시오 설명하시오 계산하시오
+    """.split()
+)
+
+_INSTRUCTION_RE = re.compile(
+    # a Korean instruction word takes endings (반올림하여, 답하시오), so only its start is anchored
+    r"(?<![\w])(?:"
+    + "|".join(sorted(map(re.escape, INSTRUCTION_WORDS), key=len, reverse=True))
+    + r")(?:(?<=[\uac00-\ud7a3])[\uac00-\ud7a3]*|(?![\w]))",
+    re.IGNORECASE,
+)
+
+
+def query_content(query: str) -> str:
+    """`query` without INSTRUCTION_WORDS (the words that say how to answer, not what to find)."""
+    return " ".join(_INSTRUCTION_RE.sub(" ", query).split())
+
+
 _LATIN_WORD_RE = re.compile(r"[a-z][a-z0-9]*")
 
 

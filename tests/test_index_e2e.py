@@ -160,10 +160,10 @@ def test_tampered_index_fails_verification(tmp_path, capsys):
     assert sjt(["ingest", str(pdfs), "--index", str(index), "--parser", "lite", "--no-progress"]) == 0
     search(index, "operating income 2024", tmp_path / "r.json")
     with sqlite3.connect(index) as conn:
-        conn.execute("UPDATE documents SET doc_json = substr(doc_json, 1, length(doc_json) - 40)")
+        conn.execute("UPDATE documents SET document = substr(document, 1, length(document) - 40)")
     assert sjt(["verify", "--index", str(index), str(tmp_path / "r.json")]) == 1
     captured = capsys.readouterr()
-    assert "damaged" in captured.err and "FAIL" in captured.out
+    assert "FAIL" in captured.out and "document 'mixed_brief' is damaged" in captured.out and "rebuild" in captured.out
 
 
 def test_corrupt_and_encrypted_pdfs_are_reported_and_the_batch_goes_on(tmp_path, capsys):

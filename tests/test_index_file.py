@@ -22,8 +22,8 @@ from semantic_json import SemanticRepository, compile
 from semantic_json.store import IndexFileError, ReadOnlyIndexError
 
 QUERY = "operating income 2024"
-#: Bytes of damage written over the index's second page (SQLite's default page is 4096 bytes).
-DAMAGE_BYTES = 4096
+#: Offset of the page size in an SQLite file's header (2 bytes, big-endian; 1 means 65536).
+PAGE_SIZE_OFFSET = 16
 DAMAGE_SEED = 13
 #: An unprivileged account for the read-only test when the suite runs as root (root ignores file modes).
 NOBODY = 65534
@@ -161,8 +161,11 @@ def _damaged_copy(index: Path, tmp_path: Path) -> Path:
     copy = tmp_path / "damaged.sqlite"
     shutil.copy(index, copy)
     with open(copy, "r+b") as handle:
-        handle.seek(DAMAGE_BYTES)  # page 2
-        handle.write(random.Random(DAMAGE_SEED).randbytes(DAMAGE_BYTES))  # the same damage on every run
+        handle.seek(PAGE_SIZE_OFFSET)
+        page = int.from_bytes(handle.read(2), "big")
+        page = 65536 if page == 1 else page
+        handle.seek(page)  # page 2, whole
+        handle.write(random.Random(DAMAGE_SEED).randbytes(page))  # the same damage on every run
     return copy
 
 

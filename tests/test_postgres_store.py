@@ -17,7 +17,9 @@ from pg_server import ServerUnavailable, shared_server
 from repo_paths import SAMPLE_PDFS, SAMPLE_QUESTIONS
 from semantic_json import LiteEmbedder, SemanticDocument, SemanticRepository
 from semantic_json.errors import EmbedderMismatchError
-from semantic_json.store import IndexFileError
+from semantic_json.lexical import document_postings, document_term_counts
+from semantic_json.store import IndexFileError, IndexVersionError
+from semantic_json.store.records import SearchRecord, UnitLayout
 
 QUESTIONS_FILE = SAMPLE_QUESTIONS
 #: Writers and rounds of the concurrency test: each writer rewrites every document this many times.
@@ -57,6 +59,13 @@ def _fill(location, prepared) -> None:
     for doc, info in prepared:
         assert repo.add(doc, info=info)
     repo.close()
+
+
+def _record(repo: SemanticRepository, doc: SemanticDocument) -> SearchRecord:
+    """The search record add() would write for ``doc``."""
+    vocabulary = repo._lexical.vocabulary
+    return SearchRecord(repo.embedder.embed_units(doc.units), document_postings(doc, vocabulary),
+                        document_term_counts(doc, vocabulary), UnitLayout.from_document(doc))
 
 
 def _regions(repo: SemanticRepository, question: str) -> list[tuple]:
@@ -99,17 +108,28 @@ def test_rerun_skips_unchanged_documents_and_remove_is_kept(pg_url, prepared):
     again.close()
 
 
-def test_a_document_with_missing_anchor_rows_is_left_out_and_named(pg_url, prepared):
+def test_a_document_with_a_damaged_search_record_is_left_out_and_named(pg_url, prepared):
     import psycopg
 
     _fill(pg_url, prepared)
     with psycopg.connect(pg_url) as conn:
-        conn.execute("DELETE FROM sjt_anchors WHERE document_id = 'credit_review_ko' AND position = 0")
+        conn.execute("UPDATE sjt_documents SET record = substring(record from 1 for 40)"
+                     " WHERE document_id = 'credit_review_ko'")
     repo = SemanticRepository.open(pg_url)
-    assert repo.damaged == {"credit_review_ko": f"ValueError: {len(prepared[1][0].units) - 1} anchor rows for "
-                                                f"{len(prepared[1][0].units)} units"}
+    assert list(repo.damaged) == ["credit_review_ko"] and "truncated" in repo.damaged["credit_review_ko"]
     assert repo.documents == ["annual_report_en", "mixed_brief"]
+    assert repo.search("operating income 2024").region_count > 0
     repo.close()
+
+
+def test_an_index_of_an_older_layout_is_refused_with_the_way_to_rebuild_it(pg_url, prepared):
+    import psycopg
+
+    _fill(pg_url, prepared[:1])
+    with psycopg.connect(pg_url) as conn:
+        conn.execute("UPDATE sjt_meta SET value = '1' WHERE key = 'store_schema_version'")
+    with pytest.raises(IndexVersionError, match="index layout version 1; .* re-ingest the PDFs into a new index"):
+        SemanticRepository.open(pg_url)
 
 
 def test_another_embedder_is_refused(pg_url, prepared):
@@ -142,7 +162,7 @@ def test_concurrent_writers_and_readers_neither_lose_nor_duplicate_documents(pg_
             for _ in range(WRITE_ROUNDS):
                 for n in order:
                     doc, info = prepared[n]
-                    repo._store.put(doc, repo.embedder.embed_units(doc.units), info)  # force a rewrite
+                    repo._store.put(doc, _record(repo, doc), info)  # force a rewrite
             repo.close()
         except BaseException as exc:  # reported by the main thread
             errors.append(exc)

@@ -13,7 +13,7 @@ import warnings
 
 from . import chunking, index
 from ..errors import IngestTerminated
-from .common import EXIT_TERMINATED, CliError, error_message, version
+from .common import EXIT_TERMINATED, CliError, add_command, error_message, version
 
 __all__ = ["CliError", "EXIT_TERMINATED", "error_message", "main", "make_parser"]
 
@@ -36,16 +36,16 @@ def make_parser() -> argparse.ArgumentParser:
 def _register_check_answer(sub) -> None:
     from semantic_json.citations_cli import add_check_answer_arguments, run_check_answer
 
-    p = sub.add_parser(
-        "check-answer",
+    p = add_command(
+        sub, "check-answer", run_check_answer,
         help="validate an LLM's cited answer (statements + citation ids) against a saved search result",
         description="Check a cited answer against the transport it was generated from: type integrity, "
         "every citation id must be a retrieved region, statements without citations are dropped, numbers "
         "must appear in the cited regions. Exit status 0 when nothing was rejected, 1 when something "
         "was (or was flagged under --strict), 2 for unreadable input.",
+        formatter_class=argparse.HelpFormatter,  # a description without examples: wrapped to the terminal
     )
     add_check_answer_arguments(p)
-    p.set_defaults(func=run_check_answer)
 
 
 def _registrations():

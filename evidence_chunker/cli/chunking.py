@@ -9,7 +9,17 @@ import sys
 from pathlib import Path
 
 from ..batch import collect_inputs
-from .common import CliError, add_parser_choice, load_parsed, make_chunker, write_items
+from .common import (
+    CliError,
+    add_command,
+    add_inputs,
+    add_no_progress,
+    add_output,
+    add_parser_choice,
+    load_parsed,
+    make_chunker,
+    write_items,
+)
 
 EPILOG = """\
 examples:
@@ -17,33 +27,32 @@ examples:
   sjt chunk report.pdf --format text               read the units of one PDF
   sjt chunk docling_output.json                    units from a DoclingDocument JSON saved by Docling
 """
+INPUTS_HELP = "PDF files, DoclingDocument JSONs or folders"
 
 
 def register(sub) -> None:
     """Add ``chunk`` and ``corpus`` to the subcommands ``sub``."""
-    chunk = sub.add_parser(
-        "chunk",
+    chunk = add_command(
+        sub, "chunk", cmd_chunk,
         help="PDFs (or Docling JSONs) → Evidence Units, one per table (split under the token limit)",
         description="Parse PDFs and write one Evidence Unit per table (row-wise pieces for tables over "
         "the token limit). Directories are searched for *.pdf and *.json (DoclingDocument exports). "
         "A file that fails is reported by name and skipped; the exit status is 1 if any failed.",
         epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    chunk.add_argument("inputs", nargs="+", metavar="FILE_OR_DIR", help="PDF files, DoclingDocument JSONs or folders")
+    add_inputs(chunk, INPUTS_HELP)
     add_parser_choice(chunk)
     chunk.add_argument("--format", choices=("jsonl", "text"), default="jsonl",
                        help="jsonl: one EvidenceUnit JSON per line; text: a readable listing (default: jsonl)")
-    chunk.add_argument("-o", "--output", metavar="OUT", help="write here (atomically) instead of stdout")
+    add_output(chunk, "write here (atomically) instead of stdout", metavar="OUT")
     chunk.add_argument("--bbox-threshold", type=float, default=300.0, metavar="PT",
                        help="reach of context paragraphs above/below a table, in points (default: 300)")
     chunk.add_argument("--sim-threshold", type=float, default=0.0, metavar="COS",
                        help="minimum cosine similarity for a context paragraph (default: 0.0)")
-    chunk.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
-    chunk.set_defaults(func=cmd_chunk)
+    add_no_progress(chunk)
 
-    corpus = sub.add_parser(
-        "corpus",
+    corpus = add_command(
+        sub, "corpus", cmd_corpus,
         help="PDFs → a retrieval corpus (Evidence Units + Text Chunks) as JSONL, one record per chunk",
         description="Build the retrieval corpus of each PDF (or DoclingDocument JSON): table Evidence Units "
         "(split under 512 tokens) plus the Text Chunks they did not absorb, in reading order. One JSON "
@@ -53,20 +62,18 @@ def register(sub) -> None:
         epilog="examples:\n  sjt corpus sample_pdfs/ -o corpus.jsonl\n"
         "  sjt corpus sample_pdfs/ --to lancedb://out/vectors\n"
         "  sjt corpus sample_pdfs/ --to postgresql://user@localhost/rag --table reports",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    corpus.add_argument("inputs", nargs="+", metavar="FILE_OR_DIR", help="PDF files, DoclingDocument JSONs or folders")
+    add_inputs(corpus, INPUTS_HELP)
     add_parser_choice(corpus)
     target = corpus.add_mutually_exclusive_group()
-    target.add_argument("-o", "--output", metavar="FILE", help="JSONL file to write (default: stdout)")
+    add_output(target, "JSONL file to write (default: stdout)")
     target.add_argument("--to", metavar="URL",
                         help="write the records with their embeddings (LiteEmbedder) into a vector store instead: "
                         "lancedb://PATH (the lancedb extra) or postgresql://... with pgvector (the postgres extra); "
                         "a document's earlier rows are replaced (see docs/vector_stores.md)")
     corpus.add_argument("--table", default=None, metavar="NAME",
                         help="table to write with --to (default: sjt_corpus)")
-    corpus.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
-    corpus.set_defaults(func=cmd_corpus)
+    add_no_progress(corpus)
 
 
 def format_unit_text(eu) -> str:

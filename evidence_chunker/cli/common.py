@@ -1,5 +1,6 @@
-"""What every ``sjt`` command shares: the one error path (``error: what: why``, exit 2), argument types,
-the ``--parser`` options, and the chunker loop of ``chunk`` and ``corpus``."""
+"""What every ``sjt`` command shares: the one error path (``error: what: why``, exit 2), how a subcommand
+and its common options (inputs, ``--index``, ``-o``, ``--no-progress``, ``--parser``) are declared, argument
+types, and the chunker loop of ``chunk`` and ``corpus``."""
 
 from __future__ import annotations
 
@@ -14,6 +15,39 @@ from ..errors import CliError
 
 #: Exit status of a run stopped by SIGTERM (128 + the signal number, as a shell reports it).
 EXIT_TERMINATED = 143
+#: The help of ``--index`` for the commands that take a SQLite file or a PostgreSQL server.
+INDEX_HELP = "the index: a SQLite file (created by ingest) or a postgresql:// URL (the postgres extra)"
+
+
+def add_command(sub, name: str, func, *, help: str, description: str, epilog: str | None = None,
+                formatter_class: type[argparse.HelpFormatter] = argparse.RawDescriptionHelpFormatter,
+                ) -> argparse.ArgumentParser:
+    """Subcommand ``name`` of ``sub`` that runs ``func(args)``; by default its description and examples
+    print as written."""
+    parser = sub.add_parser(name, help=help, description=description, epilog=epilog,
+                            formatter_class=formatter_class)
+    parser.set_defaults(func=func)
+    return parser
+
+
+def add_inputs(p: argparse.ArgumentParser, help: str, metavar: str = "FILE_OR_DIR") -> None:
+    """The positional ``inputs``: one or more files or folders."""
+    p.add_argument("inputs", nargs="+", metavar=metavar, help=help)
+
+
+def add_index(p: argparse.ArgumentParser, help: str = INDEX_HELP) -> None:
+    """The required ``--index FILE``."""
+    p.add_argument("--index", required=True, metavar="FILE", help=help)
+
+
+def add_output(p, help: str, metavar: str = "FILE", required: bool = False) -> None:
+    """``-o/--output`` on a parser or a mutually exclusive group."""
+    p.add_argument("-o", "--output", required=required, metavar=metavar, help=help)
+
+
+def add_no_progress(p: argparse.ArgumentParser) -> None:
+    """``--no-progress``: no progress bar on stderr."""
+    p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
 
 
 def check_output_path(path: str | None) -> None:
@@ -47,6 +81,7 @@ def positive_int(text: str) -> int:
 
 
 def add_parser_choice(p: argparse.ArgumentParser) -> None:
+    """``--parser`` and ``--artifacts-path``: which PDF parser, and where Docling's models are."""
     p.add_argument(
         "--parser",
         choices=("auto", "docling", "lite"),

@@ -10,9 +10,18 @@ from pathlib import Path
 from ..batch import atomic_output, collect_inputs
 from ..diagnose import diagnose_index
 from ..serving import last_result_path
-from .common import CliError, add_parser_choice, check_output_path, positive_int
+from .common import (
+    CliError,
+    add_command,
+    add_index,
+    add_inputs,
+    add_no_progress,
+    add_output,
+    add_parser_choice,
+    check_output_path,
+    positive_int,
+)
 
-INDEX_HELP = "the index: a SQLite file (created by ingest) or a postgresql:// URL (the postgres extra)"
 #: Largest `sjt show --scale` (pixels per point): 8 is 576 dpi, an A4 page of about 4760 x 6740 pixels.
 MAX_SCALE = 8.0
 #: What `--ray` without an ADDRESS stands for: start a local Ray cluster.
@@ -21,8 +30,8 @@ RAY_LOCAL = "local"
 
 def register(sub) -> None:
     """Add ``ingest``, ``search``, ``show``, ``verify`` and ``diagnose`` to the subcommands ``sub``."""
-    ingest = sub.add_parser(
-        "ingest",
+    ingest = add_command(
+        sub, "ingest", cmd_ingest,
         help="PDFs → evidence index: parse, chunk, compile and store (resumable)",
         description="Parse each PDF, build its Evidence Units and Text Chunks, compile them into semantic "
         "anchors and store everything in the index (one SQLite file, or a PostgreSQL server with pgvector when "
@@ -33,10 +42,9 @@ def register(sub) -> None:
         "process; SIGTERM stops them and exits with status 143. A summary line ends the run.",
         epilog="examples:\n  sjt ingest sample_pdfs/ --index out/index.sqlite --parser lite --workers 2\n"
         "  sjt ingest reports/ --index postgresql://rag@db.internal/evidence --ray auto",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    ingest.add_argument("inputs", nargs="+", metavar="PATH", help="PDF files or folders (searched for *.pdf)")
-    ingest.add_argument("--index", required=True, metavar="FILE", help=INDEX_HELP)
+    add_inputs(ingest, "PDF files or folders (searched for *.pdf)", metavar="PATH")
+    add_index(ingest)
     add_parser_choice(ingest)
     ingest.add_argument("--workers", type=positive_int, default=1, metavar="N",
                         help="parse in N processes (default: 1; the machine's cores is a good value); with --ray "
@@ -45,11 +53,10 @@ def register(sub) -> None:
                         help="parse on a Ray cluster, one PDF a task (the ray extra): ADDRESS of a running cluster "
                         "(auto, host:6379, ray://host:10001), or none to start a local one (write --ray after the "
                         "PATHs); the PDFs must be readable by the workers at the same paths")
-    ingest.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
-    ingest.set_defaults(func=cmd_ingest)
+    add_no_progress(ingest)
 
-    search = sub.add_parser(
-        "search",
+    search = add_command(
+        sub, "search", cmd_search,
         help="ask the index a question; the evidence comes back as the JSON transport (or text)",
         description="Search the index and print the result: the semantic-json-transport/context/v1 JSON "
         "(default) or the plain-text view. Regions from PDFs carry their pages, boxes and chunk ids. Search "
@@ -57,37 +64,34 @@ def register(sub) -> None:
         "INDEX.last-search.json, so `sjt show` can draw its regions (a warning, not an error, if that file "
         "cannot be written).",
         epilog='example:\n  sjt search --index out/index.sqlite "What was operating income in 2024?" -k 3 --text',
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     search.add_argument("query", help="the question")
-    search.add_argument("--index", required=True, metavar="FILE", help=INDEX_HELP)
+    add_index(search)
     search.add_argument("-k", type=positive_int, default=5, metavar="N", help="number of regions (default: 5)")
     view = search.add_mutually_exclusive_group()
     view.add_argument("--json", dest="view", action="store_const", const="json", help="the JSON transport (default)")
     view.add_argument("--text", dest="view", action="store_const", const="text", help="the plain-text view")
-    search.add_argument("-o", "--output", metavar="FILE", help="also write the JSON transport here")
-    search.set_defaults(func=cmd_search, view="json")
+    add_output(search, "also write the JSON transport here")
+    search.set_defaults(view="json")
 
-    show = sub.add_parser(
-        "show",
+    show = add_command(
+        sub, "show", cmd_show,
         help="draw a region's boxes on its PDF page(s) as a PNG",
         description="Render the PDF page(s) a region comes from with its boxes drawn in red, so a person can "
         "see where the evidence sits. REGION_ID is looked up in --result (a saved transport) or else in the "
         "last `sjt search` run on this index. The region must verify against the index (as `sjt verify`); "
         "the PDF drawn is the one recorded at ingest, never a file the transport names.",
         epilog="example:\n  sjt show --index out/index.sqlite annual_report_en:R1 -o region.png",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     show.add_argument("region_id", metavar="REGION_ID")
-    show.add_argument("--index", required=True, metavar="FILE", help=INDEX_HELP)
+    add_index(show)
     show.add_argument("--result", metavar="FILE", help="a transport JSON saved from `sjt search`")
-    show.add_argument("-o", "--output", required=True, metavar="PNG", help="the image to write")
+    add_output(show, "the image to write", metavar="PNG", required=True)
     show.add_argument("--scale", type=render_scale, default=2.0,
                       help=f"pixels per PDF point, above 0 and at most {MAX_SCALE:g} (default: 2.0 = 144 dpi)")
-    show.set_defaults(func=cmd_show)
 
-    verify = sub.add_parser(
-        "verify",
+    verify = add_command(
+        sub, "verify", cmd_verify,
         help="re-verify every region of a saved transport against the index and the PDFs",
         description="For every region of a saved transport, checked against what the index recorded (never "
         "against the transport's own claims): the document's sha256, the exact text slice, lines and uri, the "
@@ -97,24 +101,20 @@ def register(sub) -> None:
         "files cannot be read.",
         epilog="example:\n  sjt search --index out/index.sqlite \"net income\" > result.json\n"
         "  sjt verify --index out/index.sqlite result.json",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     verify.add_argument("result", metavar="RESULT_JSON", help="a transport saved from `sjt search` (or - for stdin)")
-    verify.add_argument("--index", required=True, metavar="FILE", help=INDEX_HELP)
-    verify.set_defaults(func=cmd_verify)
+    add_index(verify)
 
-    diagnose = sub.add_parser(
-        "diagnose",
+    diagnose = add_command(
+        sub, "diagnose", cmd_diagnose,
         help="evidence-quality figures per document: tables, captions, splits, context, dropped chunks",
         description="Print, per indexed document, the figures a person checks before trusting an index: "
         "tables found, captions by source (direct, numbered caption, title block, running title, heading, none), running lines dropped from the text flow, split tables, context paragraphs adopted, text chunks "
         "dropped as consumed by a table, and anchors or PDFs that fail verification.",
         epilog="example:\n  sjt diagnose --index out/index.sqlite",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    diagnose.add_argument("--index", required=True, metavar="FILE", help=INDEX_HELP)
+    add_index(diagnose)
     diagnose.add_argument("--json", action="store_true", help="print the figures as JSON")
-    diagnose.set_defaults(func=cmd_diagnose)
 
 
 def render_scale(text: str) -> float:

@@ -22,6 +22,7 @@ from ..batch import atomic_output
 from ..build import reading_order
 from ..errors import CorpusFormatError
 from ..parsing.parsed import ParsedDoc
+from ..records import to_json
 from ..tokens import DEFAULT_TOKEN_LIMIT
 from .chunks import KIND_TABLE, RetrievalChunk, chunk_kind
 from .consumed import DEFAULT_MIN_SUBSTRING_LEN, ConsumedStats, filter_consumed_paragraphs
@@ -152,7 +153,7 @@ class CorpusRecord:
 
 def chunk_to_record(chunk: RetrievalChunk) -> dict[str, Any]:
     """The JSONL record of a chunk: schema id, identity, the three texts and normalised metadata."""
-    source = _json_safe(chunk.metadata)
+    source = to_json(chunk.metadata)
     kind = chunk_kind(chunk)
     doc_id = source.get("doc_id") or getattr(chunk, "doc_id", None)
     metadata: dict[str, Any] = {"chunk_id": chunk.chunk_id, "doc_id": doc_id, "kind": kind}
@@ -208,16 +209,3 @@ def read_jsonl(path_or_handle: str | os.PathLike[str] | IO[str]) -> list[CorpusR
         except CorpusFormatError as exc:
             raise CorpusFormatError(f"{name}:{number}: {exc}") from exc
     return records
-
-
-def _json_safe(value: Any) -> Any:
-    """Sets as sorted lists, tuples as lists, objects with ``to_dict`` as their dict."""
-    if isinstance(value, dict):
-        return {str(k): _json_safe(v) for k, v in value.items()}
-    if isinstance(value, (set, frozenset)):
-        return sorted(_json_safe(v) for v in value)
-    if isinstance(value, (list, tuple)):
-        return [_json_safe(v) for v in value]
-    if hasattr(value, "to_dict"):
-        return _json_safe(value.to_dict())
-    return value

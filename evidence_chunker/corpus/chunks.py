@@ -9,8 +9,9 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
+from ..records import DictRecord
 from ..units import PageBox
 
 #: ``metadata["kind"]`` of a TextChunk; EvidenceUnits say "table".
@@ -53,39 +54,25 @@ class RetrievalChunk(Protocol):
 
 
 @dataclass
-class ChunkPart:
+class ChunkPart(DictRecord):
     """A stretch of a TextChunk's text and the doc items it came from.
 
     Normally one item (``refs`` has one docling self_ref); several when docling serialised them together
     (a code block with its caption) or when the chunk could not be taken apart item by item.
     ``page_boxes`` are absolute (points, BOTTOMLEFT); ``bbox`` is the first box normalised to 0..1.
+    ``to_dict``/``from_dict`` come from :class:`DictRecord` (keys besides the fields are ignored).
     """
 
-    refs: list[str]
-    text: str
+    refuse_unknown_keys: ClassVar[bool] = False
+
+    refs: list[str] = field(default_factory=list)
+    text: str = ""
     page_boxes: list[PageBox] = field(default_factory=list)
     bbox: tuple[float, float, float, float] = _NO_BBOX
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "refs": list(self.refs),
-            "text": self.text,
-            "page_boxes": [box.to_dict() for box in self.page_boxes],
-            "bbox": list(self.bbox),
-        }
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "ChunkPart":
-        return cls(
-            refs=list(data.get("refs") or ()),
-            text=data.get("text") or "",
-            page_boxes=[PageBox.from_dict(b) for b in data.get("page_boxes") or ()],
-            bbox=tuple(data.get("bbox") or _NO_BBOX),  # type: ignore[arg-type]
-        )
-
 
 @dataclass
-class TextChunk:
+class TextChunk(DictRecord):
     """A chunk of the document's non-table text, made by docling-core's HybridChunker.
 
     ``chunk_id`` is ``{doc_id}-t{n}`` (n counts chunks in reading order from 1, before any filtering);
@@ -93,12 +80,13 @@ class TextChunk:
     ``page_boxes`` are absolute boxes (points, BOTTOMLEFT); ``item_refs`` are the docling self_refs of the
     doc items it holds; ``bbox`` is its first box normalised to 0..1 (BOTTOMLEFT, t > b; zeros when
     unknown); ``parts`` say which stretch of ``text`` came from which items, so a chunk can be rebuilt
-    without some of them (see ``filter_consumed_paragraphs``).
+    without some of them (see ``filter_consumed_paragraphs``). ``to_dict``/``from_dict`` come from
+    :class:`DictRecord`.
     """
 
     chunk_id: str
     doc_id: str
-    text: str
+    text: str = ""
     headings: list[str] = field(default_factory=list)
     page_span: set[int] = field(default_factory=set)
     page_boxes: list[PageBox] = field(default_factory=list)
@@ -162,40 +150,6 @@ class TextChunk:
             "headings": list(self.headings),
             "item_refs": list(self.item_refs),
         }
-
-    # --- serialisation ----------------------------------------------------------------------
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-safe dict of every field (the set becomes a sorted list)."""
-        return {
-            "chunk_id": self.chunk_id,
-            "doc_id": self.doc_id,
-            "text": self.text,
-            "headings": list(self.headings),
-            "page_span": sorted(self.page_span),
-            "page_boxes": [box.to_dict() for box in self.page_boxes],
-            "item_refs": list(self.item_refs),
-            "bbox": list(self.bbox),
-            "parts": [part.to_dict() for part in self.parts],
-        }
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "TextChunk":
-        """Inverse of ``to_dict``; unknown keys are refused."""
-        known = {"chunk_id", "doc_id", "text", "headings", "page_span", "page_boxes", "item_refs", "bbox", "parts"}
-        unknown = set(data) - known
-        if unknown:
-            raise ValueError(f"unknown TextChunk fields: {sorted(unknown)}")
-        return cls(
-            chunk_id=data["chunk_id"],
-            doc_id=data["doc_id"],
-            text=data.get("text") or "",
-            headings=list(data.get("headings") or ()),
-            page_span=set(data.get("page_span") or ()),
-            page_boxes=[PageBox.from_dict(b) for b in data.get("page_boxes") or ()],
-            item_refs=list(data.get("item_refs") or ()),
-            bbox=tuple(data.get("bbox") or _NO_BBOX),  # type: ignore[arg-type]
-            parts=[ChunkPart.from_dict(p) for p in data.get("parts") or ()],
-        )
 
 
 def chunk_kind(chunk: RetrievalChunk) -> str:

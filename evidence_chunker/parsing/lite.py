@@ -31,6 +31,7 @@ from docling_core.types.doc import (
 from docling_core.types.doc.document import ContentLayer
 
 from ..errors import CorruptPdfError, ImageOnlyPdfError
+from ..patterns import ENUMERATOR_RE, split_marker
 from .lite_layout import (
     Block,
     BodyStyle,
@@ -49,7 +50,6 @@ from .lite_borderless import find_aligned_tables
 from .lite_ruled import find_ruled_tables
 from .lite_tables import Edge, FoundTable, prepare_edges
 from .lite_text import (
-    ENUMERATOR_RE,
     Glyphs,
     Line,
     Phrase,
@@ -57,7 +57,6 @@ from .lite_text import (
     group_lines,
     phrases_from_words,
     Word,
-    split_marker,
     split_phrases,
     words_from_glyphs,
 )

@@ -12,6 +12,7 @@ import re
 import statistics
 from typing import Sequence
 
+from ..patterns import is_caption, is_currency, is_quantity
 from .lite_headings import (
     column_span,
     header_lines_above,
@@ -22,8 +23,8 @@ from .lite_headings import (
 )
 from .lite_settings import LiteSettings
 from .lite_table_headers import mark_headers
-from .lite_tables import Cell, Edge, FoundTable, is_number, main_font, mostly_bold
-from .lite_text import Line, Phrase, Word, is_caption, join_lines
+from .lite_tables import Cell, Edge, FoundTable, main_font, mostly_bold
+from .lite_text import Line, Phrase, Word, join_lines
 
 
 def is_table_line(line: Line, settings: LiteSettings) -> bool:
@@ -32,14 +33,10 @@ def is_table_line(line: Line, settings: LiteSettings) -> bool:
     phrases = line.phrases
     if len(phrases) < 2:
         return False
-    if any(is_number(p.text) for p in phrases[1:]):
+    if any(is_quantity(p.text) for p in phrases[1:]):
         return True
     long = sum(1 for p in phrases if not is_short(p, settings))
     return long == 0 or (long == 1 and is_short(phrases[0], settings))
-
-
-#: A currency sign printed on its own before an amount.
-_CURRENCY_RE = re.compile(r"^(?:[$€£¥₩]|US\$|USD|EUR|GBP|JPY|KRW)$")
 
 
 #: What may follow an amount in a cell of its own: a closing parenthesis, a percent sign, or both.
@@ -81,9 +78,9 @@ def attach_value_marks(line: Line, settings: LiteSettings) -> Line:
         if (
             nxt is not None
             and len(p.words) == 1
-            and _CURRENCY_RE.match(p.text)
-            and is_number(nxt.text)
-            and not _CURRENCY_RE.match(nxt.words[0].text)
+            and is_currency(p.text)
+            and is_quantity(nxt.text)
+            and not is_currency(nxt.words[0].text)
             and 0 <= nxt.x0 - p.x1 <= settings.currency_gap * max(p.size, nxt.size)
         ):
             out.append(Phrase(list(p.words) + list(nxt.words)))
@@ -109,7 +106,7 @@ def attach_value_marks(line: Line, settings: LiteSettings) -> Line:
 def _closes(amount: Phrase, mark: Phrase, settings: LiteSettings) -> bool:
     """True when the lone ")" or "%" ``mark`` ends the amount printed just before it."""
     text = amount.words[-1].text
-    if not is_number(text) or not (text[-1:].isdigit() or text[-1:] in (")", "%")):
+    if not is_quantity(text) or not (text[-1:].isdigit() or text[-1:] in (")", "%")):
         return False
     if not 0 <= mark.x0 - amount.x1 <= settings.mark_gap * max(amount.size, mark.size):
         return False
@@ -232,7 +229,7 @@ def _crosses(line: Line, gutters: list[tuple[float, float]], settings: LiteSetti
 
 
 def _is_data_line(line: Line) -> bool:
-    return any(is_number(p.text) for p in line.phrases[1:])
+    return any(is_quantity(p.text) for p in line.phrases[1:])
 
 
 def _column_gutters(lines: Sequence[Line], settings: LiteSettings) -> list[tuple[float, float]]:
@@ -428,9 +425,9 @@ def _continues(prev_row: dict, row: dict) -> bool:
         return False
     if 0 in texts and texts[0][:1].islower() and (set(prev_texts) == {0} or set(texts) == {0}):
         return True
-    if any(is_number(t) for t in texts.values()):
+    if any(is_quantity(t) for t in texts.values()):
         return False
-    prev_is_data = any(is_number(t) for c, t in prev_texts.items() if c > 0)
+    prev_is_data = any(is_quantity(t) for c, t in prev_texts.items() if c > 0)
     if set(texts) <= set(prev_texts):
         return 0 not in texts or (prev_is_data and len(texts) >= 2)
     return False
@@ -523,7 +520,7 @@ def _plausible(table: FoundTable, rules: Sequence[Edge], settings: LiteSettings)
     slots = table.n_rows * table.n_cols
     fill = sum(c.row_span * c.col_span for c in texts) / slots
     later = [c for c in texts if c.col > 0]
-    numeric = sum(1 for c in later if is_number(c.text)) / max(1, len(later))
+    numeric = sum(1 for c in later if is_quantity(c.text)) / max(1, len(later))
     words = statistics.mean(len(c.text.split()) for c in texts)
     rows_with_two = sum(1 for r in range(table.n_rows) if sum(1 for c in texts if c.row == r) >= 2)
     width = table.x1 - table.x0

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from typing import NamedTuple, Sequence
 
+from ..patterns import is_caption
 from .lite_settings import LiteSettings
 from .lite_tables import Edge, bound_index
-from .lite_text import Line, Phrase, is_caption
+from .lite_text import Line, Phrase
 
 
 def is_short(phrase: Phrase, settings: LiteSettings) -> bool:

@@ -7,6 +7,7 @@ import statistics
 from dataclasses import dataclass, field
 from typing import Sequence
 
+from ..patterns import is_quantity
 from .lite_settings import LiteSettings
 from .lite_table_headers import mark_headers
 from .lite_tables import (
@@ -16,7 +17,6 @@ from .lite_tables import (
     bound_index,
     cluster_values,
     edge_components,
-    is_number,
     main_font,
     mostly_bold,
     rule_share,
@@ -219,7 +219,7 @@ def _text_rows(grid: _Grid, words: list[Word], settings: LiteSettings) -> list[f
 def _is_token(line: list[Word]) -> bool:
     """A line that is one value, not running text: a number, one word, or two short words."""
     text = " ".join(w.text for w in line)
-    return len(line) == 1 or is_number(text) or (len(line) == 2 and len(text) <= 12)
+    return len(line) == 1 or is_quantity(text) or (len(line) == 2 and len(text) <= 12)
 
 
 def _lines_align(lines: list[list[Word]], reference: list[list[Word]]) -> bool:

@@ -10,6 +10,8 @@ import math
 from dataclasses import dataclass, fields, replace
 from typing import Any, Mapping
 
+from ..patterns import CAPTION_MAX_CHARS
+
 __all__ = ["LiteSettings"]
 
 
@@ -62,8 +64,8 @@ class LiteSettings:
     heading_max_chars: int = 160
     #: Text at most this many times the body size, opening with a note marker, is a footnote.
     footnote_size: float = 0.92
-    #: A caption has at most this many characters.
-    caption_max_chars: int = 400
+    #: A caption has at most this many characters (a longer limit than patterns.CAPTION_MAX_CHARS has no effect).
+    caption_max_chars: int = CAPTION_MAX_CHARS
     # ---- rules (points unless stated) ----------------------------------------------------------
     #: Rules closer than this are snapped to one coordinate; also the tolerance of intersections.
     snap_tolerance: float = 3.0

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 
+from ..patterns import is_quantity
 from .lite_settings import LiteSettings
-from .lite_tables import Cell, FoundTable, is_number
+from .lite_tables import Cell, FoundTable
 
 
 #: Bold first-column labels make a row header when they fill this share of the body rows.
@@ -32,7 +33,7 @@ def mark_headers(table: FoundTable, rule_rows: set[int], settings: LiteSettings)
         return [c for c in row if c.text]
 
     def data_row(row: list[Cell]) -> bool:
-        return any(is_number(c.text) for c in filled(row) if c.col > 0)
+        return any(is_quantity(c.text) for c in filled(row) if c.col > 0)
 
     data_rows = [r for r, row in enumerate(rows) if data_row(row)]
     header_count = 0
@@ -41,7 +42,7 @@ def mark_headers(table: FoundTable, rule_rows: set[int], settings: LiteSettings)
         for r in range(min(first, settings.max_header_rows)):
             row = filled(rows[r])
             labels_beyond_first = any(c.col > 0 or c.col_span > 1 for c in row)
-            if not labels_beyond_first or any(is_number(c.text) for c in row):
+            if not labels_beyond_first or any(is_quantity(c.text) for c in row):
                 break
             header_count = r + 1
     elif table.n_rows >= 2:
@@ -62,8 +63,8 @@ def mark_headers(table: FoundTable, rule_rows: set[int], settings: LiteSettings)
         for c in full_width:
             c.row_section = True
     if first_col and others:
-        labels = sum(1 for c in first_col if not is_number(c.text)) / len(first_col)
-        quantities = sum(1 for c in others if is_number(c.text)) / len(others)
+        labels = sum(1 for c in first_col if not is_quantity(c.text)) / len(first_col)
+        quantities = sum(1 for c in others if is_quantity(c.text)) / len(others)
         bold_labels = all(c.bold for c in first_col) and not all(c.bold for c in others)
         coverage = len(first_col) / max(1, len(body))
         if (labels >= settings.row_header_labels and quantities >= settings.row_header_numbers) or (
@@ -74,7 +75,7 @@ def mark_headers(table: FoundTable, rule_rows: set[int], settings: LiteSettings)
             if quantities >= settings.row_header_numbers:
                 for row in body:
                     cells = filled(row)
-                    if len(cells) == 1 and cells[0].col == 0 and not is_number(cells[0].text):
+                    if len(cells) == 1 and cells[0].col == 0 and not is_quantity(cells[0].text):
                         cells[0].row_section = True
 
 

@@ -1,11 +1,12 @@
 """Tables for the lite parser: what the finders return (:class:`FoundTable` of :class:`Cell`), the
-classes of cell text, and the rules (vector lines) tables are built from, snapped and joined.
+table-of-contents leaders, and the rules (vector lines) tables are built from, snapped and joined.
 
 The finders live one per module: ruled grids (:mod:`.lite_ruled`), borderless tables from aligned text
 columns (:mod:`.lite_borderless`, the headings above them in :mod:`.lite_headings`) and tables of
 contents (:mod:`.lite_toc`); header rows and row headers are marked by :mod:`.lite_table_headers`.
 Geometry is in PDF points, top-down ``(x0, top, x1, bottom)`` as in :mod:`.lite_text`. Cells carry text
-exactly as printed (never parsed as numbers), spans, and header flags.
+exactly as printed (never parsed as numbers), spans, and header flags; which texts are figures is decided by
+:func:`evidence_chunker.patterns.is_quantity`.
 """
 
 from __future__ import annotations
@@ -78,29 +79,8 @@ class FoundTable:
         return self.x0 - pad <= x <= self.x1 + pad and self.top - pad <= y <= self.bottom + pad
 
 
-_UNIT = r"(?:%p|%|p|x|bp|bps|배|원|억원|조원|만원|천원|백만원|명|개|건|주|년|월|일|배|회|점|[KMB]n?)"
-
-
-#: A printed quantity: "1,234", "(1,234)", "-3.5%", "$12", "50.000", "007", "+0.6%p", "1.2x".
-NUMBER_RE = re.compile(
-    r"^[(\[]?[-+−–]?\s?(?:[$€£¥₩]|USD|KRW|EUR|JPY)?\s?[-+−–]?\d[\d,.'\s]*" + _UNIT + r"?[)\]]?\**$"
-    r"|^[-–—−]$|^n/?a$|^nil$|^nm$|^n\.m\.$|^≥\s?\d.*$|^≤\s?\d.*$",
-    re.IGNORECASE,
-)
-
-
-#: A year used as a column label: "2024", "FY2024", "2024년", "'23", "2024E".
-YEAR_RE = re.compile(r"^(?:FY|CY|H[12]\s?|Q[1-4]\s?)?'?(?:19|20)\d\d[A-Za-z]?(?:년|년도)?$|^'\d\d$")
-
-
 #: Dot leaders of a table of contents: "Notices . . . . . . vii".
 LEADER_RE = re.compile(r"^(?P<title>.*?\S)\s*(?:\.\s?){4,}\s*(?P<page>[0-9ivxlcdmIVXLCDM]{1,6})$")
-
-
-def is_number(text: str) -> bool:
-    """True for a cell printed as a quantity (years used as labels excluded)."""
-    text = text.strip()
-    return bool(text) and bool(NUMBER_RE.match(text)) and not YEAR_RE.match(text)
 
 
 def snap_edges(edges: Iterable[Edge], tolerance: float) -> tuple[list[Edge], list[Edge]]:

@@ -1,5 +1,5 @@
-"""Text geometry for the lite parser: glyphs → words → phrases → lines, and the patterns of list
-markers, captions, headings, footnotes and page numbers.
+"""Text geometry for the lite parser: glyphs → words → phrases → lines, and the patterns of headings,
+footnotes and page numbers (captions and list markers are :mod:`evidence_chunker.patterns`'s).
 
 Coordinates are PDF points in a top-down frame ``(x0, top, x1, bottom)``, ``top < bottom``, relative
 to the page's crop box: pdfplumber's convention. The parser converts to BOTTOMLEFT when it builds
@@ -11,13 +11,14 @@ from __future__ import annotations
 import heapq
 import re
 import statistics
-import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, NamedTuple, Sequence
 
 import numpy as np
 
+from ..patterns import BULLETS, ENUMERATOR_RE
+from ..patterns import is_caption, is_list_item  # noqa: F401  (lite_layout imports them from here)
 from .lite_settings import LiteSettings
 
 
@@ -138,45 +139,8 @@ class Line:
 # Patterns
 # --------------------------------------------------------------------------------------------
 
-#: A glyph that opens a bulleted list item.
-BULLETS = "•·▪▫‣►▶▸▹○◦●■□◆◇❖➢➤✓✔-–—*※→⁃∙"
-#: An enumerator that opens a numbered list item: "1.", "1)", "(1)", "a.", "가.", "①", "i.".
-_ENUM = r"(?:\(?\d{1,3}[.)]|\(\d{1,3}\)|\(?[a-zA-Z][.)]|\([a-zA-Z]\)|[ivxIVX]{1,4}[.)]|[가-하][.)]|[①-⑳])"
-ENUMERATOR_RE = re.compile(rf"^{_ENUM}$")
-_LIST_ITEM_RE = re.compile(rf"^(?:[{re.escape(BULLETS)}]|{_ENUM})\s+\S")
-#: Unicode categories of glyphs that act as bullets when they open a line alone: symbols, private-use
-#: code points and the control codes that symbol fonts often map their glyphs to.
-_BULLET_CATEGORIES = {"So", "Sm", "Co", "Cc"}
 #: Fonts whose glyphs are pictograms (their "r" or "l" is a bullet or a box).
 SYMBOL_FONT_RE = re.compile(r"wingding|dingbat|symbol|webding|marlett", re.IGNORECASE)
-#: Captions of tables and figures, English and Korean: "Table 3:", "Figure 1.", "표 2.", "<표 1>", "[표 4]".
-CAPTION_RE = re.compile(
-    r"^\s*(?:"
-    r"(?:Table|Tab\.|Figure|Fig\.|Chart|Exhibit|Graph|Schedule|Example|Listing|Appendix\s+Table)"
-    r"\s*[A-Z]?\d+(?:[.\-–]\d+)*[A-Za-z]?\s*[:.\-–—]?"
-    r"|[<\[【〈(]\s*(?:표|그림|도표|차트|Table|Figure)\s*[\d\-.]+\s*[>\]】〉)]"
-    r"|(?:표|그림|도표|차트)\s*[\d\-.]+[.:)]?"
-    r")(?:\s|$)",
-    re.IGNORECASE,
-)
-
-
-def is_list_item(text: str) -> bool:
-    """True for text opening with a bullet or an enumerator followed by a space."""
-    if _LIST_ITEM_RE.match(text):
-        return True
-    head, _, rest = text.partition(" ")
-    return len(head) == 1 and bool(rest.strip()) and unicodedata.category(head) in _BULLET_CATEGORIES
-
-
-def is_caption(text: str) -> bool:
-    """True for a table or figure caption; "Table 3 shows ..." (a sentence about a table) is not one."""
-    match = CAPTION_RE.match(text)
-    if not match:
-        return False
-    label = text[: match.end()].rstrip()
-    rest = text[match.end():].lstrip()
-    return not rest or label[-1:] in ":.-–—>]】〉)" or not rest[0].islower()
 
 
 #: Numbering typical of section headings: "1.", "1.2.3", "Item 7.", "제1장", "II.", "가.", "(1)", "Chapter 3".
@@ -513,17 +477,6 @@ def attach_list_markers(phrases: list[Phrase], settings: LiteSettings) -> list[P
         best.refresh()
         merged.add(id(marker))
     return [p for p in phrases if id(p) not in merged]
-
-
-def split_marker(text: str) -> tuple[str, str]:
-    """The bullet or enumerator opening a list item, and the rest ("" and the text when there is none)."""
-    head, _, rest = text.partition(" ")
-    if rest.strip() and (
-        (len(head) == 1 and (head in BULLETS or unicodedata.category(head) in _BULLET_CATEGORIES))
-        or ENUMERATOR_RE.match(head)
-    ):
-        return head, rest.strip()
-    return "", text
 
 
 def _is_marker(text: str, font: str = "") -> bool:

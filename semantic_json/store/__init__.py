@@ -1,7 +1,22 @@
 """Persistent stores for a SemanticRepository: one SQLite file (the embedded default) or a PostgreSQL server."""
 
-from .base import IndexStore, is_server_url, open_store
-from .sqlite import STORE_SCHEMA_VERSION, IndexFileError, ReadOnlyIndexError, SqliteStore, StoredDocument
+from __future__ import annotations
 
-__all__ = ["STORE_SCHEMA_VERSION", "IndexFileError", "IndexStore", "ReadOnlyIndexError", "SqliteStore", "StoredDocument",
-           "is_server_url", "open_store"]
+from pathlib import Path
+
+from .base import (STORE_SCHEMA_VERSION, DamagedDocumentError, IndexFileError, IndexStore, IndexVersionError,
+                   ReadOnlyIndexError, StoredRecord, is_server_url)
+from .sqlite import SqliteStore
+
+__all__ = ["STORE_SCHEMA_VERSION", "DamagedDocumentError", "IndexFileError", "IndexStore", "IndexVersionError",
+           "ReadOnlyIndexError", "SqliteStore", "StoredRecord", "is_server_url", "open_store"]
+
+
+def open_store(location: str | Path, read_only: bool = False) -> IndexStore:
+    """The store at ``location``: a PostgresStore for a ``postgresql://`` URL, else a SqliteStore file
+    (opened read-only when ``read_only``; a server's permissions are the server's)."""
+    if is_server_url(location):
+        from .postgresql import PostgresStore  # psycopg is an optional extra: imported only when asked for
+
+        return PostgresStore(str(location))
+    return SqliteStore(location, read_only=read_only)

@@ -1,10 +1,12 @@
 """A SemanticRepository on a PostgreSQL server: documents, anchors and pgvector vectors shared by many readers.
 
 Same contract as the SQLite file (store/sqlite.py): one transaction per document, the embedder recorded
-once and enforced, damaged rows left out and named. The compiled document is kept as zlib JSON (exactly the
-bytes the SQLite file keeps), each anchor as a row with its float32 vector in a pgvector ``vector(dim)``
-column under an HNSW cosine index, so other tools (and ``nearest``) can query the anchors on the server.
-Search itself runs in memory over what ``load`` returns, which is why both stores give the same results.
+once and enforced, damaged rows left out and named. Each document row keeps its search record and the
+compiled document (exactly the bytes the SQLite file keeps, see records.py); opening the index reads the
+search records only. Each anchor is also a row with its float32 vector in a pgvector ``vector(dim)`` column
+under an HNSW cosine index, so other tools (and ``nearest``) can query the anchors on the server; its text
+is the document's slice (position → the unit's span). Search itself runs in memory over what ``load``
+returns, which is why both stores give the same results.
 
 Concurrency: readers load one consistent snapshot (REPEATABLE READ); two writers of the same document
 serialise on its row (INSERT ... ON CONFLICT takes the row lock first), so the last commit wins whole and
@@ -16,7 +18,7 @@ from __future__ import annotations
 
 import json
 import time
-import zlib
+from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -24,7 +26,10 @@ import numpy as np
 
 from ..errors import EmbedderMismatchError
 from ..model import SemanticDocument
-from .sqlite import COMPRESSION_LEVEL, STORE_SCHEMA_VERSION, IndexFileError, StoredDocument, document_fingerprint
+from .base import (STORE_SCHEMA_VERSION, IndexFileError, StoredRecord, StoredVocabulary, read_source, read_records,
+                   version_error)
+from .records import SearchRecord, StoredSource, UnitLayout, encode_document, encode_record, vector_rows
+from .sqlite import document_fingerprint
 
 #: Seconds to wait for the server when connecting.
 CONNECT_TIMEOUT_S = 10
@@ -38,15 +43,15 @@ HNSW_MIN_EF_SEARCH = 40
 HNSW_MAX_EF_SEARCH = 1000
 #: Advisory-lock key that serialises creating the tables and binding the embedder (an arbitrary constant).
 SCHEMA_LOCK_KEY = 0x534A54  # "SJT"
-#: Rows fetched per round trip when loading anchors.
-LOAD_BATCH_ROWS = 10_000
 
-_TABLES = """
+_META_TABLE = """
 CREATE EXTENSION IF NOT EXISTS vector;
 CREATE TABLE IF NOT EXISTS sjt_meta (
     key   TEXT PRIMARY KEY,
     value TEXT NOT NULL
 );
+"""
+_TABLES = """
 CREATE SEQUENCE IF NOT EXISTS sjt_documents_seq;
 CREATE TABLE IF NOT EXISTS sjt_documents (
     document_id  TEXT PRIMARY KEY,
@@ -55,10 +60,23 @@ CREATE TABLE IF NOT EXISTS sjt_documents (
     source_uri   TEXT,
     n_units      INTEGER NOT NULL,
     dim          INTEGER NOT NULL,
-    doc_json     BYTEA NOT NULL,
     info_json    JSONB NOT NULL,
     added_at     DOUBLE PRECISION NOT NULL,
-    seq          BIGINT NOT NULL
+    seq          BIGINT NOT NULL,
+    record       BYTEA NOT NULL,
+    document     BYTEA NOT NULL
+);
+CREATE SEQUENCE IF NOT EXISTS sjt_keys_seq AS INTEGER MINVALUE 0 START 0;
+CREATE TABLE IF NOT EXISTS sjt_keys (
+    key  TEXT PRIMARY KEY,
+    id   INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS sjt_vectors (
+    dim          INTEGER NOT NULL,
+    document_id  TEXT NOT NULL REFERENCES sjt_documents (document_id) ON DELETE CASCADE,
+    fingerprint  TEXT NOT NULL,
+    entries      BYTEA NOT NULL,
+    PRIMARY KEY (dim, document_id)
 );
 """
 
@@ -77,7 +95,6 @@ def _anchor_table(dim: int) -> str:
         "CREATE TABLE IF NOT EXISTS sjt_anchors ("
         " document_id TEXT NOT NULL REFERENCES sjt_documents (document_id) ON DELETE CASCADE,"
         " position INTEGER NOT NULL,"
-        " text TEXT NOT NULL,"
         f" embedding vector({int(dim)}) NOT NULL,"
         " PRIMARY KEY (document_id, position));" + index
     )
@@ -115,21 +132,23 @@ class PostgresStore:
         try:
             with self._conn.transaction():
                 self._conn.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK_KEY,))
-                for statement in _statements(_TABLES):
+                for statement in _statements(_META_TABLE):
                     self._conn.execute(statement)
+                version = self.get_meta("store_schema_version")
+                if version is None or version == str(STORE_SCHEMA_VERSION):
+                    for statement in _statements(_TABLES):
+                        self._conn.execute(statement)
+                    if version is None:
+                        self.set_meta("store_schema_version", str(STORE_SCHEMA_VERSION))
             register_vector(self._conn)
         except psycopg.Error as exc:
             raise IndexFileError(
                 f"{self.path}: cannot create the index tables ({_first_line(exc)}); the server needs the pgvector "
                 "extension and a user allowed to create tables"
             ) from exc
-        version = self.get_meta("store_schema_version")
-        if version is None:
-            self.set_meta("store_schema_version", str(STORE_SCHEMA_VERSION))
-        elif version != str(STORE_SCHEMA_VERSION):
-            raise IndexFileError(
-                f"{self.path}: index layout version {version}; this version reads {STORE_SCHEMA_VERSION}"
-            )
+        if version is not None and version != str(STORE_SCHEMA_VERSION):
+            self._conn.close()
+            raise version_error(self.path, version)
 
     # -------------------------------------------------------------- metadata
 
@@ -161,6 +180,27 @@ class PostgresStore:
                 f"extended with {name!r} (dim {dim}). Open it with the same embedder, or build a new index."
             )
 
+    # -------------------------------------------------------------- vocabulary
+
+    def vocabulary(self) -> StoredVocabulary:
+        """The key vocabulary that the search records' postings are numbered by."""
+        return StoredVocabulary(self._lookup_keys, self._create_keys)
+
+    def _lookup_keys(self, keys: Sequence[str]) -> dict[str, int]:
+        rows = self._conn.execute("SELECT key, id FROM sjt_keys WHERE key = ANY(%s)", (list(keys),)).fetchall()
+        return dict(rows)
+
+    def _create_keys(self, keys: Sequence[str]) -> dict[str, int]:
+        """Ids of ``keys``, the missing ones added; concurrent writers agree on one id per key (the primary
+        key), and only missing keys draw ids from the sequence."""
+        with self._conn.transaction():
+            self._conn.execute(
+                "INSERT INTO sjt_keys (key, id) SELECT k, nextval('sjt_keys_seq') FROM unnest(%s::text[]) AS k"
+                " WHERE NOT EXISTS (SELECT 1 FROM sjt_keys WHERE key = k) ON CONFLICT (key) DO NOTHING",
+                (list(dict.fromkeys(keys)),),
+            )
+        return self._lookup_keys(keys)
+
     # -------------------------------------------------------------- documents
 
     def fingerprint(self, document_id: str) -> str | None:
@@ -169,42 +209,50 @@ class PostgresStore:
         ).fetchone()
         return row[0] if row else None
 
-    def put(self, doc: SemanticDocument, vectors: np.ndarray, info: dict[str, Any] | None = None,
+    def put(self, doc: SemanticDocument, record: SearchRecord, info: dict[str, Any] | None = None,
             fingerprint: str | None = None) -> None:
-        """Write (or replace) one document and its anchors in a single transaction."""
+        """Write (or replace) one document, its search record and its anchors in a single transaction."""
+        vectors = record.vectors.to_dense() if hasattr(record.vectors, "to_dense") else record.vectors
         vectors = np.ascontiguousarray(vectors, dtype=np.float32)
-        payload = zlib.compress(doc.to_json().encode("utf-8"), COMPRESSION_LEVEL)
+        fingerprint = fingerprint or document_fingerprint(doc)
         row = (
             doc.document_id,
-            fingerprint or document_fingerprint(doc),
+            fingerprint,
             doc.document_sha256,
             doc.source_uri,
-            int(vectors.shape[0]),
-            int(vectors.shape[1]) if vectors.ndim == 2 else 0,
-            payload,
+            len(doc.units),
+            record.dim,
             json.dumps(info or {}, ensure_ascii=False, sort_keys=True),
             time.time(),
+            encode_record(record),
+            encode_document(doc),
         )
         with self._conn.transaction():
             # The upsert takes the document row's lock first: a second writer of this document waits here
             # until the first commits, then replaces its anchors whole.
             self._conn.execute(
-                "INSERT INTO sjt_documents (document_id, fingerprint, sha256, source_uri, n_units, dim, doc_json,"
-                " info_json, added_at, seq) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, nextval('sjt_documents_seq'))"
+                "INSERT INTO sjt_documents (document_id, fingerprint, sha256, source_uri, n_units, dim, info_json,"
+                " added_at, seq, record, document) VALUES (%s, %s, %s, %s, %s, %s, %s, %s,"
+                " nextval('sjt_documents_seq'), %s, %s)"
                 " ON CONFLICT (document_id) DO UPDATE SET fingerprint = EXCLUDED.fingerprint,"
                 " sha256 = EXCLUDED.sha256, source_uri = EXCLUDED.source_uri, n_units = EXCLUDED.n_units,"
-                " dim = EXCLUDED.dim, doc_json = EXCLUDED.doc_json, info_json = EXCLUDED.info_json,"
-                " added_at = EXCLUDED.added_at, seq = EXCLUDED.seq",
+                " dim = EXCLUDED.dim, info_json = EXCLUDED.info_json, added_at = EXCLUDED.added_at,"
+                " seq = EXCLUDED.seq, record = EXCLUDED.record, document = EXCLUDED.document",
                 row,
             )
+            self._conn.execute("DELETE FROM sjt_vectors WHERE document_id = %s", (doc.document_id,))
+            with self._conn.cursor() as cursor:
+                with cursor.copy("COPY sjt_vectors (dim, document_id, fingerprint, entries) FROM STDIN") as copy:
+                    for dim, entries in vector_rows(vectors):
+                        copy.write_row((dim, doc.document_id, fingerprint, entries))
             self._conn.execute("DELETE FROM sjt_anchors WHERE document_id = %s", (doc.document_id,))
             with self._conn.cursor() as cursor:
                 with cursor.copy(
-                    "COPY sjt_anchors (document_id, position, text, embedding) FROM STDIN WITH (FORMAT BINARY)"
+                    "COPY sjt_anchors (document_id, position, embedding) FROM STDIN WITH (FORMAT BINARY)"
                 ) as copy:
-                    copy.set_types(["text", "int4", "text", "vector"])
-                    for position, unit in enumerate(doc.units):
-                        copy.write_row((doc.document_id, position, unit.text, vectors[position]))
+                    copy.set_types(["text", "int4", "vector"])
+                    for position in range(len(doc.units)):
+                        copy.write_row((doc.document_id, position, vectors[position]))
 
     def delete(self, document_id: str) -> bool:
         cursor = self._conn.execute("DELETE FROM sjt_documents WHERE document_id = %s", (document_id,))
@@ -219,42 +267,38 @@ class PostgresStore:
         rows = self._conn.execute("SELECT document_id, info_json FROM sjt_documents ORDER BY seq")
         return {document_id: info for document_id, info in rows}
 
-    def load(self) -> tuple[list[StoredDocument], dict[str, str]]:
-        """Every readable document with its vectors, in the order they were (last) added, from one snapshot,
-        and the damaged ones (document id → what is wrong), which are left out."""
-        out: list[StoredDocument] = []
-        damaged: dict[str, str] = {}
+    def load(self) -> tuple[list[StoredRecord], dict[str, str]]:
+        """Every readable document's search record, in the order they were (last) added, from one
+        snapshot, and the damaged ones (document id → what is wrong), which are left out."""
         try:
             with self._conn.transaction():
                 self._conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
                 rows = self._conn.execute(
-                    "SELECT document_id, n_units, dim, doc_json, info_json, fingerprint FROM sjt_documents ORDER BY seq"
+                    "SELECT document_id, n_units, dim, record, info_json, fingerprint, seq FROM sjt_documents"
                 ).fetchall()
-                vectors = self._load_vectors()
         except self._psycopg.Error as exc:
             raise IndexFileError(f"{self.path}: cannot read documents ({_first_line(exc)})") from exc
-        for document_id, n_units, dim, doc_json, info, fingerprint in rows:
-            try:
-                doc = SemanticDocument.from_json(zlib.decompress(doc_json))
-                matrix = _stack(vectors.get(document_id, []), n_units, dim)
-                if doc.document_id != document_id or len(doc.units) != n_units:
-                    raise ValueError("row does not match its document")
-            except Exception as exc:  # zlib, JSON, pydantic, integrity or shape errors: the row is damaged
-                damaged[document_id] = f"{exc.__class__.__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
-                continue
-            out.append(StoredDocument(doc, matrix, info, fingerprint))
-        return out, damaged
+        return read_records(rows, _checked_info)
 
-    def _load_vectors(self) -> dict[str, list[tuple[int, np.ndarray]]]:
-        by_document: dict[str, list[tuple[int, np.ndarray]]] = {}
-        if not self._has_anchor_table():
-            return by_document
-        with self._conn.cursor(binary=True) as cursor:
-            cursor.execute("SELECT document_id, position, embedding FROM sjt_anchors")
-            while batch := cursor.fetchmany(LOAD_BATCH_ROWS):
-                for document_id, position, embedding in batch:
-                    by_document.setdefault(document_id, []).append((position, embedding.to_numpy()))
-        return by_document
+    def vector_entries(self, dimensions: Sequence[int]) -> list[tuple[str, int, str, bytes]]:
+        """(document id, dimension, fingerprint, stored row) of every document's vectors in ``dimensions``."""
+        try:
+            return self._conn.execute(
+                "SELECT document_id, dim, fingerprint, entries FROM sjt_vectors WHERE dim = ANY(%s)",
+                (list(dimensions),)).fetchall()
+        except self._psycopg.Error as exc:
+            raise IndexFileError(f"{self.path}: cannot read the vectors ({_first_line(exc)})") from exc
+
+    def source(self, document_id: str, layout: UnitLayout, fingerprint: str) -> StoredSource:
+        """The stored document ``document_id`` as its search record (``layout``, ``fingerprint``) was read:
+        what a search result shows of it, the whole document by its ``document()``; IndexFileError when it
+        has changed since, DamagedDocumentError when it cannot be read."""
+        try:
+            row = self._conn.execute(
+                "SELECT document, fingerprint FROM sjt_documents WHERE document_id = %s", (document_id,)).fetchone()
+        except self._psycopg.Error as exc:
+            raise IndexFileError(f"{self.path}: cannot read document {document_id!r} ({_first_line(exc)})") from exc
+        return read_source(self.path, document_id, row, layout, fingerprint)
 
     def nearest(self, query_vector: np.ndarray, k: int) -> list[tuple[str, int, float]]:
         """The ``k`` anchors nearest to ``query_vector`` by the server's HNSW index, as
@@ -277,7 +321,8 @@ class PostgresStore:
         """Bytes the index tables take on the server, indexes and TOAST included."""
         row = self._conn.execute(
             "SELECT COALESCE(SUM(pg_total_relation_size(c.oid)), 0) FROM pg_class c"
-            " WHERE c.relname IN ('sjt_meta', 'sjt_documents', 'sjt_anchors') AND pg_table_is_visible(c.oid)"
+            " WHERE c.relname IN ('sjt_meta', 'sjt_documents', 'sjt_anchors', 'sjt_keys', 'sjt_vectors')"
+            " AND pg_table_is_visible(c.oid)"
         ).fetchone()
         return int(row[0])
 
@@ -291,16 +336,11 @@ class PostgresStore:
         return bool(row[0])
 
 
-def _stack(rows: list[tuple[int, np.ndarray]], n_units: int, dim: int) -> np.ndarray:
-    """The (n_units, dim) float32 matrix of one document's anchor rows; ValueError when rows are missing."""
-    if len(rows) != n_units:
-        raise ValueError(f"{len(rows)} anchor rows for {n_units} units")
-    if not rows:
-        return np.zeros((0, dim), dtype=np.float32)
-    rows.sort(key=lambda item: item[0])
-    if [position for position, _ in rows] != list(range(n_units)):
-        raise ValueError("anchor positions are not 0..n-1")
-    return np.stack([vector for _, vector in rows]).astype(np.float32, copy=False).reshape(n_units, dim)
+def _checked_info(document_id: str, info: Any) -> dict[str, Any]:
+    """A row's info (jsonb arrives as a dict); ValueError for anything else."""
+    if not isinstance(info, dict):
+        raise ValueError(f"the info of document {document_id!r} is not an object")
+    return info
 
 
 def _statements(script: str) -> list[str]:

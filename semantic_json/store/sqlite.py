@@ -1,8 +1,9 @@
-"""A SemanticRepository on disk: one SQLite file holding compiled documents and their anchor vectors.
+"""A SemanticRepository on disk: one SQLite file holding, per document, its search record and the document.
 
-Each document is written in one transaction (its compiled JSON, zlib-compressed, and its float32 vectors),
-so a process killed mid-ingest leaves every earlier document intact and the file readable. The file
-records the embedder that made the vectors; opening it with another embedder is refused.
+Each document is written in one transaction (its search record and its compiled document, see records.py),
+so a process killed mid-ingest leaves every earlier document intact and the file readable. Opening the file
+reads the search records only; a document's text is read when a search returns one of its regions. The
+file records the embedder that made the vectors; opening it with another embedder is refused.
 """
 
 from __future__ import annotations
@@ -11,23 +12,24 @@ import hashlib
 import json
 import sqlite3
 import time
-import zlib
+from collections.abc import Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
-from ..errors import EmbedderMismatchError, SemanticJsonError
+from ..errors import EmbedderMismatchError
 from ..model import SemanticDocument
+from .base import (REBUILD_HINT, STORE_SCHEMA_VERSION, IndexFileError, ReadOnlyIndexError, StoredRecord,
+                   StoredVocabulary, read_source, read_records, version_error)
+from .records import SearchRecord, StoredSource, UnitLayout, encode_document, encode_record, vector_rows
 
-#: Version of the table layout below; a file with another version is refused with a clear error.
-STORE_SCHEMA_VERSION = 1
-#: zlib level for document JSON (the text compresses about 4x).
-COMPRESSION_LEVEL = 6
 #: Seconds a writer waits for another writer's lock before giving up.
 BUSY_TIMEOUT_S = 30.0
+#: Keys per SQL statement when looking keys up (below SQLite's limit on bound parameters).
+KEYS_PER_STATEMENT = 500
+#: Page size of a new index file: SQLite's largest, so that a search record (hundreds of KB to MB) lies on
+#: few overflow pages and opening the index reads them about twice as fast as with the 4 KiB default.
+PAGE_SIZE = 65536
 
 _TABLES = """
 CREATE TABLE IF NOT EXISTS meta (
@@ -41,27 +43,30 @@ CREATE TABLE IF NOT EXISTS documents (
     source_uri   TEXT,
     n_units      INTEGER NOT NULL,
     dim          INTEGER NOT NULL,
-    doc_json     BLOB NOT NULL,
-    vectors      BLOB NOT NULL,
     info_json    TEXT NOT NULL,
     added_at     REAL NOT NULL,
-    seq          INTEGER NOT NULL
+    seq          INTEGER NOT NULL,
+    record       BLOB NOT NULL,
+    document     BLOB NOT NULL
+);
+CREATE TABLE IF NOT EXISTS vocabulary (
+    key  TEXT PRIMARY KEY,
+    id   INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS vectors (
+    dim          INTEGER NOT NULL,
+    document_id  TEXT NOT NULL,
+    fingerprint  TEXT NOT NULL,
+    entries      BLOB NOT NULL,
+    PRIMARY KEY (dim, document_id)
 );
 """
-
-
-class IndexFileError(SemanticJsonError, ValueError):
-    """The index file is not a semantic-json-transport index, is damaged, or is of another version."""
-
-
-class ReadOnlyIndexError(IndexFileError):
-    """A write (add, remove, note) to an index opened read-only."""
+#: Meta key holding the next free key id of the vocabulary.
+NEXT_KEY_ID = "next_key_id"
 
 
 #: Tables of our layout; a file holding any other table belongs to another application and is refused.
-OUR_TABLES = frozenset({"meta", "documents"})
-#: What a damaged file's error message tells the user to do.
-REBUILD_HINT = "rebuild it: `sjt ingest PDFS --index NEW_FILE` into a new file (the PDFs are the source)"
+OUR_TABLES = frozenset({"meta", "documents", "vocabulary", "vectors"})
 
 
 @contextmanager
@@ -69,6 +74,10 @@ def _guard(path: Path, action: str):
     """Turn SQLite's errors (a damaged page, a file that is not a database) into IndexFileError."""
     try:
         yield
+    except sqlite3.ProgrammingError as exc:
+        if "closed" not in str(exc):
+            raise
+        raise IndexFileError(f"{path}: cannot {action}: the index was closed; open it again") from exc
     except sqlite3.OperationalError as exc:
         if "readonly" in str(exc) or "read-only" in str(exc):
             raise ReadOnlyIndexError(
@@ -78,16 +87,6 @@ def _guard(path: Path, action: str):
         raise IndexFileError(f"{path}: cannot {action} ({exc})") from exc
     except sqlite3.DatabaseError as exc:
         raise IndexFileError(f"{path}: the index file is damaged ({exc}); {REBUILD_HINT}") from exc
-
-
-@dataclass
-class StoredDocument:
-    """One document as held on disk: the compiled document, its vectors and caller-supplied info."""
-
-    document: SemanticDocument
-    vectors: np.ndarray
-    info: dict[str, Any]
-    fingerprint: str
 
 
 def document_fingerprint(doc: SemanticDocument) -> str:
@@ -137,11 +136,11 @@ class SqliteStore:
                 "unchanged: choose another --index file"
             )
         if version is not None and version != str(STORE_SCHEMA_VERSION):
-            raise IndexFileError(
-                f"{self.path}: index file layout version {version}; this version reads {STORE_SCHEMA_VERSION}"
-            )
+            raise version_error(str(self.path), version)
         if not read_only:
             with _guard(self.path, "open the index for writing"):
+                if not tables:  # a new file: the page size holds only until the first table is written
+                    self._conn.execute(f"PRAGMA page_size = {PAGE_SIZE}")
                 self._conn.execute("PRAGMA journal_mode=WAL")
                 self._conn.execute("PRAGMA synchronous=FULL")
         if version is None:
@@ -220,6 +219,35 @@ class SqliteStore:
         if self.read_only:
             raise ReadOnlyIndexError(f"{self.path}: cannot {action}: the index was opened read-only")
 
+    # -------------------------------------------------------------- vocabulary
+
+    def vocabulary(self) -> StoredVocabulary:
+        """The key vocabulary that the search records' postings are numbered by."""
+        return StoredVocabulary(self._lookup_keys, self._create_keys)
+
+    def _lookup_keys(self, keys: Sequence[str]) -> dict[str, int]:
+        found: dict[str, int] = {}
+        with _guard(self.path, "read the index vocabulary"):
+            for start in range(0, len(keys), KEYS_PER_STATEMENT):
+                batch = keys[start : start + KEYS_PER_STATEMENT]
+                marks = ",".join("?" * len(batch))
+                found.update(self._conn.execute(f"SELECT key, id FROM vocabulary WHERE key IN ({marks})", batch))
+        return found
+
+    def _create_keys(self, keys: Sequence[str]) -> dict[str, int]:
+        """Ids of ``keys``, the missing ones added (one transaction: ids are never given twice)."""
+        self._writable("add a document")
+        with _guard(self.path, "write the index vocabulary"), self._transaction():
+            found = self._lookup_keys(keys)
+            missing = list(dict.fromkeys(k for k in keys if k not in found))
+            if missing:
+                first = int(self.get_meta(NEXT_KEY_ID) or 0)
+                new = dict(zip(missing, range(first, first + len(missing))))
+                self._conn.executemany("INSERT INTO vocabulary (key, id) VALUES (?, ?)", new.items())
+                self.set_meta(NEXT_KEY_ID, str(first + len(missing)))
+                found.update(new)
+        return found
+
     # -------------------------------------------------------------- documents
 
     def fingerprint(self, document_id: str) -> str | None:
@@ -227,30 +255,35 @@ class SqliteStore:
             row = self._conn.execute("SELECT fingerprint FROM documents WHERE document_id = ?", (document_id,)).fetchone()
         return row[0] if row else None
 
-    def put(self, doc: SemanticDocument, vectors: np.ndarray, info: dict[str, Any] | None = None,
+    def put(self, doc: SemanticDocument, record: SearchRecord, info: dict[str, Any] | None = None,
             fingerprint: str | None = None) -> None:
-        """Write (or replace) one document and its vectors in a single transaction."""
+        """Write (or replace) one document and its search record in a single transaction."""
         self._writable("add a document")
-        vectors = np.ascontiguousarray(vectors, dtype=np.float32)
-        payload = zlib.compress(doc.to_json().encode("utf-8"), COMPRESSION_LEVEL)
+        record_bytes = encode_record(record)
+        document_bytes = encode_document(doc)
+        fingerprint = fingerprint or document_fingerprint(doc)
         with _guard(self.path, "write a document"), self._transaction():
             seq = self._conn.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM documents").fetchone()[0]
             self._conn.execute("DELETE FROM documents WHERE document_id = ?", (doc.document_id,))
+            self._conn.execute("DELETE FROM vectors WHERE document_id = ?", (doc.document_id,))
+            self._conn.executemany(
+                "INSERT INTO vectors (dim, document_id, fingerprint, entries) VALUES (?, ?, ?, ?)",
+                ((dim, doc.document_id, fingerprint, entries) for dim, entries in vector_rows(record.vectors)))
             self._conn.execute(
-                "INSERT INTO documents (document_id, fingerprint, sha256, source_uri, n_units, dim, doc_json, vectors,"
-                " info_json, added_at, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO documents (document_id, fingerprint, sha256, source_uri, n_units, dim, info_json,"
+                " added_at, seq, record, document) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     doc.document_id,
-                    fingerprint or document_fingerprint(doc),
+                    fingerprint,
                     doc.document_sha256,
                     doc.source_uri,
-                    int(vectors.shape[0]),
-                    int(vectors.shape[1]) if vectors.ndim == 2 else 0,
-                    payload,
-                    vectors.tobytes(),
+                    len(doc.units),
+                    record.dim,
                     json.dumps(info or {}, ensure_ascii=False, sort_keys=True),
                     time.time(),
                     seq,
+                    record_bytes,
+                    document_bytes,
                 ),
             )
 
@@ -258,6 +291,7 @@ class SqliteStore:
         self._writable("remove a document")
         with _guard(self.path, "remove a document"), self._transaction():
             cursor = self._conn.execute("DELETE FROM documents WHERE document_id = ?", (document_id,))
+            self._conn.execute("DELETE FROM vectors WHERE document_id = ?", (document_id,))
         return cursor.rowcount > 0
 
     def info(self, document_id: str) -> dict[str, Any] | None:
@@ -282,27 +316,30 @@ class SqliteStore:
             raise IndexFileError(f"{self.path}: the info of document {document_id!r} is damaged (not an object)")
         return info
 
-    def load(self) -> tuple[list[StoredDocument], dict[str, str]]:
-        """Every readable document with its vectors, in the order they were added, and the damaged ones
+    def load(self) -> tuple[list[StoredRecord], dict[str, str]]:
+        """Every readable document's search record, in the order they were added, and the damaged ones
         (document id → what is wrong), which are left out so the rest of the file stays usable."""
-        out: list[StoredDocument] = []
-        damaged: dict[str, str] = {}
         with _guard(self.path, "read the documents"):
             rows = self._conn.execute(
-                "SELECT document_id, n_units, dim, doc_json, vectors, info_json, fingerprint FROM documents ORDER BY seq"
-            ).fetchall()
-        for document_id, n_units, dim, doc_json, vectors, info, fingerprint in rows:
-            try:
-                doc = SemanticDocument.from_json(zlib.decompress(doc_json))
-                matrix = np.frombuffer(vectors, dtype=np.float32).reshape(n_units, dim)
-                if doc.document_id != document_id or len(doc.units) != n_units:
-                    raise ValueError("row does not match its document")
-                parsed_info = self._parse_info(document_id, info)
-            except Exception as exc:  # zlib, JSON, pydantic, integrity or shape errors: the row is damaged
-                damaged[document_id] = f"{exc.__class__.__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
-                continue
-            out.append(StoredDocument(doc, matrix, parsed_info, fingerprint))
-        return out, damaged
+                "SELECT document_id, n_units, dim, record, info_json, fingerprint, seq FROM documents").fetchall()
+        return read_records(rows, self._parse_info)
+
+    def vector_entries(self, dimensions: Sequence[int]) -> list[tuple[str, int, str, bytes]]:
+        """(document id, dimension, fingerprint, stored row) of every document's vectors in ``dimensions``."""
+        marks = ",".join("?" * len(dimensions))
+        with _guard(self.path, "read the vectors"):
+            return self._conn.execute(
+                f"SELECT document_id, dim, fingerprint, entries FROM vectors WHERE dim IN ({marks})",
+                list(dimensions)).fetchall()
+
+    def source(self, document_id: str, layout: UnitLayout, fingerprint: str) -> StoredSource:
+        """The stored document ``document_id`` as its search record (``layout``, ``fingerprint``) was read:
+        what a search result shows of it, the whole document by its ``document()``; IndexFileError when it
+        has changed since, DamagedDocumentError when it cannot be read."""
+        with _guard(self.path, "read a document"):
+            row = self._conn.execute(
+                "SELECT document, fingerprint FROM documents WHERE document_id = ?", (document_id,)).fetchone()
+        return read_source(self.path, document_id, row, layout, fingerprint)
 
     def size_bytes(self) -> int:
         """Bytes on disk, WAL included."""

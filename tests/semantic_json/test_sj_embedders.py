@@ -30,7 +30,7 @@ def test_vectors_are_float32_unit_length_with_declared_dim(lite: LiteEmbedder) -
 
 
 def test_name_states_version_dimension_and_lexicon(lite: LiteEmbedder) -> None:
-    assert lite.name.startswith("lite-hash/v1:dim=256:lexicon=finance_ko_en@2:")
+    assert lite.name.startswith("lite-hash/v1:dim=256:lexicon=finance_ko_en@3:")
     assert LiteEmbedder(dim=512).name != lite.name
 
 
@@ -65,6 +65,31 @@ def test_lexicon_is_data_with_enough_concepts() -> None:
     assert lexicon.concepts("매출, 매출액, revenue and sales") == ["REVENUE"]
     assert lexicon.concepts("operating income / 영업이익") == ["OPERATING_INCOME"]
     assert lexicon.broader("REPAYMENT_CAPACITY") == ("REPAYMENT",)
+
+
+def test_every_lexicon_term_finds_the_concept_that_lists_it() -> None:
+    # a term listed under two concepts goes to the first: "balance sheet" once meant FINANCIAL_STATEMENTS
+    import json
+    from importlib import resources
+
+    lexicon = load_lexicon()
+    raw = resources.files("semantic_json").joinpath("lexicon", "finance_ko_en.json").read_text(encoding="utf-8")
+    shadowed = [
+        (concept["id"], term, lexicon.concept_of(term))
+        for concept in json.loads(raw)["concepts"]
+        for term in concept.get("ko", []) + concept.get("en", [])
+        if lexicon.concept_of(term) != concept["id"]
+    ]
+    assert shadowed == []
+    assert lexicon.concepts("Consolidated Balance Sheets") == ["BALANCE_SHEET"]
+    assert lexicon.broader("BALANCE_SHEET") == ("FINANCIAL_STATEMENTS",)
+
+
+def test_every_metric_input_and_broader_concept_exists() -> None:
+    lexicon = load_lexicon()
+    named = {c for concept in lexicon.concept_ids for c in lexicon.inputs(concept) + lexicon.broader(concept)}
+    assert named <= set(lexicon.concept_ids)
+    assert lexicon.inputs("QUICK_RATIO") == ("CASH", "RECEIVABLES", "CURRENT_LIABILITIES", "BALANCE_SHEET")
 
 
 def test_lite_vectors_are_identical_in_another_process(lite: LiteEmbedder) -> None:

@@ -101,3 +101,58 @@ def test_priors_never_tie_the_best_anchors_of_a_corpus_search():
     assert [r.document_id for r in result[:2]] == ["acme", "acme"]
     assert all(0.0 <= s <= 1.0 for s in scores)
     assert scores[0] > scores[1]  # the priors lift both; a clamp at 1.0 would tie them
+
+
+def test_a_metric_question_reaches_the_rows_the_metric_is_computed_from():
+    # reports print a ratio's inputs, not the ratio: the lexicon names them (QUICK_RATIO → CASH,
+    # RECEIVABLES, CURRENT_LIABILITIES, BALANCE_SHEET)
+    result = _search("How healthy is the quick ratio?")
+    assert "Total current liabilities | 2017: 5,466,312" in result[0].text
+
+
+def test_metric_inputs_weigh_less_than_what_the_query_names_itself():
+    from semantic_json.lexical import INPUT_CONCEPT_WEIGHT, query_keys
+
+    keys = query_keys("quick ratio and cash", ["QUICK_RATIO", "CASH"], [], inputs=["CASH", "RECEIVABLES"])
+    assert keys["QUICK_RATIO"] == keys["CASH"] == 1.0
+    assert keys["RECEIVABLES"] == INPUT_CONCEPT_WEIGHT < 1.0
+
+
+def test_how_to_answer_words_leave_the_query_and_what_to_find_stays():
+    from semantic_json.textnorm import query_content
+
+    query = ("What is the FY2020 free cash flow? Answer in USD millions, round to one decimal place and "
+             "base your judgment primarily on the cash provided by operating activities.")
+    assert query_content(query) == ("What is the FY2020 free cash flow? in USD millions, to one place and "
+                                    "base your on the cash provided by operating activities.")
+    assert query_content("2023년 영업이익률을 소수점 첫째 자리까지 반올림하여 답하시오") == "2023년 영업이익률을 첫째 자리까지"
+    assert query_content("roundabout answering") == "roundabout answering"  # whole English words only
+
+
+def test_a_rare_instruction_word_in_the_report_does_not_pick_its_paragraph():
+    repo = SemanticRepository()
+    repo.add(_document("report", REPORT + [
+        ("text", "We round each amount to one decimal place; an exact figure may differ.", None)]))
+    result = repo.search("What were earnings per share in 2023? Round to one decimal place, exact answer.", k=3)
+    assert "Basic earnings per share | 2023: 2.10" in result[0].text
+
+
+def test_a_table_holding_two_of_the_asked_figures_outranks_tables_holding_one():
+    sheet = "CONSOLIDATED BALANCE SHEETS · (in millions)"
+    assets = "Total current assets | 2023: 16,525; 2022: 15,025"
+    liabilities = "Total current liabilities | 2023: 10,730; 2022: 9,674"
+    tables = [[assets, "Goodwill | 2023: 1,000; 2022: 990"], [liabilities, "Goodwill | 2023: 1,000; 2022: 990"],
+              [assets, liabilities]]  # each row twice: the best anchor of every table scores alike
+    repo = SemanticRepository()
+    repo.add(_document("report", [("table", "\n".join([sheet, "2023 | 2022", *rows]), sheet) for rows in tables]))
+    result = repo.search("What were total current assets and total current liabilities?", k=3)
+    assert assets in result[0].text and liabilities in result[0].text
+
+
+def test_a_second_anchor_raises_a_regions_score_toward_one_never_past_it():
+    from semantic_json.regions import region_score
+
+    assert region_score([0.6]) == 0.6
+    assert 0.6 < region_score([0.6, 0.5]) < region_score([0.6, 0.6]) < 1.0
+    assert region_score([0.6, 0.5, 0.1]) == region_score([0.5, 0.6])  # the best two count
+    assert region_score([1.0, 1.0]) == 1.0

@@ -1,0 +1,73 @@
+"""Report-text rules the layout reader needs: captions and list markers, in English and Korean.
+
+A copy of ``evidence_chunker/patterns.py``'s rules of the same names: ``semantic_json`` may not import
+``evidence_chunker`` (the layering rule), so it keeps its own, and ``tests/test_patterns.py`` holds both
+copies to one table of examples. Change both together.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+# --------------------------------------------------------------------------------------------
+# Captions
+# --------------------------------------------------------------------------------------------
+
+#: Caption-like text longer than this is a paragraph that happens to start with "Table".
+CAPTION_MAX_CHARS = 400
+#: Words that label a caption: a table's, a figure's, or another numbered one ("Example 2:").
+CAPTION_LABELS = (
+    r"appendix\s+table|table|tab\.|exhibit|schedule|표"
+    r"|figure|fig\.?|chart|graph|그림|도표|차트"
+    r"|example|listing"
+)
+#: A caption's number: "3", "2.1", "A-1", "4-2", "3a".
+_CAPTION_NUMBER = r"[A-Z]?[-.]?\d+(?:[.\-–]\d+)*[A-Za-z]?"
+_OPENERS, _CLOSERS = "<〈《[(（【", ">〉》])）】"
+#: The label and number that open a caption, bare ("Table 3", "표 2") or in brackets ("<표 1>", "[Table 4]",
+#: "《표 1 매출 현황》"); group ``kind`` is the label word of a bare one.
+CAPTION = re.compile(
+    r"^\s*(?:[" + re.escape(_OPENERS) + r"]\s*(?:" + CAPTION_LABELS + r")\s*" + _CAPTION_NUMBER
+    + r"[^" + re.escape(_CLOSERS) + r"]{0,40}[" + re.escape(_CLOSERS) + r"]"
+    r"|(?P<kind>" + CAPTION_LABELS + r")\s*" + _CAPTION_NUMBER + r"(?=[:.\-–—)\s]|$)[:.\-–—)]?)",
+    re.IGNORECASE,
+)
+#: A caption followed by these words still is one: "Table 3 continued".
+_CONTINUED = re.compile(r"^(?:continued|cont(?:'d|\.))", re.IGNORECASE)
+
+
+def is_caption(text: str) -> bool:
+    """True for a table or figure caption in English or Korean ("Table 3:", "Figure 1.", "표 2.", "<표 1>",
+    "[그림 4] …", "Table A-1 Terms", "Graph 3:"), at most CAPTION_MAX_CHARS long; "Table 3 shows ..." (a
+    bare label followed by a lower-case word: a sentence about a table) is not one."""
+    match = CAPTION.match(text)
+    if match is None or len(text) > CAPTION_MAX_CHARS:
+        return False
+    rest = text[match.end():].lstrip()
+    bare_label = match.group("kind") is not None and match.group()[-1:].isalnum()
+    return not (bare_label and rest[:1].islower() and not _CONTINUED.match(rest))
+
+
+# --------------------------------------------------------------------------------------------
+# List markers
+# --------------------------------------------------------------------------------------------
+
+#: A glyph that opens a bulleted list item.
+BULLETS = "•·▪▫‣►▶▷▸▹○◦●■□◆◇❖➢➤✓✔-–—*※→⁃∙"
+#: An enumerator that opens a numbered list item: "1.", "1)", "(1)", "a.", "(a)", "가.", "(가)", "①", "i.".
+_ENUM = r"(?:\(?\d{1,3}[.)]|\(\d{1,3}\)|\(?[a-zA-Z][.)]|\([a-zA-Z]\)|[ivxIVX]{1,4}[.)]|\(?[가-하][.)]|[①-⑳])"
+LIST_ITEM_RE = re.compile(rf"^(?:[{re.escape(BULLETS)}]|{_ENUM})\s+\S")
+#: Unicode categories of glyphs that act as bullets when they open a line alone.
+BULLET_CATEGORIES = frozenset({"So", "Sm", "Co", "Cc"})
+#: Symbols that open text without being bullets ("© 2024 ...").
+NOT_BULLETS = "©®™℗℠°"
+
+
+def is_list_item(text: str) -> bool:
+    """True for text opening with a bullet or an enumerator followed by a space ("• Revenue", "(1) 개요")."""
+    if LIST_ITEM_RE.match(text):
+        return True
+    head, _, rest = text.partition(" ")
+    symbol = len(head) == 1 and head not in NOT_BULLETS and unicodedata.category(head) in BULLET_CATEGORIES
+    return symbol and bool(rest.strip())

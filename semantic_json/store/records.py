@@ -1,0 +1,542 @@
+"""How a store keeps one document: a search record read at open, the document itself read when asked for.
+
+Opening an index reads every document's **search record**: what search needs and nothing else, as NumPy
+arrays (BM25 postings, the counts of the document prior, the unit layout that entity filtering and region
+assembly walk, and how many vector entries each embedding dimension has). Reading it back is a few array
+views per document: no JSON, no tokenising, no re-embedding, and no decompression (the arrays are kept raw:
+zlib would save about a tenth of the file and cost more time at open than anything else there).
+
+The **anchor vectors** are kept by embedding dimension (one row per document and dimension: the non-zero
+entries' unit positions and values, or the whole column of a dense embedder) and read when a query first
+uses that dimension (VectorIndex): the LiteEmbedder's hashed vectors are about four fifths zeros, and a
+query uses about a quarter of the dimensions.
+
+The **document** (its canonical text, segments, entities, the units' sections, terms and concepts) is read
+only for the documents whose regions a search returns, and then only the text and the segments the regions
+cover; each part is compressed apart. Nothing is kept twice: a unit's text is its slice of
+the document text, its layout comes from the search record, and line starts are recomputed from the text
+(kept only when they differ).
+
+Both stores (SQLite, PostgreSQL) keep the same bytes; every decoding error is a ValueError, so a damaged
+row is left out and named rather than failing the whole index.
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+import struct
+import zlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from operator import itemgetter
+from typing import Any, get_args
+
+import numpy as np
+
+from ..index import SparseVectors
+from ..lexical import Postings, TermCounts
+from ..errors import DocumentIntegrityError
+from ..model import Entity, Segment, SemanticDocument, UnitKind, line_starts_of, sha256_text, unit_constructor
+
+#: First bytes of a search record and of a stored document (the format's version is the last byte).
+RECORD_MAGIC = b"SJTR\x01"
+DOCUMENT_MAGIC = b"SJTD\x01"
+#: zlib level for the document JSON and the compressed arrays of a search record.
+COMPRESSION_LEVEL = 6
+#: Array offsets inside a record are multiples of this (NumPy reads aligned arrays faster).
+ALIGNMENT = 8
+#: A float32 array with at most this many distinct values is stored as one-byte codes into a table.
+MAX_TABLE_VALUES = 256
+#: Unit kinds by their code in a record's layout.
+UNIT_KINDS: tuple[str, ...] = get_args(UnitKind)
+#: Unit fields the layout holds (the rest of a unit is in the stored document).
+LAYOUT_FIELDS = ("kind", "start_char", "end_char", "start_line", "end_line", "block", "sentence", "segment",
+                 "is_header", "entities", "context_entities", "id")
+#: Parts of a stored document, each zlib-compressed apart so that a region reads only what it shows.
+DOCUMENT_PARTS = frozenset({"text", "segments", "segment_offsets", "entities", "units", "line_starts"})
+
+
+# ------------------------------------------------------------------ arrays
+
+
+def _smallest_uint(values: np.ndarray) -> np.ndarray:
+    """``values`` (non-negative integers) in the narrowest unsigned dtype that holds them."""
+    top = int(values.max()) if len(values) else 0
+    for dtype in (np.uint8, np.uint16, np.uint32):
+        if top <= np.iinfo(dtype).max:
+            return values.astype(dtype)
+    return values.astype(np.uint64)
+
+
+def _pack(arrays: dict[str, np.ndarray], meta: dict[str, Any], compressed_names: frozenset[str] = frozenset(),
+          magic: bytes = RECORD_MAGIC) -> bytes:
+    """One record: magic, header length, JSON header (meta and where each array lies), aligned array bytes
+    (those named in ``compressed_names`` zlib-compressed)."""
+    table = []
+    chunks: list[bytes] = []
+    offset = 0
+    for name, array in arrays.items():
+        array = np.ascontiguousarray(array)
+        data = array.tobytes()
+        compressed = name in compressed_names
+        if compressed:
+            data = zlib.compress(data, COMPRESSION_LEVEL)
+        pad = -offset % ALIGNMENT
+        chunks.append(b"\0" * pad)
+        offset += pad
+        table.append([name, array.dtype.str, list(array.shape), offset, len(data), compressed])
+        chunks.append(data)
+        offset += len(data)
+    header = json.dumps({"meta": meta, "arrays": table}, ensure_ascii=False).encode("utf-8")
+    start = len(magic) + 4 + len(header)
+    lead = -start % ALIGNMENT
+    return magic + struct.pack("<I", len(header) + lead) + header + b" " * lead + b"".join(chunks)
+
+
+def _unpack(record: bytes, magic: bytes = RECORD_MAGIC) -> tuple[_Arrays, dict[str, Any]]:
+    """The arrays and meta of a record written by _pack (a compressed array is inflated when first read);
+    ValueError for anything else."""
+    if not record.startswith(magic):
+        raise ValueError("not a record of this version")
+    (size,) = struct.unpack_from("<I", record, len(magic))
+    start = len(magic) + 4
+    if start + size > len(record):
+        raise ValueError("search record truncated in its header")
+    header = json.loads(record[start : start + size])
+    base = start + size
+    view = memoryview(record)
+    arrays = _Arrays()
+    for name, dtype, shape, offset, length, compressed in header["arrays"]:
+        data = view[base + offset : base + offset + length]
+        if len(data) != length:
+            raise ValueError(f"search record truncated in array {name!r}")
+        if compressed:
+            arrays.packed[name] = (data, np.dtype(dtype), shape)
+        else:
+            arrays[name] = np.frombuffer(data, dtype=np.dtype(dtype)).reshape(shape)
+    return arrays, header["meta"]
+
+
+class _Arrays(dict):
+    """A record's arrays by name; a compressed one is inflated when first read (``packed`` until then)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.packed: dict[str, tuple[memoryview, np.dtype, list[int]]] = {}
+
+    def __missing__(self, name: str) -> np.ndarray:
+        data, dtype, shape = self.packed.pop(name)  # KeyError for a name the record lacks
+        array = self[name] = np.frombuffer(zlib.decompress(data), dtype=dtype).reshape(shape)
+        return array
+
+    def __contains__(self, name: object) -> bool:
+        return super().__contains__(name) or name in self.packed
+
+    def names(self) -> list[str]:
+        """Every array's name, inflated or not."""
+        return [*self, *self.packed]
+
+
+def _pack_floats(name: str, values: np.ndarray, arrays: dict[str, np.ndarray]) -> None:
+    """float32 ``values`` as one-byte codes into a table when they take few distinct values, else raw."""
+    values = np.ascontiguousarray(values, dtype=np.float32)
+    table, codes = np.unique(values.view(np.uint32), return_inverse=True)  # by bits: exact, -0.0 kept apart
+    if len(table) <= MAX_TABLE_VALUES:
+        arrays[f"{name}.table"] = table.view(np.float32)
+        arrays[f"{name}.codes"] = codes.astype(np.uint8).reshape(-1)
+    else:
+        arrays[name] = values
+
+
+def _unpack_floats(name: str, arrays: dict[str, np.ndarray]) -> np.ndarray:
+    if name in arrays:
+        return np.array(arrays[name], dtype=np.float32)  # a copy: the record's bytes need not stay alive
+    return arrays[f"{name}.table"][arrays[f"{name}.codes"]]
+
+
+def _pack_lists(name: str, lists: Sequence[Sequence[str]], names: dict[str, int], arrays: dict[str, np.ndarray]) -> None:
+    """Lists of strings as offsets into one array of ids into ``names`` (shared by the record)."""
+    offsets = np.zeros(len(lists) + 1, dtype=np.int64)
+    offsets[1:] = np.cumsum([len(items) for items in lists])
+    ids = np.fromiter((names.setdefault(item, len(names)) for items in lists for item in items), dtype=np.int64,
+                      count=int(offsets[-1]))
+    arrays[f"{name}_offsets"] = _smallest_uint(offsets)
+    arrays[f"{name}_ids"] = _smallest_uint(ids)
+
+
+# ------------------------------------------------------------------ layout
+
+
+class _LayoutUnit(tuple):
+    """One unit as the layout holds it: the attributes entity filtering and region assembly read (a tuple,
+    so that making one costs little)."""
+
+    __slots__ = ()
+
+
+for _n, _name in enumerate(LAYOUT_FIELDS):
+    setattr(_LayoutUnit, _name, property(itemgetter(_n), doc=f"The unit's {_name}."))
+
+
+class UnitLayout:
+    """Where every unit of a document lies and what it is about, without its text (see module docstring).
+
+    ``units`` is a sequence of objects with the layout's attributes (id, kind, start_char, end_char,
+    start_line, end_line, block, sentence, segment, is_header, entities, context_entities), which is all that
+    regions.assemble and the repository's entity filter read of a unit: they take a UnitLayout where they
+    would take a SemanticDocument. A unit is made from the arrays when first read.
+    """
+
+    def __init__(self, document_id: str, arrays: dict[str, np.ndarray], entity_names: list[str],
+                 unit_ids: list[str] | None = None) -> None:
+        self.document_id = document_id
+        self._arrays = arrays
+        self._names = entity_names
+        #: Unit ids when they are not the compiler's P1, P2, ... (None: they are).
+        self.unit_ids = unit_ids
+        self._columns: list | None = None
+        self._scalars: tuple[np.ndarray, ...] | None = None
+        self.units = _Lazy(len(arrays["kind"]), self.make)
+
+    def __len__(self) -> int:
+        return len(self._arrays["kind"])
+
+    @classmethod
+    def from_document(cls, doc: SemanticDocument) -> UnitLayout:
+        """The layout of a compiled document."""
+        units = doc.units
+        kind_code = {kind: code for code, kind in enumerate(UNIT_KINDS)}
+        arrays: dict[str, np.ndarray] = {"kind": np.fromiter((kind_code[u.kind] for u in units), np.uint8, len(units))}
+        for name in ("start_char", "end_char", "start_line", "end_line", "block", "sentence"):
+            arrays[name] = _smallest_uint(np.fromiter((getattr(u, name) for u in units), np.int64, len(units)))
+        arrays["segment"] = _smallest_uint(np.fromiter((u.segment + 1 if u.segment is not None else 0 for u in units),
+                                                       np.int64, len(units)))
+        arrays["is_header"] = np.fromiter((u.is_header for u in units), np.uint8, len(units))
+        names: dict[str, int] = {}
+        lists: dict[str, np.ndarray] = {}
+        _pack_lists("entity", [u.entities for u in units], names, lists)
+        _pack_lists("context", [u.context_entities for u in units], names, lists)
+        arrays.update(lists)
+        ids = [u.id for u in units]
+        return cls(doc.document_id, arrays, list(names), None if ids == _default_ids(len(units)) else ids)
+
+    @property
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The layout's arrays, by name (what a store writes)."""
+        return self._arrays
+
+    @property
+    def entity_names(self) -> list[str]:
+        return self._names
+
+    def columns(self) -> list:
+        """The layout as Python lists, one per LAYOUT_FIELDS entry (entity lists as their offsets and ids)."""
+        if self._columns is None:
+            a = self._arrays
+            self._columns = [
+                [UNIT_KINDS[code] for code in a["kind"].tolist()],
+                *(a[name].tolist() for name in ("start_char", "end_char", "start_line", "end_line", "block", "sentence")),
+                [s - 1 if s else None for s in a["segment"].tolist()],
+                [bool(h) for h in a["is_header"].tolist()],
+                (a["entity_offsets"].tolist(), a["entity_ids"].tolist()),
+                (a["context_offsets"].tolist(), a["context_ids"].tolist()),
+                self.unit_ids,
+            ]
+        return self._columns
+
+    def make(self, position: int) -> _LayoutUnit:
+        """The unit at ``position`` (0 <= position < len(self)), read from the arrays (a search reads a few
+        hundred units of a document: converting whole columns would cost more)."""
+        if self._scalars is None:
+            a = self._arrays
+            self._scalars = tuple(a[name] for name in (
+                "kind", "start_char", "end_char", "start_line", "end_line", "block", "sentence", "segment",
+                "is_header", "entity_offsets", "entity_ids", "context_offsets", "context_ids"))
+        (kind, start_char, end_char, start_line, end_line, block, sentence, segment, is_header,
+         entity_offsets, entity_ids, context_offsets, context_ids) = self._scalars
+        names = self._names
+        placed = segment.item(position)
+        return tuple.__new__(_LayoutUnit, (
+            UNIT_KINDS[kind.item(position)], start_char.item(position), end_char.item(position),
+            start_line.item(position), end_line.item(position), block.item(position), sentence.item(position),
+            placed - 1 if placed else None, bool(is_header.item(position)),
+            _names_of(names, entity_ids, entity_offsets.item(position), entity_offsets.item(position + 1)),
+            _names_of(names, context_ids, context_offsets.item(position), context_offsets.item(position + 1)),
+            self.unit_ids[position] if self.unit_ids is not None else f"P{position + 1}",
+        ))
+
+
+def _names_of(names: list[str], ids: np.ndarray, start: int, end: int) -> list[str]:
+    return [names[i] for i in ids[start:end].tolist()] if end > start else []
+
+
+def _default_ids(count: int) -> list[str]:
+    """The unit ids the compiler gives: P1, P2, ..."""
+    return [f"P{n}" for n in range(1, count + 1)]
+
+
+class _Lazy(Sequence):
+    """A sequence of ``count`` items, each made by ``make(position)`` when first read and kept."""
+
+    def __init__(self, count: int, make: Callable[[int], Any]) -> None:
+        self._make = make
+        self._made: list[Any] = [None] * count
+
+    def __len__(self) -> int:
+        return len(self._made)
+
+    def __getitem__(self, position):  # type: ignore[override]
+        if position.__class__ is slice:
+            return [self[p] for p in range(*position.indices(len(self._made)))]
+        made = self._made[position]
+        if made is None:
+            if position < 0:
+                position += len(self._made)
+            made = self._made[position] = self._make(position)
+        return made
+
+
+# ------------------------------------------------------------------ search record
+
+
+@dataclass
+class StoredVectors:
+    """A document's anchor vectors as its search record describes them: how many entries each dimension's
+    stored row holds, and how the entries are kept (entries_of reads one row)."""
+
+    counts: np.ndarray  # entries per dimension
+    n_rows: int
+    #: True: a row is the whole column (values only); False: the non-zero entries (positions, then values).
+    dense: bool
+    row_dtype: np.dtype
+
+    def __len__(self) -> int:
+        return self.n_rows
+
+    @property
+    def dim(self) -> int:
+        return len(self.counts)
+
+    def entries_of(self, dimension: int, data: bytes) -> tuple[np.ndarray, np.ndarray]:
+        """The unit positions and float32 values of one dimension's stored row; ValueError when damaged."""
+        count = int(self.counts[dimension])
+        width = 0 if self.dense else count * self.row_dtype.itemsize
+        if len(data) != width + 4 * count:
+            raise ValueError(f"vector row of dimension {dimension} holds {len(data)} bytes for {count} entries")
+        values = np.frombuffer(data, dtype=np.float32, offset=width)
+        if self.dense:
+            return np.arange(count), values
+        rows = np.frombuffer(data, dtype=self.row_dtype, count=count)
+        if count and int(rows[-1]) >= self.n_rows:
+            raise ValueError(f"vector row of dimension {dimension} names units past the document's end")
+        return rows, values
+
+
+@dataclass
+class SearchRecord:
+    """What search needs of one document: its anchor vectors, BM25 postings, term counts and unit layout
+    (postings and counts numbered by the store's key vocabulary). Read back from a store, ``vectors`` is a
+    StoredVectors: the entries stay in the store until a query reads their dimension."""
+
+    vectors: np.ndarray | SparseVectors | StoredVectors
+    postings: Postings
+    counts: TermCounts
+    layout: UnitLayout
+
+    @property
+    def n_units(self) -> int:
+        return len(self.layout)
+
+    @property
+    def dim(self) -> int:
+        vectors = self.vectors
+        return vectors.dim if isinstance(vectors, (SparseVectors, StoredVectors)) else int(vectors.shape[1])
+
+
+def _vector_form(vectors: np.ndarray | SparseVectors) -> tuple[SparseVectors | np.ndarray, bool]:
+    """The vectors as kept: their non-zero entries when that is smaller than the dense matrix, else dense
+    (True)."""
+    dense = vectors.to_dense() if isinstance(vectors, SparseVectors) else np.ascontiguousarray(vectors, dtype=np.float32)
+    sparse = vectors if isinstance(vectors, SparseVectors) else SparseVectors.from_dense(dense)
+    row_bytes = _smallest_uint(np.asarray([len(dense)])).itemsize
+    if len(sparse.values) * (row_bytes + 4) < dense.nbytes:
+        return sparse, False
+    return dense, True
+
+
+def vector_rows(vectors: np.ndarray | SparseVectors) -> list[tuple[int, bytes]]:
+    """(dimension, stored row) of every dimension with entries: what a store keeps of a document's vectors
+    (as StoredVectors.entries_of reads them)."""
+    kept, dense = _vector_form(vectors)
+    if dense:
+        columns = np.ascontiguousarray(kept.T)
+        return [(d, columns[d].tobytes()) for d in range(columns.shape[0])] if len(kept) else []
+    rows = _smallest_uint(np.asarray([len(kept)])).dtype
+    starts = np.concatenate([[0], np.cumsum(kept.counts)])
+    return [(d, kept.rows[starts[d] : starts[d + 1]].astype(rows).tobytes()
+             + np.asarray(kept.values[starts[d] : starts[d + 1]], dtype=np.float32).tobytes())
+            for d in range(kept.dim) if starts[d + 1] > starts[d]]
+
+
+def encode_record(record: SearchRecord) -> bytes:
+    """The bytes a store keeps for a search record (its vectors apart: vector_rows)."""
+    arrays: dict[str, np.ndarray] = {}
+    kept, dense = _vector_form(record.vectors)
+    n, dim = len(kept), (kept.shape[1] if dense else kept.dim)
+    arrays["vectors.counts"] = np.full(dim, n, dtype=np.int64) if dense else np.asarray(kept.counts, dtype=np.int64)
+    postings = record.postings
+    key_ids, key_counts = np.unique(postings.keys, return_counts=True)
+    arrays["postings.key_ids"] = key_ids.astype(np.int32)
+    arrays["postings.key_counts"] = _smallest_uint(key_counts)
+    arrays["postings.units"] = _smallest_uint(postings.units.astype(np.int64))
+    _pack_floats("postings.weights", postings.weights, arrays)
+    arrays["postings.lengths"] = np.asarray(postings.lengths, dtype=np.float32)
+    _pack_floats("postings.damping", postings.damping, arrays)
+    arrays["counts.keys"] = np.asarray(record.counts.keys, dtype=np.int32)
+    arrays["counts.counts"] = _smallest_uint(np.asarray(record.counts.counts, dtype=np.int64))
+    arrays.update({f"layout.{name}": array for name, array in record.layout.arrays.items()})
+    meta = {"units": n, "dim": dim, "length": int(record.counts.length), "entities": record.layout.entity_names,
+            "unit_ids": record.layout.unit_ids, "dense_vectors": dense,
+            "vector_rows": _smallest_uint(np.asarray([n])).dtype.str}
+    return _pack(arrays, meta)
+
+
+def decode_record(document_id: str, data: bytes, n_units: int, dim: int) -> SearchRecord:
+    """A search record from its bytes; ValueError when it is damaged or does not match ``n_units`` × ``dim``."""
+    arrays, meta = _unpack(bytes(data))
+    if meta["units"] != n_units or meta["dim"] != dim:
+        raise ValueError(f"search record of {meta['units']} × {meta['dim']} for a row of {n_units} × {dim}")
+    vectors = StoredVectors(np.array(arrays["vectors.counts"]), n_units, bool(meta["dense_vectors"]),
+                            np.dtype(meta["vector_rows"]))
+    if vectors.dim != dim or int(vectors.counts.max(initial=0)) > n_units:
+        raise ValueError("vector entries do not match the units")
+    postings = Postings(
+        keys=np.repeat(arrays["postings.key_ids"], arrays["postings.key_counts"]),
+        units=arrays["postings.units"].astype(np.int32),
+        weights=_unpack_floats("postings.weights", arrays),
+        lengths=np.array(arrays["postings.lengths"], dtype=np.float32),
+        damping=_unpack_floats("postings.damping", arrays),
+    )
+    if len(postings.lengths) != n_units or len(postings.units) != len(postings.keys):
+        raise ValueError("postings do not match the units")
+    counts = TermCounts(keys=arrays["counts.keys"], counts=arrays["counts.counts"].astype(np.int32),
+                        length=int(meta["length"]))
+    layout = UnitLayout(document_id, {name[len("layout."):]: arrays[name] for name in arrays.names()
+                                      if name.startswith("layout.")}, list(meta["entities"]), meta["unit_ids"])
+    if len(layout) != n_units or (layout.unit_ids is not None and len(layout.unit_ids) != n_units):
+        raise ValueError("unit layout does not match the units")
+    return SearchRecord(vectors, postings, counts, layout)
+
+
+# ------------------------------------------------------------------ document
+
+
+def _json_part(value: Any) -> np.ndarray:
+    return np.frombuffer(json.dumps(value, ensure_ascii=False).encode("utf-8"), dtype=np.uint8)
+
+
+def _segment_parts(segments: Sequence[Segment]) -> dict[str, np.ndarray]:
+    """Segments as their JSON texts one after the other, and where each starts (one is parsed when read)."""
+    texts = [json.dumps(segment.model_dump(mode="json"), ensure_ascii=False).encode("utf-8") for segment in segments]
+    offsets = np.zeros(len(texts) + 1, dtype=np.int64)
+    offsets[1:] = np.cumsum([len(text) for text in texts])
+    return {"segments": np.frombuffer(b"".join(texts), dtype=np.uint8), "segment_offsets": offsets}
+
+
+def encode_document(doc: SemanticDocument) -> bytes:
+    """The document as a store keeps it: its text, segments, entities and the units' sections, concepts and
+    terms, each compressed apart; nothing the search record or the text already hold (unit spans and text,
+    line starts unless they differ from the text's)."""
+    units = doc.units
+    parts = {
+        "text": np.frombuffer(doc.text.encode("utf-8"), dtype=np.uint8),
+        **_segment_parts(doc.segments),
+        "entities": _json_part([entity.model_dump(mode="json") for entity in doc.entities]),
+        "units": _json_part({"section": [u.section for u in units], "concepts": [u.concepts for u in units],
+                             "terms": [u.terms for u in units]}),
+    }
+    if doc.line_starts != line_starts_of(doc.text):
+        parts["line_starts"] = np.asarray(doc.line_starts, dtype=np.int64)
+    meta = {"grammar_version": doc.grammar_version, "document_id": doc.document_id, "source_uri": doc.source_uri,
+            "document_sha256": doc.document_sha256}
+    return _pack(parts, meta, DOCUMENT_PARTS, DOCUMENT_MAGIC)
+
+
+class StoredSource:
+    """What a search result reads of a stored document, read without the rest of it: its identity, text and
+    line starts, its units as the layout holds them, and its segments (each checked when first read).
+
+    regions.to_region and the repository take it where they would take a SemanticDocument. Reading it checks
+    the text against the document's sha256.
+    """
+
+    def __init__(self, data: bytes, layout: UnitLayout) -> None:
+        parts, meta = _unpack(bytes(data), DOCUMENT_MAGIC)
+        self.document_id: str = meta["document_id"]
+        self.source_uri: str | None = meta["source_uri"]
+        self.document_sha256: str = meta["document_sha256"]
+        self.grammar_version: str = meta["grammar_version"]
+        self.text = parts["text"].tobytes().decode("utf-8")
+        if sha256_text(self.text) != self.document_sha256:
+            raise DocumentIntegrityError(f"document {self.document_id!r}: text does not match document_sha256")
+        self.char_count = len(self.text)
+        self.line_starts = parts["line_starts"].tolist() if "line_starts" in parts else line_starts_of(self.text)
+        self.units = layout.units
+        self.layout = layout
+        # each segment is parsed and validated when first read: a region reads a few of thousands
+        data, offsets = parts["segments"].tobytes(), parts["segment_offsets"].tolist()
+        self.segments = _Lazy(len(offsets) - 1, lambda n: Segment.model_validate_json(data[offsets[n] : offsets[n + 1]]))
+        self._parts = parts
+
+    def line_of(self, char: int) -> int:
+        """1-based line number of character offset `char` (clamped to the text), as SemanticDocument.line_of."""
+        char = min(max(char, 0), max(self.char_count - 1, 0))
+        return bisect.bisect_right(self.line_starts, char)
+
+    def document(self) -> SemanticDocument:
+        """The whole compiled document (ValueError, DocumentIntegrityError included, when damaged)."""
+        stored = json.loads(self._parts["units"].tobytes())
+        (kinds, starts, ends, start_lines, end_lines, blocks, sentences, segments, headers,
+         (entity_offsets, entity_ids), (context_offsets, context_ids), ids) = self.layout.columns()
+        count = len(kinds)
+        if not len(stored["section"]) == len(stored["concepts"]) == len(stored["terms"]) == count:
+            raise ValueError(f"document of {len(stored['terms'])} units for a layout of {count}")
+        ids = ids or _default_ids(count)
+        names = self.layout.entity_names
+        text = self.text
+        construct = unit_constructor()
+        units = [
+            construct(
+                id=ids[p], kind=kinds[p], text=text[starts[p] : ends[p]], start_char=starts[p], end_char=ends[p],
+                start_line=start_lines[p], end_line=end_lines[p], block=blocks[p], sentence=sentences[p],
+                section=stored["section"][p], segment=segments[p], is_header=headers[p],
+                entities=[names[i] for i in entity_ids[entity_offsets[p] : entity_offsets[p + 1]]],
+                context_entities=[names[i] for i in context_ids[context_offsets[p] : context_offsets[p + 1]]],
+                concepts=stored["concepts"][p], terms=stored["terms"][p],
+            )
+            for p in range(count)
+        ]
+        doc = SemanticDocument.model_construct(
+            grammar_version=self.grammar_version, document_id=self.document_id, source_uri=self.source_uri,
+            document_sha256=self.document_sha256, char_count=self.char_count, line_starts=self.line_starts,
+            text=text, units=units,
+            entities=[Entity.model_validate(e) for e in json.loads(self._parts["entities"].tobytes())],
+            segments=[self.segments[n] for n in range(len(self.segments))],
+        )
+        doc.check_integrity()
+        return doc
+
+
+def decode_source(data: bytes, layout: UnitLayout) -> StoredSource:
+    """What a search result reads of a stored document; ValueError when it is damaged."""
+    source = StoredSource(data, layout)
+    if source.document_id != layout.document_id:
+        raise ValueError(f"stored document {source.document_id!r} under the id {layout.document_id!r}")
+    return source
+
+
+def decode_document(data: bytes, layout: UnitLayout) -> SemanticDocument:
+    """The compiled document from its stored bytes and its layout; ValueError (DocumentIntegrityError
+    included) when they are damaged or do not agree."""
+    return decode_source(data, layout).document()

@@ -1,0 +1,202 @@
+"""The index file's layout: opening reads the search records only, a document is read when a search returns
+one of its regions, a reopened index answers exactly as the repository that built it, and an index of an
+older layout is refused with the way to rebuild it."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from evidence_chunker.cli import main as sjt
+from evidence_chunker.ingest import prepare_document
+from repo_paths import SAMPLE_PDFS, SAMPLE_QUESTIONS
+from semantic_json import SemanticDocument, SemanticRepository, compile
+from semantic_json.index import SparseVectors
+from semantic_json.store import IndexFileError, IndexVersionError, SqliteStore
+from semantic_json.store.records import (SearchRecord, decode_document, decode_record, encode_document, encode_record,
+                                         vector_rows)
+
+QUESTIONS = [json.loads(line)["question"] for line in SAMPLE_QUESTIONS.read_text(encoding="utf-8").splitlines()
+             if line.strip() and not line.startswith("#")]
+
+
+@pytest.fixture(scope="module")
+def prepared() -> list[tuple[SemanticDocument, dict]]:
+    """The sample PDFs parsed and compiled once (lite parser): (document, info) in file order."""
+    out = []
+    for pdf in sorted(SAMPLE_PDFS.glob("*.pdf")):
+        done = prepare_document(pdf, "lite")
+        out.append((SemanticDocument.from_json(done.document_json), done.info))
+    return out
+
+
+@pytest.fixture(scope="module")
+def index(prepared, tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("store") / "index.sqlite"
+    repo = SemanticRepository.open(path)
+    for doc, info in prepared:
+        repo.add(doc, info=info)
+    repo.close()
+    return path
+
+
+def _damaged(index: Path, tmp_path: Path, damage: str) -> SemanticRepository:
+    """A copy of ``index`` damaged by the SQL statement ``damage``, opened read-only."""
+    copy = tmp_path / "damaged.sqlite"
+    copy.write_bytes(index.read_bytes())
+    with sqlite3.connect(copy) as conn:
+        conn.execute(damage)
+    return SemanticRepository.open(copy, read_only=True)
+
+
+def _in_memory(prepared, leave_out: str = "") -> SemanticRepository:
+    repo = SemanticRepository()
+    for doc, info in prepared:
+        if doc.document_id != leave_out:
+            repo.add(doc, info=info)
+    return repo
+
+
+def test_a_reopened_index_answers_every_question_exactly_as_the_repository_that_built_it(prepared, index):
+    built = _in_memory(prepared)
+    reopened = SemanticRepository.open(index, read_only=True)
+    for question in QUESTIONS:
+        for documents in (None, ["credit_review_ko"]):
+            expected = built.search(question, k=5, documents=documents).to_json()
+            assert reopened.search(question, k=5, documents=documents).to_json() == expected, question
+    reopened.close()
+
+
+def test_a_stored_document_reads_back_as_the_compiled_one(prepared, index):
+    repo = SemanticRepository.open(index, read_only=True)
+    for doc, info in prepared:
+        assert repo.get_document(doc.document_id).to_json() == doc.to_json()
+        assert repo.document_info(doc.document_id) == info
+    repo.close()
+
+
+def test_opening_reads_no_document_nor_vector_and_a_search_reads_only_what_it_uses(index, monkeypatch):
+    read: list[str] = []
+    dimensions: list[list[int]] = []
+    source, vector_entries = SqliteStore.source, SqliteStore.vector_entries
+
+    def counting(self, document_id, layout, fingerprint):
+        read.append(document_id)
+        return source(self, document_id, layout, fingerprint)
+
+    def counting_dimensions(self, wanted):
+        dimensions.append(list(wanted))
+        return vector_entries(self, wanted)
+
+    monkeypatch.setattr(SqliteStore, "source", counting)
+    monkeypatch.setattr(SqliteStore, "vector_entries", counting_dimensions)
+    repo = SemanticRepository.open(index, read_only=True)
+    assert read == [] and dimensions == []
+    question = "2026년 원리금 상환 합계"
+    result = repo.search(question, k=2)
+    assert result.region_count == 2
+    assert read == list(dict.fromkeys(region.document_id for region in result))
+    assert len(read) < len(repo.documents)
+    used = np.flatnonzero(repo.embedder.embed_query(question)).tolist()
+    assert dimensions == [used] and len(used) < repo.embedder.dim
+    repo.search(question, k=2)
+    assert len(dimensions) == 1  # a dimension is read once
+    repo.close()
+
+
+def test_a_document_whose_vectors_are_damaged_is_left_out_when_a_query_reads_them(prepared, index, tmp_path):
+    repo = _damaged(index, tmp_path, "UPDATE vectors SET entries = substr(entries, 1, 3)"
+                                     " WHERE document_id = 'annual_report_en'")
+    question = "operating income 2024"
+    result = repo.search(question, k=5)
+    assert list(repo.damaged) == ["annual_report_en"] and "vector row of dimension" in repo.damaged["annual_report_en"]
+    assert result.to_json() == _in_memory(prepared, leave_out="annual_report_en").search(question, k=5).to_json()
+    repo.close()
+
+
+def test_a_search_record_and_its_vector_rows_keep_the_vectors_postings_and_layout_bit_for_bit(prepared, index):
+    store = SqliteStore(index, read_only=True)
+    row = store._conn.execute("SELECT document_id, n_units, dim, record, document FROM documents").fetchone()
+    document_id, n_units, dim, data, document = row
+    record = decode_record(document_id, data, n_units, dim)
+    assert not record.vectors.dense  # hashed features: mostly zeros, kept as their entries
+    dense = np.zeros((n_units, dim), dtype=np.float32)
+    for owner, dimension, _fingerprint, entries in store.vector_entries(list(range(dim))):
+        if owner == document_id:
+            positions, values = record.vectors.entries_of(dimension, entries)
+            dense[positions, dimension] = values
+    built = SemanticRepository()
+    built.add(*next((doc, info) for doc, info in prepared if doc.document_id == document_id))
+    assert dense.tobytes() == built.index.matrix.tobytes()
+    again = decode_record(document_id, encode_record(SearchRecord(dense, record.postings, record.counts, record.layout)),
+                          n_units, dim)
+    for name in ("keys", "units", "weights", "lengths", "damping"):
+        assert np.array_equal(getattr(again.postings, name), getattr(record.postings, name))
+    doc = decode_document(document, record.layout)
+    assert decode_document(encode_document(doc), record.layout).to_json() == doc.to_json()
+    assert vector_rows(SparseVectors.from_dense(dense)) == [(d, e) for n, d, _, e in
+                                                           store.vector_entries(list(range(dim))) if n == document_id]
+    store.close()
+
+
+def test_a_document_whose_ids_and_lines_are_not_the_compilers_reads_back_unchanged(tmp_path):
+    doc = compile("Revenue rose to 1,200 in 2024.\nOperating income was 300.", "notes")
+    data = json.loads(doc.to_json())
+    for n, unit in enumerate(data["units"]):
+        unit["id"] = f"u{n}"
+    data["line_starts"] = [0]  # a caller that does not split lines
+    odd = SemanticDocument.model_validate(data)
+    repo = SemanticRepository.open(tmp_path / "i.sqlite")
+    repo.add(odd)
+    repo.close()
+    repo = SemanticRepository.open(tmp_path / "i.sqlite", read_only=True)
+    assert repo.get_document("notes").to_json() == odd.to_json()
+    repo.close()
+
+
+def test_a_document_found_damaged_by_a_search_is_left_out_as_if_it_were_never_read(prepared, index, tmp_path):
+    repo = _damaged(index, tmp_path, "UPDATE documents SET document = substr(document, 1, 40)"
+                                     " WHERE document_id = 'credit_review_ko'")
+    assert repo.damaged == {}  # nothing read yet
+    question = "2026년 원리금 상환 합계"
+    result = repo.search(question, k=5)
+    assert "credit_review_ko" in repo.damaged and "credit_review_ko" not in repo.documents
+    assert result.to_json() == _in_memory(prepared, leave_out="credit_review_ko").search(question, k=5).to_json()
+    repo.close()
+
+
+def test_a_closed_index_says_so_when_a_document_is_asked_for(index):
+    repo = SemanticRepository.open(index, read_only=True)
+    repo.close()
+    with pytest.raises(IndexFileError, match="closed"):
+        repo.get_document("mixed_brief")
+
+
+def _older_layout(path: Path) -> None:
+    """An index file as the previous layout (version 1) wrote it: documents as JSON with their vectors."""
+    with sqlite3.connect(path) as conn:
+        conn.executescript(
+            "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+            "INSERT INTO meta VALUES ('store_schema_version', '1');"
+            "CREATE TABLE documents (document_id TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, sha256 TEXT NOT NULL,"
+            " source_uri TEXT, n_units INTEGER NOT NULL, dim INTEGER NOT NULL, doc_json BLOB NOT NULL,"
+            " vectors BLOB NOT NULL, info_json TEXT NOT NULL, added_at REAL NOT NULL, seq INTEGER NOT NULL);"
+        )
+
+
+def test_an_index_of_an_older_layout_is_refused_unchanged_with_the_way_to_rebuild_it(tmp_path, capsys):
+    path = tmp_path / "old.sqlite"
+    _older_layout(path)
+    before = hashlib.sha256(path.read_bytes()).hexdigest()
+    for read_only in (True, False):
+        with pytest.raises(IndexVersionError, match="index layout version 1; .* reads version 2 only: re-ingest"):
+            SemanticRepository.open(path, read_only=read_only)
+    assert sjt(["search", "--index", str(path), "revenue"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {path}: index layout version 1") and "sjt ingest PDFS --index NEW_INDEX" in err
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == before
