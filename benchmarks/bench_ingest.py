@@ -9,7 +9,8 @@ lite parser into a fresh SQLite index, the way a user runs it:
 
 * ``one``: ``sjt ingest`` of one 10-K (``--one``, default 3M_2022_10K) on one process: pages/s and
   peak RSS.
-* ``big``: the same for the largest report (``--big``, default PEPSICO_2021_10K, 549 pages): peak RSS.
+* ``big``: the same for the largest report (``--big``, default PEPSICO_2021_10K, 549 pages): peak RSS;
+  then with ``--workers N``, its pages read in batches by the workers: wall time and each process's RSS.
 * ``all``: ``sjt ingest --workers N`` over every PDF of ``--real`` (or the first ``--limit`` by name):
   wall time, pages/s, peak RSS of the main process and of the largest worker, KB of index per page,
   then ``sjt search`` wall time from process start (median of a few questions) on that index.
@@ -236,6 +237,9 @@ def main() -> None:
         ingest_figures(f"one 10-K ({args.one})", [args.real / f"{args.one}.pdf"], 1, search=False)
     if "big" not in args.skip:
         ingest_figures(f"largest report ({args.big})", [args.real / f"{args.big}.pdf"], 1, search=False)
+        if args.workers > 1:
+            ingest_figures(f"largest report ({args.big}), pages across workers", [args.real / f"{args.big}.pdf"],
+                           args.workers, search=False)
     if "all" not in args.skip:
         chosen = sorted(real, key=lambda p: p.name)[: args.limit] if args.limit else real
         label = f"first {args.limit} finqa_dev PDFs by name" if args.limit else f"all {len(chosen)} finqa_dev PDFs"

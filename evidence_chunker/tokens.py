@@ -53,10 +53,20 @@ def get_encoding() -> "tiktoken.Encoding":
                 os.environ[_CACHE_ENV] = previous
 
 
+#: Texts whose token counts are remembered (a few MB at most): the same unit or chunk text is counted
+#: again when it is built, split, merged with its neighbours and checked.
+COUNTED_TEXTS = 4096
+
+
 def count_tokens(text: str) -> int:
     """Number of cl100k_base tokens in ``text`` (special-token strings count as plain text)."""
     if not text:
         return 0
+    return _count(text)
+
+
+@lru_cache(maxsize=COUNTED_TEXTS)
+def _count(text: str) -> int:
     return len(get_encoding().encode(text, disallowed_special=()))
 
 

@@ -244,10 +244,14 @@ def _chunker_classes() -> _ChunkerClasses:
         """docling's chunking serializer with tables (and what belongs to them) excluded."""
 
         table_refs: frozenset[str] = frozenset()
-        _merged: dict[str, set[str]] = PrivateAttr(default_factory=dict)
+        _merged: dict[Any, set[str]] = PrivateAttr(default_factory=dict)
 
         def get_excluded_refs(self, **kwargs: Any) -> set[str]:
-            key = self.params.merge_with_patch(patch=kwargs).model_dump_json()
+            try:  # asked once per item, nearly always with the same few keyword arguments
+                key: Any = tuple(sorted(kwargs.items()))
+                hash(key)
+            except TypeError:
+                key = self.params.merge_with_patch(patch=kwargs).model_dump_json()
             refs = self._merged.get(key)
             if refs is None:
                 refs = super().get_excluded_refs(**kwargs) | self.table_refs

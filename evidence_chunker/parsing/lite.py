@@ -44,7 +44,8 @@ from .lite_layout import (
     page_zones,
     reading_order,
 )
-from .lite_pdfium import PageContent, read_page
+from .lite_graphics import extract_graphics
+from .lite_pdfium import PageFrame, extract_chars
 from .lite_settings import LiteSettings
 from .lite_borderless import find_aligned_tables
 from .lite_ruled import find_ruled_tables
@@ -93,6 +94,30 @@ def _from_upright(box: tuple, orientation: int, width: float, height: float) -> 
     if orientation == 180:
         return width - x1, height - bottom, width - x0, height - top
     return box
+
+
+@dataclass
+class PageContent:
+    """What one page offers: size in points (as displayed), glyphs and rules in the top-down frame."""
+
+    number: int
+    width: float
+    height: float
+    glyphs: Glyphs | None  # None once the page is prepared (its words hold what is needed)
+    orientation: np.ndarray | None  # of each glyph: 0, 90, 180, 270 degrees, counter-clockwise
+    edges: list[Edge]
+    figures: list[tuple[float, float, float, float]]  # boxes of curves, polygons and images
+
+
+def read_page(page: Any, number: int, settings: LiteSettings) -> PageContent:
+    """Glyphs, rules and figures of a pypdfium2 page (1-based ``number``); closes the page."""
+    frame = PageFrame(tuple(page.get_cropbox()), page.get_rotation())
+    try:
+        glyphs, orientation, text_objects = extract_chars(page, frame)
+        edges, figures = extract_graphics(page, frame, settings, text_objects) if len(glyphs) else ([], [])
+    finally:
+        page.close()
+    return PageContent(number, frame.width, frame.height, glyphs, orientation, edges, figures)
 
 
 @dataclass
