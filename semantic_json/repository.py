@@ -13,8 +13,7 @@ regions (or the caller asks for it).
 
 from __future__ import annotations
 
-import math
-from collections import Counter, OrderedDict
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, MutableMapping
 from pathlib import Path
 from typing import Any, Union
@@ -31,10 +30,10 @@ from .errors import (
     UnknownRegionError,
 )
 from .index import SCORE_DECIMALS, VectorIndex
-from .lexical import (KeyVocabulary, LexicalIndex, TermCounts, document_postings, document_term_counts,
-                      query_keys as lexical_query_keys)
+from .lexical import LexicalIndex, document_postings, query_keys as lexical_query_keys
 from .lexicon import load_lexicon
 from .model import SemanticDocument
+from .priors import PROFILE_KEY, SUBJECT_KEY, DocumentStats, Profiles, info_text
 from .provenance import UNKNOWN_DOCUMENT, VerificationResult, check_pdf, source_text, verify_region
 from .regions import RegionDraft, assemble, to_region
 from .store import open_store
@@ -42,7 +41,7 @@ from .store.base import IndexStore
 from .store.records import SearchRecord, StoredSource, StoredVectors, UnitLayout
 from .store.base import DamagedDocumentError, IndexFileError, read_vectors, whole_document
 from .store.sqlite import document_fingerprint
-from .textnorm import BIGRAM_JOIN, normalized_terms, query_content, term_bigrams
+from .textnorm import BIGRAM_JOIN, query_content
 from .transport import EvidenceRegion, SearchResult, SourceSpan
 
 #: Anchors fetched from the vector index per requested region.
@@ -63,14 +62,6 @@ DOC_PRIOR_WEIGHT = 0.15
 #: Weight of the profile prior: an anchor gains up to this much when its document's profile (info
 #: ``profile``: company, form, period of a filing) best matches the query. A question names its filing.
 PROFILE_PRIOR_WEIGHT = 0.3
-#: The document info key whose text describes the document as a whole.
-PROFILE_KEY = "profile"
-#: The document info key that names what the document is about (a filing's company): inside the document
-#: those words say nothing about which unit is evidence, so they weigh little there (lexical.MUTED_KEY_WEIGHT).
-SUBJECT_KEY = "subject"
-#: BM25 parameters of the document prior.
-DOC_BM25_K1 = 1.2
-DOC_BM25_B = 0.75
 #: Prefix of caller notes in the index file's meta table (apart from the store's own keys).
 NOTE_PREFIX = "note:"
 #: Region ids remembered for get_region() (oldest forgotten first).
@@ -81,83 +72,6 @@ DEFAULT_K = 5
 MAX_READ_DOCUMENTS = 32
 
 RegionRef = Union[EvidenceRegion, str]
-
-
-class _DocumentStats:
-    """Per-document term counts for a BM25 document prior (which document is a query about?).
-
-    In a corpus of many reports, a table row never names its company; the document around it does. The
-    prior lifts every anchor of the documents that match the query as a whole. Each document's counts are
-    arrays keyed by the repository's key ids (TermCounts, as a store keeps them); ``postings`` gives a key's
-    counts per document when asked.
-    """
-
-    def __init__(self, vocabulary: KeyVocabulary) -> None:
-        self.vocabulary = vocabulary
-        self.counts: dict[str, TermCounts] = {}
-        self.postings = _KeyPostings(self)
-        self.lengths: dict[str, int] = {}
-
-    def counts_of(self, doc: SemanticDocument) -> TermCounts:
-        """``doc``'s term counts, numbered by this prior's vocabulary."""
-        return document_term_counts(doc, self.vocabulary)
-
-    def add(self, doc: SemanticDocument) -> None:
-        self.add_counts(doc.document_id, self.counts_of(doc))
-
-    def add_counts(self, document_id: str, counts: TermCounts) -> None:
-        """Count a document from its term counts (replacing one with the same id)."""
-        self.remove(document_id)
-        self.counts[document_id] = counts
-        self.lengths[document_id] = counts.length
-
-    def remove(self, document_id: str) -> None:
-        self.lengths.pop(document_id, None)
-        if self.counts.pop(document_id, None) is not None:
-            self.postings.forget()
-
-    def scores(self, keys: Iterable[str]) -> dict[str, float]:
-        """BM25 of each document for the query keys, scaled so the best document has 1.0."""
-        n = len(self.lengths)
-        if n < 2:
-            return {}
-        average = sum(self.lengths.values()) / n
-        totals: dict[str, float] = {}
-        for key in set(keys):
-            docs = self.postings.get(key)
-            if not docs:
-                continue
-            idf = math.log(1.0 + (n - len(docs) + 0.5) / (len(docs) + 0.5))
-            for document_id, tf in docs.items():
-                norm = tf + DOC_BM25_K1 * (1 - DOC_BM25_B + DOC_BM25_B * self.lengths[document_id] / average)
-                totals[document_id] = totals.get(document_id, 0.0) + idf * tf * (DOC_BM25_K1 + 1) / norm
-        best = max(totals.values(), default=0.0)
-        return {d: v / best for d, v in totals.items()} if best > 0 else {}
-
-
-class _KeyPostings:
-    """A key's occurrences per document (document id → count), read from the documents' term counts when
-    first asked for and kept until a document is added or removed."""
-
-    def __init__(self, stats: _DocumentStats) -> None:
-        self._stats = stats
-        self._known: dict[str, dict[str, int]] = {}
-
-    def get(self, key: str) -> dict[str, int] | None:
-        docs = self._known.get(key)
-        if docs is None:
-            key_id = self._stats.vocabulary.get(key)
-            docs = {}
-            if key_id is not None:
-                for document_id, counts in self._stats.counts.items():
-                    at = int(np.searchsorted(counts.keys, key_id))
-                    if at < len(counts.keys) and counts.keys[at] == key_id:
-                        docs[document_id] = int(counts.counts[at])
-            self._known[key] = docs
-        return docs or None
-
-    def forget(self) -> None:
-        self._known.clear()
 
 
 class _Documents(MutableMapping):
@@ -251,56 +165,6 @@ def _distinct(drafts: list[tuple[str, RegionDraft]], documents: Callable[[str], 
     return kept
 
 
-def _info_text(info: dict[str, Any] | None, key: str) -> str:
-    value = (info or {}).get(key)
-    return value if isinstance(value, str) else ""
-
-
-class _Profiles:
-    """Each document's profile keys (the terms and bigrams of its info ``profile`` line), for a prior that
-    finds the filing a question names ("Netflix's FY2017 10-K") among many similar ones."""
-
-    def __init__(self) -> None:
-        self.keys: dict[str, frozenset[str]] = {}
-        self.subjects: dict[str, frozenset[str]] = {}
-
-    def set(self, document_id: str, text: str, subject: str = "") -> None:
-        """Keep (or, with empty texts, forget) a document's profile and subject keys."""
-        for store, value in ((self.keys, text), (self.subjects, subject)):
-            keys = frozenset(normalized_terms(value)) | frozenset(term_bigrams(value))
-            if keys:
-                store[document_id] = keys
-            else:
-                store.pop(document_id, None)
-
-    def naming(self, query_keys: Iterable[str]) -> dict[str, frozenset[str]]:
-        """Per document, the query keys its subject holds (they name the document, not a unit of it)."""
-        wanted = frozenset(query_keys)
-        named = {}
-        for document_id, subject in self.subjects.items():
-            # a phrase with the subject's name in it ("acme revenue") names the document too
-            keys = {k for k in wanted if k in subject or any(part in subject for part in k.split(BIGRAM_JOIN))}
-            if keys:
-                named[document_id] = frozenset(keys)
-        return named
-
-    def scores(self, query_keys: set[str]) -> dict[str, float]:
-        """IDF-weighted share of matched profile keys per document, the best document scaled to 1.0."""
-        n = len(self.keys)
-        if n < 2:
-            return {}
-        df: Counter[str] = Counter()
-        for keys in self.keys.values():
-            df.update(keys & query_keys)
-        totals = {}
-        for document_id, keys in self.keys.items():
-            matched = keys & query_keys
-            if matched:
-                totals[document_id] = sum(math.log(1.0 + (n - df[k] + 0.5) / (df[k] + 0.5)) for k in matched)
-        best = max(totals.values(), default=0.0)
-        return {d: v / best for d, v in totals.items()} if best > 0 else {}
-
-
 class SemanticRepository:
     """Compiled documents and their semantic index. `embedder` defaults to LiteEmbedder()."""
 
@@ -318,8 +182,8 @@ class SemanticRepository:
         self._infos: dict[str, dict[str, Any]] = {}
         self._lexical = LexicalIndex()
         self._notes: dict[str, str] = {}
-        self._doc_stats = _DocumentStats(self._lexical.vocabulary)
-        self._profiles = _Profiles()
+        self._doc_stats = DocumentStats(self._lexical.vocabulary)
+        self._profiles = Profiles()
         #: Documents of the index file that could not be read (document id → why); see open().
         self.damaged: dict[str, str] = {}
 
@@ -357,14 +221,14 @@ class SemanticRepository:
             lambda dimensions: read_vectors(store.path, store.vector_entries(dimensions), held, dimensions),
             repo.embedder.name)
         repo._lexical = LexicalIndex(store.vocabulary())
-        repo._doc_stats = _DocumentStats(repo._lexical.vocabulary)
+        repo._doc_stats = DocumentStats(repo._lexical.vocabulary)
         for s in stored:
             document_id = s.document_id
             repo._documents.stored(document_id, s.fingerprint)
             repo._layouts[document_id] = s.record.layout
             repo._lexical.add_postings(document_id, s.record.postings)
             repo._doc_stats.add_counts(document_id, s.record.counts)
-            repo._profiles.set(document_id, _info_text(s.info, PROFILE_KEY), _info_text(s.info, SUBJECT_KEY))
+            repo._profiles.set(document_id, info_text(s.info, PROFILE_KEY), info_text(s.info, SUBJECT_KEY))
         repo._documents.where = store.path
         repo._documents.read = lambda document_id, fingerprint: store.source(
             document_id, repo._layouts[document_id], fingerprint)
@@ -471,7 +335,7 @@ class SemanticRepository:
             self._store.put(doc, SearchRecord(vectors, postings, counts, UnitLayout.from_document(doc)), info, fingerprint)
         else:
             self._infos[doc.document_id] = dict(info or {})
-        self._profiles.set(doc.document_id, _info_text(info, PROFILE_KEY), _info_text(info, SUBJECT_KEY))
+        self._profiles.set(doc.document_id, info_text(info, PROFILE_KEY), info_text(info, SUBJECT_KEY))
         self._documents.forget(doc.document_id)
         self._stored_vectors.pop(doc.document_id, None)
         self._index.add(doc.document_id, list(range(len(doc.units))), vectors)

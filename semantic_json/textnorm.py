@@ -79,7 +79,6 @@ INSTRUCTION_WORDS: frozenset[str] = frozenset(
     round rounded rounding decimal decimals answer answers respond response provide explain calculate
     compute computing approximation approximate reasonable exact judgment judgments judgement basing
     primarily outlined clearly plainly drawing conclusions perspective assuming please help abilities
-    useful
     반올림 소수점 답변 답하시오 설명하시오 계산하시오
     """.split()
 )

@@ -127,6 +127,7 @@ def test_how_to_answer_words_leave_the_query_and_what_to_find_stays():
                                     "base your on the cash provided by operating activities.")
     assert query_content("2023년 영업이익률을 소수점 첫째 자리까지 반올림하여 답하시오") == "2023년 영업이익률을 첫째 자리까지"
     assert query_content("roundabout answering") == "roundabout answering"  # whole English words only
+    assert query_content("What is the useful life of buildings?") == "What is the useful life of buildings?"
 
 
 def test_a_rare_instruction_word_in_the_report_does_not_pick_its_paragraph():

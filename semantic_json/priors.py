@@ -1,0 +1,154 @@
+"""The document priors of a search over several documents: a BM25 score of each whole document (its
+units' key counts) and the match of the query with each document's profile (a filing's company, form and
+period, read from its cover page), plus the words that name each document's subject.
+
+Both tell which document a question is about; repository.py adds them to the anchors' scores.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+
+from .lexical import KeyVocabulary, TermCounts, document_term_counts
+from .model import SemanticDocument
+from .textnorm import BIGRAM_JOIN, normalized_terms, term_bigrams
+
+#: The document info key whose text describes the document as a whole.
+PROFILE_KEY = "profile"
+#: The document info key that names what the document is about (a filing's company): inside the document
+#: those words say nothing about which unit is evidence, so they weigh little there (lexical.MUTED_KEY_WEIGHT).
+SUBJECT_KEY = "subject"
+#: BM25 parameters of the document prior.
+DOC_BM25_K1 = 1.2
+DOC_BM25_B = 0.75
+
+class DocumentStats:
+    """Per-document term counts for a BM25 document prior (which document is a query about?).
+
+    In a corpus of many reports, a table row never names its company; the document around it does. The
+    prior lifts every anchor of the documents that match the query as a whole. Each document's counts are
+    arrays keyed by the repository's key ids (TermCounts, as a store keeps them); ``postings`` gives a key's
+    counts per document when asked.
+    """
+
+    def __init__(self, vocabulary: KeyVocabulary) -> None:
+        self.vocabulary = vocabulary
+        self.counts: dict[str, TermCounts] = {}
+        self.postings = KeyPostings(self)
+        self.lengths: dict[str, int] = {}
+
+    def counts_of(self, doc: SemanticDocument) -> TermCounts:
+        """``doc``'s term counts, numbered by this prior's vocabulary."""
+        return document_term_counts(doc, self.vocabulary)
+
+    def add(self, doc: SemanticDocument) -> None:
+        self.add_counts(doc.document_id, self.counts_of(doc))
+
+    def add_counts(self, document_id: str, counts: TermCounts) -> None:
+        """Count a document from its term counts (replacing one with the same id)."""
+        self.remove(document_id)
+        self.counts[document_id] = counts
+        self.lengths[document_id] = counts.length
+
+    def remove(self, document_id: str) -> None:
+        self.lengths.pop(document_id, None)
+        if self.counts.pop(document_id, None) is not None:
+            self.postings.forget()
+
+    def scores(self, keys: Iterable[str]) -> dict[str, float]:
+        """BM25 of each document for the query keys, scaled so the best document has 1.0."""
+        n = len(self.lengths)
+        if n < 2:
+            return {}
+        average = sum(self.lengths.values()) / n
+        totals: dict[str, float] = {}
+        for key in set(keys):
+            docs = self.postings.get(key)
+            if not docs:
+                continue
+            idf = math.log(1.0 + (n - len(docs) + 0.5) / (len(docs) + 0.5))
+            for document_id, tf in docs.items():
+                norm = tf + DOC_BM25_K1 * (1 - DOC_BM25_B + DOC_BM25_B * self.lengths[document_id] / average)
+                totals[document_id] = totals.get(document_id, 0.0) + idf * tf * (DOC_BM25_K1 + 1) / norm
+        best = max(totals.values(), default=0.0)
+        return {d: v / best for d, v in totals.items()} if best > 0 else {}
+
+
+class KeyPostings:
+    """A key's occurrences per document (document id → count), read from the documents' term counts when
+    first asked for and kept until a document is added or removed."""
+
+    def __init__(self, stats: DocumentStats) -> None:
+        self._stats = stats
+        self._known: dict[str, dict[str, int]] = {}
+
+    def get(self, key: str) -> dict[str, int] | None:
+        docs = self._known.get(key)
+        if docs is None:
+            key_id = self._stats.vocabulary.get(key)
+            docs = {}
+            if key_id is not None:
+                for document_id, counts in self._stats.counts.items():
+                    at = int(np.searchsorted(counts.keys, key_id))
+                    if at < len(counts.keys) and counts.keys[at] == key_id:
+                        docs[document_id] = int(counts.counts[at])
+            self._known[key] = docs
+        return docs or None
+
+    def forget(self) -> None:
+        self._known.clear()
+
+
+def info_text(info: dict[str, Any] | None, key: str) -> str:
+    value = (info or {}).get(key)
+    return value if isinstance(value, str) else ""
+
+
+class Profiles:
+    """Each document's profile keys (the terms and bigrams of its info ``profile`` line), for a prior that
+    finds the filing a question names ("Netflix's FY2017 10-K") among many similar ones."""
+
+    def __init__(self) -> None:
+        self.keys: dict[str, frozenset[str]] = {}
+        self.subjects: dict[str, frozenset[str]] = {}
+
+    def set(self, document_id: str, text: str, subject: str = "") -> None:
+        """Keep (or, with empty texts, forget) a document's profile and subject keys."""
+        for store, value in ((self.keys, text), (self.subjects, subject)):
+            keys = frozenset(normalized_terms(value)) | frozenset(term_bigrams(value))
+            if keys:
+                store[document_id] = keys
+            else:
+                store.pop(document_id, None)
+
+    def naming(self, query_keys: Iterable[str]) -> dict[str, frozenset[str]]:
+        """Per document, the query keys its subject holds (they name the document, not a unit of it)."""
+        wanted = frozenset(query_keys)
+        named = {}
+        for document_id, subject in self.subjects.items():
+            # a phrase with the subject's name in it ("acme revenue") names the document too
+            keys = {k for k in wanted if k in subject or any(part in subject for part in k.split(BIGRAM_JOIN))}
+            if keys:
+                named[document_id] = frozenset(keys)
+        return named
+
+    def scores(self, query_keys: set[str]) -> dict[str, float]:
+        """IDF-weighted share of matched profile keys per document, the best document scaled to 1.0."""
+        n = len(self.keys)
+        if n < 2:
+            return {}
+        df: Counter[str] = Counter()
+        for keys in self.keys.values():
+            df.update(keys & query_keys)
+        totals = {}
+        for document_id, keys in self.keys.items():
+            matched = keys & query_keys
+            if matched:
+                totals[document_id] = sum(math.log(1.0 + (n - df[k] + 0.5) / (df[k] + 0.5)) for k in matched)
+        best = max(totals.values(), default=0.0)
+        return {d: v / best for d, v in totals.items()} if best > 0 else {}
