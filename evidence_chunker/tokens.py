@@ -53,7 +53,7 @@ def get_encoding() -> "tiktoken.Encoding":
                 os.environ[_CACHE_ENV] = previous
 
 
-#: Texts whose token counts are remembered (a few MB at most): the same unit or chunk text is counted
+#: Texts whose token counts are remembered (a few MB for a filing): the same unit or chunk text is counted
 #: again when it is built, split, merged with its neighbours and checked.
 COUNTED_TEXTS = 4096
 
