@@ -1,8 +1,9 @@
-"""Report-text rules the layout reader needs: captions and list markers, in English and Korean.
+"""Report-text rules the layout reader needs: captions and list markers, in English and Korean; and lead-ins.
 
-A copy of ``evidence_chunker/patterns.py``'s rules of the same names: ``semantic_json`` may not import
-``evidence_chunker`` (the layering rule), so it keeps its own, and ``tests/test_patterns.py`` holds both
-copies to one table of examples. Change both together.
+The caption and list-marker rules are a copy of ``evidence_chunker/patterns.py``'s rules of the same names:
+``semantic_json`` may not import ``evidence_chunker`` (the layering rule), so it keeps its own, and
+``tests/test_patterns.py`` holds both copies to one table of examples. Change both together. The lead-in
+rule is semantic_json's own (region assembly uses it).
 """
 
 from __future__ import annotations
@@ -71,3 +72,21 @@ def is_list_item(text: str) -> bool:
     head, _, rest = text.partition(" ")
     symbol = len(head) == 1 and head not in NOT_BULLETS and unicodedata.category(head) in BULLET_CATEGORIES
     return symbol and bool(rest.strip())
+
+
+# --------------------------------------------------------------------------------------------
+# Lead-ins
+# --------------------------------------------------------------------------------------------
+
+#: Text that announces what follows it: a colon at its end, "as follows" / "below", "다음과 같습니다".
+LEAD_IN_RE = re.compile(
+    r"(?::|\b(?:as\s+follows|(?:set\s+out|shown|presented|summari[sz]ed|listed)\s+below)\s*[.:]?"
+    r"|다음과\s*같(?:습니다|다|음)\s*[.:]?|아래와\s*같(?:습니다|다|음)\s*[.:]?)\s*$",
+    re.IGNORECASE,
+)
+
+
+def is_lead_in(text: str) -> bool:
+    """True for a sentence that announces the table or list after it: "Sales by product were:", "The
+    payments are expected as follows.", "주요 내역은 다음과 같습니다."; a heading alone ("Revenue:") is one too."""
+    return bool(LEAD_IN_RE.search(text.rstrip()))

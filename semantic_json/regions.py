@@ -10,6 +10,8 @@ Steps, for the anchors (unit positions with scores) that retrieval found in a do
    paragraph is at most PARAGRAPH_MAX_CHARS long, else by CONTEXT_SENTENCES neighbouring sentences. A table
    cluster grows to whole rows under the table's header row and caption (never half a row). Growth stops at
    the first unit that is about an entity outside the region's entities, or that lies in another zone.
+   A text region that ends in a lead-in ("... are expected to be paid as follows:") takes the table
+   right after it when the table is at most TABLE_WHOLE_MAX_CHARS long: the sentence announced it.
 3. **Merge** regions that overlap or touch, and score each by its best anchor, raised by its second best
    (region_score: a region holding two of the things asked for outranks one holding one).
 
@@ -25,6 +27,7 @@ from collections.abc import Iterable, Sequence
 
 from .index import SCORE_DECIMALS
 from .model import SemanticDocument, SemanticUnit
+from .patterns import is_lead_in
 from .transport import EvidenceRegion, SourceSpan
 
 #: Maximum distance, in units, between two anchors of one cluster.
@@ -72,6 +75,7 @@ class _Layout:
 
     def __init__(self, doc: SemanticDocument) -> None:
         self.units = doc.units
+        self.text = doc.text
         self._bounds: dict[int, tuple[int, int]] = {}
         self._has_rows: dict[int, bool] = {}
 
@@ -234,6 +238,25 @@ def _expand_table(layout: _Layout, draft: RegionDraft) -> None:
     draft.zone = units[draft.last].segment
 
 
+def _attach_announced_table(layout: _Layout, draft: RegionDraft) -> None:
+    """Extend a text region whose last sentence is a lead-in to the table right after it, whole (the
+    table's rows carry what the sentence announced); nothing when the table is longer than
+    TABLE_WHOLE_MAX_CHARS or something else comes between."""
+    units = layout.units
+    after = draft.last + 1
+    if after >= len(units) or layout.bounds(draft.last)[1] != draft.last:
+        return
+    table = layout.table_of(after)
+    if table is None or table[0] != after or layout.span_chars(table[0], table[1]) > TABLE_WHOLE_MAX_CHARS:
+        return
+    last = units[draft.last]
+    if not is_lead_in(layout.text[last.start_char : last.end_char]):
+        return
+    draft.last = table[1]
+    draft.is_table = True
+    draft.zone = units[table[1]].segment
+
+
 def _merge(drafts: list[RegionDraft]) -> list[RegionDraft]:
     drafts.sort(key=lambda d: (d.first, d.last))
     merged: list[RegionDraft] = []
@@ -282,6 +305,7 @@ def assemble(doc: SemanticDocument, hits: Sequence[tuple[int, float]]) -> list[R
             _expand_table(layout, draft)
         else:
             _expand_text(layout, draft)
+            _attach_announced_table(layout, draft)
     drafts = _merge(drafts)
     for draft in drafts:
         draft.score = region_score(draft.anchors.values())

@@ -195,3 +195,16 @@ def test_the_old_homes_of_the_rules_still_import_them():
     assert captions.is_figure_caption is patterns.is_figure_caption
     assert titles.find_unit is patterns.find_unit
     assert titles.strip_unit is patterns.strip_unit
+
+
+@pytest.mark.parametrize("text, answer", [
+    ("Sales by major product were:", True),
+    ("The benefit payments to retirees are expected to be paid as follows:", True),
+    ("The components of the provision are summarized below.", True),
+    ("주요 차입금 내역은 다음과 같습니다.", True),
+    ("연결실체의 매출 구성은 아래와 같습니다", True),
+    ("Revenue grew 4% in 2023.", False),
+    ("The ratio was 3:2", False),
+])
+def test_a_lead_in_announces_what_follows(text, answer):
+    assert semantic_patterns.is_lead_in(text) is answer

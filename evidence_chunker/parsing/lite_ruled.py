@@ -26,6 +26,13 @@ from .lite_text import Word, join_lines
 
 #: A text column boundary inside a ruled cell needs words on each side in this share of the body lines.
 _COLUMN_SIDES_SHARE = 0.5
+#: Tables of shaded bands (EDGAR statements) draw their column edges only on every other row, the
+#: shaded one. A drawn column boundary is banded when it is drawn on between these shares of the rows...
+_BANDED_ROWS_SHARE = (0.3, 0.7)
+#: ...and changes from drawn to not drawn (or back) between at least this share of neighbouring rows.
+_BANDED_ALTERNATION = 0.6
+#: A grid needs this many rows to be told apart as banded.
+_BANDED_MIN_ROWS = 4
 
 
 def find_ruled_tables(
@@ -62,6 +69,8 @@ def find_ruled_tables(
         if not inside:
             continue
         grid = _refine_grid(_Grid(xs, ys, comp_h, comp_v, settings), inside, settings)
+        if grid.banded():
+            continue
         cells = _grid_cells(grid, inside)
         filled = sum(1 for c in cells if c.text)
         if filled < 2 or filled < settings.min_fill * len(cells):
@@ -86,11 +95,37 @@ class _Grid:
     settings: LiteSettings
     soft_x: set[float] = field(default_factory=set)
     soft_y: set[float] = field(default_factory=set)
+    #: Drawn column boundaries of shaded bands (see _BANDED_ROWS_SHARE), found by :meth:`find_bands`.
+    banded_x: set[float] = field(default_factory=set)
+
+    def find_bands(self) -> None:
+        """Mark the drawn column boundaries that alternate with the rows (see _BANDED_ROWS_SHARE)."""
+        tol, coverage = self.settings.snap_tolerance, self.settings.rule_coverage
+        rows = len(self.ys) - 1
+        if rows < _BANDED_MIN_ROWS:
+            return
+        low, high = _BANDED_ROWS_SHARE
+        for x in self.xs[1:-1]:
+            if x in self.soft_x:
+                continue
+            drawn = [
+                rule_share(self.vs, x, self.ys[r], self.ys[r + 1], False, tol) >= coverage for r in range(rows)
+            ]
+            changes = sum(1 for a, b in zip(drawn, drawn[1:]) if a != b)
+            if low * rows <= sum(drawn) <= high * rows and changes >= _BANDED_ALTERNATION * (rows - 1):
+                self.banded_x.add(x)
+
+    def banded(self) -> bool:
+        """True for a table of shaded bands: most drawn column boundaries are drawn on some rows only
+        (the shaded ones). Its text is laid out in aligned columns, which the aligned-text finder reads
+        with its headings and currency signs; the grid of its bands would cut it wrongly."""
+        drawn = [x for x in self.xs[1:-1] if x not in self.soft_x]
+        return len(self.banded_x) >= 2 and 2 * len(self.banded_x) >= len(drawn)
 
     def v_sep(self, row: int, col: int) -> bool:
         """True when a boundary separates column ``col`` from the one left of it in ``row``."""
         x = self.xs[col]
-        if x in self.soft_x:
+        if x in self.soft_x or x in self.banded_x:
             return True
         tol = self.settings.snap_tolerance
         return rule_share(self.vs, x, self.ys[row], self.ys[row + 1], False, tol) >= self.settings.rule_coverage
@@ -156,6 +191,7 @@ def _refine_grid(grid: _Grid, words: list[Word], settings: LiteSettings) -> _Gri
         grid.ys.append(y)
         grid.soft_y.add(y)
     grid.ys.sort()
+    grid.find_bands()
     return grid
 
 
@@ -290,7 +326,7 @@ def _turned_lines(words: Sequence[Word], orientation: int) -> list[list[Word]]:
 def _grid_cells(grid: _Grid, words: Sequence[Word]) -> list[Cell]:
     """Cells of a grid whose boundaries may be missing (spans); words are placed by their centre.
 
-    A soft (text-derived) column boundary is dropped in a row where a word straddles it.
+    A soft (text-derived) or banded column boundary is dropped in a row where a word straddles it.
     """
     xs, ys = grid.xs, grid.ys
     n_rows, n_cols = len(ys) - 1, len(xs) - 1
@@ -303,7 +339,7 @@ def _grid_cells(grid: _Grid, words: Sequence[Word]) -> list[Cell]:
             continue
         slot_words.setdefault((r, c), []).append(w)
         for k in range(1, n_cols):
-            if xs[k] in grid.soft_x and w.x0 < xs[k] - 1 and w.x1 > xs[k] + 1:
+            if (xs[k] in grid.soft_x or xs[k] in grid.banded_x) and w.x0 < xs[k] - 1 and w.x1 > xs[k] + 1:
                 straddle.add((r, k))
     owner: dict[tuple[int, int], Cell] = {}
     cells: list[Cell] = []

@@ -185,7 +185,7 @@ def rule_share(edges: list[Edge], at: float, lo: float, hi: float, horizontal: b
     covered = 0.0
     cursor = lo
     for a, b in sorted(spans):
-        if b <= cursor:
+        if b <= cursor or b <= a:  # a rule outside [lo, hi] covers nothing of it
             continue
         a = max(a, cursor)
         covered += b - a

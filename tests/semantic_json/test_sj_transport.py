@@ -176,3 +176,52 @@ def test_caption_in_its_own_segment_joins_the_table_region() -> None:
     assert region.text == text.rstrip("\n")
     assert region.source.chunk_ids == ["p3-cap", "p3-tab"]
     assert region.source.kind == "mixed" and region.pages == [3]
+
+
+def _lead_in_document(lead_in: str, rows: int) -> tuple[str, list[dict]]:
+    """A paragraph ending in `lead_in`, then a table of `rows` payment rows in a segment of its own."""
+    paragraph = f"Estimated future benefit payments. {lead_in}"
+    table = "\n".join(["Year | Pension Benefits | Health Care"]
+                      + [f"{2022 + k} | {1000 + k:,} | {800 + k}" for k in range(rows)])
+    text = f"{paragraph}\n\n{table}\n\nThe Company expects no contributions to its qualified plans."
+    segments = [
+        {"start_char": 0, "end_char": len(paragraph), "chunk_id": "p94-t1", "kind": "text", "page_span": [94]},
+        {"start_char": len(paragraph) + 2, "end_char": len(paragraph) + 2 + len(table), "chunk_id": "p94-eu1",
+         "kind": "table", "page_span": [94]},
+        {"start_char": len(paragraph) + 4 + len(table), "end_char": len(text), "chunk_id": "p94-t2", "kind": "text",
+         "page_span": [94]},
+    ]
+    return text, segments
+
+
+QUERY_RETIREES = "how much is expected to be paid to retirees as benefit payments"
+
+
+@pytest.mark.parametrize("lead_in", [
+    "The benefit payments to retirees are expected to be paid as follows:",
+    "The benefit payments to retirees are set out below.",
+])
+def test_a_lead_in_sentence_takes_the_table_it_announces(lead_in: str) -> None:
+    text, segments = _lead_in_document(lead_in, rows=3)
+    repo = SemanticRepository()
+    repo.add(compile(text, "benefits", segments=segments))
+    region = repo.search(QUERY_RETIREES)[0]
+    assert region.text.startswith("Estimated future benefit payments.")
+    assert region.text.endswith("2024 | 1,002 | 802")  # the whole table, not the paragraph after it
+    assert region.source.chunk_ids == ["p94-t1", "p94-eu1"] and region.source.kind == "mixed"
+
+
+def test_a_sentence_that_announces_nothing_keeps_to_itself() -> None:
+    text, segments = _lead_in_document("The benefit payments to retirees are paid from plan assets.", rows=3)
+    repo = SemanticRepository()
+    repo.add(compile(text, "benefits", segments=segments))
+    region = repo.search(QUERY_RETIREES)[0]
+    assert region.text == text[: segments[0]["end_char"]]
+
+
+def test_a_lead_in_leaves_a_table_too_long_to_take_whole() -> None:
+    text, segments = _lead_in_document("The benefit payments to retirees are expected to be paid as follows:", rows=200)
+    repo = SemanticRepository()
+    repo.add(compile(text, "benefits", segments=segments))
+    region = next(r for r in repo.search(QUERY_RETIREES) if r.text.startswith("Estimated"))
+    assert region.text == text[: segments[0]["end_char"]]
