@@ -223,6 +223,7 @@ def build_units(parsed: ParsedDoc, doc_id: str, settings: BuildSettings | None =
                     _safe(caption.text), group.layout, len(rows), unit=unit, period=period, entity=title.entity,
                     headings=section_path(headings, caption.text),
                 ),
+                is_contents=any(part.label == DocItemLabel.DOCUMENT_INDEX for part in group.parts),
                 headings=headings,
                 bbox=normalise(first_box, doc) if first_box else (0.0, 0.0, 0.0, 0.0),
                 header_rows=heads,

@@ -43,7 +43,9 @@ class EvidenceUnit(DictRecord):
     numbered caption nearby), "title_block" (the lines printed above the table), "running_title" (the
     page's running header naming a statement or note), "heading" (the innermost section heading) or
     "none". ``unit`` ("Millions, except per share amounts", "단위: 백만원") and ``period`` ("Years ended
-    December 31", "제 26 기") are what the title lines or header cells state.
+    December 31", "제 26 기") are what the title lines or header cells state. ``is_contents`` is True for a
+    table of contents (docling label ``document_index``: titles and the pages they start on), which
+    points at evidence without holding any.
     ``bbox`` is the table's box on ``page_no`` normalised to 0..1 (BOTTOMLEFT, t > b);
     ``page_boxes`` are the absolute boxes of every part of the table (a table continued over a page
     break has one per page). ``table_data`` is docling-core ``TableData`` JSON, kept so pieces can
@@ -64,6 +66,7 @@ class EvidenceUnit(DictRecord):
     context_after: list[str] = field(default_factory=list)
     flattened_rows: list[str] = field(default_factory=list)
     table_abstract: str | None = None
+    is_contents: bool = False
     bbox: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
     is_split: bool = False
     split_index: int | None = None
@@ -189,5 +192,6 @@ class EvidenceUnit(DictRecord):
             "is_split": self.is_split,
             "split_index": self.split_index,
             "total_splits": self.total_splits,
+            "is_contents": self.is_contents,
             "row_count": len(self.flattened_rows),
         }

@@ -12,7 +12,7 @@ Rules, in order, for a non-blank line outside a table zone:
 * a bullet or enumerator (``-``, ``•``, ``1)``, ``가.``) → list item (indented lines continue it);
 * a short stand-alone line without sentence punctuation between blank lines → heading;
 * anything else → paragraph text, until a blank line or a structural line.
-In a zone of kind "table" every non-blank line is a table row; its first line is a caption when it looks
+In a zone of kind "table" (or "contents", a table of contents) every non-blank line is a table row; its first line is a caption when it looks
 like one or when it has no cell separators while the next line does.
 """
 
@@ -29,8 +29,10 @@ HEADING_MAX_CHARS = 60
 TABLE_MIN_SEPARATORS = 2
 #: Minimum consecutive row-like lines that make a table outside a table segment.
 TABLE_MIN_ROWS = 2
-#: Segment kind whose lines are table rows.
-TABLE_SEGMENT_KIND = "table"
+#: Segment kind of a table of contents (titles and their pages): its lines are table rows too.
+CONTENTS_SEGMENT_KIND = "contents"
+#: Segment kinds whose lines are table rows.
+TABLE_SEGMENT_KINDS = frozenset({"table", CONTENTS_SEGMENT_KIND})
 
 _MD_HEADING = re.compile(r"#{1,6}\s+\S")
 _NUMBERED_TITLE = re.compile(
@@ -211,7 +213,7 @@ def parse_blocks(text: str, zones: list[Zone]) -> list[Block]:
     """Blocks of every zone, in text order."""
     blocks: list[Block] = []
     for zone in zones:
-        if zone.kind == TABLE_SEGMENT_KIND:
+        if zone.kind in TABLE_SEGMENT_KINDS:
             blocks.extend(_table_zone_blocks(text, zone))
         else:
             blocks.extend(_text_zone_blocks(text, zone))

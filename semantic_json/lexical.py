@@ -47,7 +47,10 @@ MUTED_KEY_WEIGHT = 0.1
 SHORT_UNIT_TERMS = 5
 #: Unit kinds that never stand alone as lexical evidence (they reach the units they govern instead).
 DAMPED_KINDS = frozenset({"heading"})
-#: Factor on the score of a DAMPED_KINDS unit.
+#: Segment kinds whose units are damped the same way: a table of contents names what the document holds
+#: and where, so it matches the words of many questions without holding any answer.
+DAMPED_SEGMENT_KINDS = frozenset({"contents"})
+#: Factor on the score of a unit of DAMPED_KINDS or in a segment of DAMPED_SEGMENT_KINDS.
 DAMPED_KIND_FACTOR = 0.5
 
 
@@ -137,9 +140,9 @@ def unit_fields(unit: SemanticUnit) -> dict[str, float]:
     return keys
 
 
-def _damping(unit: SemanticUnit, own_terms: int) -> float:
+def _damping(unit: SemanticUnit, own_terms: int, navigation: bool) -> float:
     factor = min(1.0, own_terms / SHORT_UNIT_TERMS)
-    if unit.kind in DAMPED_KINDS:
+    if unit.kind in DAMPED_KINDS or navigation:
         factor *= DAMPED_KIND_FACTOR
     return factor
 
@@ -152,9 +155,11 @@ def document_postings(doc: SemanticDocument, vocabulary: KeyVocabulary) -> Posti
     rows: list[tuple[int, int, float]] = []
     lengths = np.zeros(len(doc.units), dtype=np.float32)
     damping = np.ones(len(doc.units), dtype=np.float32)
+    navigation = {i for i, segment in enumerate(doc.segments) if segment.kind in DAMPED_SEGMENT_KINDS}
     for position, (unit, fields) in enumerate(zip(doc.units, unit_keys)):
         lengths[position] = sum(fields.values())
-        damping[position] = _damping(unit, sum(1 for k, w in fields.items() if w >= 1.0 and " " not in k))
+        own_terms = sum(1 for k, w in fields.items() if w >= 1.0 and " " not in k)
+        damping[position] = _damping(unit, own_terms, unit.segment in navigation)
         rows.extend((key_id[key], position, weight) for key, weight in fields.items())
     rows.sort()
     return Postings(

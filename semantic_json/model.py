@@ -58,7 +58,8 @@ class Segment(BaseModel):
     """A provenance segment: the [start_char, end_char) part of the text that came from one source chunk.
 
     The PDF bridge passes one segment per chunk of the canonical document text. Lines inside a segment of
-    kind "table" are compiled as table rows; pages are 1-based.
+    kind "table" are compiled as table rows, and so are those of kind "contents" (a table of contents, whose
+    rows lexical scoring damps: they point at evidence without holding it); pages are 1-based.
     """
 
     model_config = ConfigDict(extra="forbid")

@@ -2,8 +2,8 @@
 
 The document's canonical text is the corpus in reading order, written so a reader (or an LLM) can follow
 it: headings when they change, paragraphs, and each table as its caption, abstract, header lines and
-flattened rows. Every stretch that came from the PDF is a *segment* recording its chunk id, kind ("table" /
-"text"), pages and boxes (points, BOTTOMLEFT), and the PDF's sha256, so regions found in it carry them to
+flattened rows. Every stretch that came from the PDF is a *segment* recording its chunk id, kind ("table",
+"contents" for a table of contents, "text", "heading"), pages and boxes (points, BOTTOMLEFT), and the PDF's sha256, so regions found in it carry them to
 the transport. semantic_json never imports this package; the dependency runs this way only.
 """
 
@@ -19,6 +19,8 @@ from ..split import rows_boxes
 from ..units import EvidenceUnit, PageBox
 from ..corpus.chunks import KIND_TABLE, KIND_TEXT, RetrievalChunk, TextChunk
 
+#: Segment kind of a table of contents (semantic_json compiles its lines as rows and damps them).
+KIND_CONTENTS = "contents"
 #: Between blocks (paragraphs, tables) of the canonical text.
 BLOCK_SEP = "\n\n"
 #: Between the lines of one table.
@@ -117,7 +119,8 @@ def _add_unit(out: _CanonicalText, eu: EvidenceUnit) -> None:
         pages = sorted(set(eu.row_pages[start:end])) or table_pages
         boxes = rows_boxes(data, eu.header_row_count, start, end, eu.row_pages) or \
             [box for box in table_boxes if box.page in pages] or table_boxes
-        out.block(LINE_SEP.join(lines), eu.chunk_id, KIND_TABLE, pages, boxes, title=eu.title_line,
+        out.block(LINE_SEP.join(lines), eu.chunk_id, KIND_CONTENTS if eu.is_contents else KIND_TABLE, pages, boxes,
+                  title=eu.title_line,
                   unit=eu.unit, period=eu.period, headings=list(eu.headings))
     _add_paragraphs(out, eu, eu.context_after, eu.context_after_pages, eu.context_after_boxes)
     if eu.footnotes:  # footnotes sit under the table

@@ -61,7 +61,7 @@ from .lite_text import (
     split_phrases,
     words_from_glyphs,
 )
-from .lite_toc import find_index_tables
+from .lite_toc import find_index_tables, is_page_index
 from .parsed import ParsedDoc
 from .pdf_file import DEFAULT_MAX_PAGES, DEFAULT_MAX_PDF_BYTES, inspect_pdf
 
@@ -429,6 +429,9 @@ class LiteParser:
                 lines = group_lines(_outside(zone, index), settings)
             if settings.borderless_tables:
                 tables += find_aligned_tables(lines, hs + vs, page.figures, settings)
+        for table in tables:  # a table of contents without dot leaders ("Index to Financial Statements | Page")
+            if table.kind != "index" and is_page_index(table):
+                table.kind = "index"
         return tables
 
     def _order(self, phrases: list[Phrase], tables: list[FoundTable], body: BodyStyle) -> list[Paragraph | FoundTable]:

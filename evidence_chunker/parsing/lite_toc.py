@@ -1,4 +1,6 @@
-"""Tables of contents for the lite parser: runs of lines ending in a dot leader and a page number."""
+"""Tables of contents for the lite parser: runs of lines ending in a dot leader and a page number, and
+found tables whose last column holds the pages of the titles in their first ("Index to Financial
+Statements | Page")."""
 
 from __future__ import annotations
 
@@ -42,3 +44,41 @@ def find_index_tables(lines: Sequence[Line], settings: LiteSettings) -> list[Fou
             close()
     close()
     return tables
+
+
+#: A page reference in a table of contents: "46", "F-1", "A-3", "46-50", "F-2 – F-4".
+PAGE_REF_RE = re.compile(r"(?:[A-Z]{1,2}-)?(?P<page>\d{1,3})(?:\s*[-–]\s*(?:[A-Z]{1,2}-)?\d{1,3})?")
+#: Words that head the page column of a table of contents.
+PAGE_WORD_RE = re.compile(r"^(?:pages?|page\s+no\.?|페이지|쪽)$", re.IGNORECASE)
+#: A table of contents without a "Page" heading needs this many rows with a page reference.
+INDEX_MIN_ROWS = 6
+#: ...with one the rows of a short index ("Income Statements | 52", "Balance Sheets | 54", ...) suffice.
+INDEX_MIN_ROWS_HEADED = 3
+#: Share of the rows with a last cell that must end in a page reference, and of neighbouring references
+#: that must not go back (a table of contents runs forward through the document).
+INDEX_PAGE_SHARE = 0.8
+
+
+def is_page_index(table: FoundTable) -> bool:
+    """True for a found table that is a table of contents: the last filled cell of nearly every row is a
+    page reference, the references run forward, the first cells are titles (not figures), and either a
+    cell says "Page" or the rows are many."""
+    by_row: dict[int, list[Cell]] = {}
+    for c in table.cells:
+        if c.text.strip():
+            by_row.setdefault(c.row, []).append(c)
+    headed = any(PAGE_WORD_RE.match(c.text.strip()) for c in table.cells)
+    pages, rows = [], 0
+    for cells in by_row.values():
+        cells.sort(key=lambda c: c.col)
+        if len(cells) < 2 or PAGE_WORD_RE.match(cells[-1].text.strip()):
+            continue
+        rows += 1
+        match = PAGE_REF_RE.fullmatch(cells[-1].text.strip())
+        title = cells[0].text.strip()
+        if match and not PAGE_REF_RE.fullmatch(title) and any(ch.isalpha() for ch in title):
+            pages.append(int(match.group("page")))
+    if len(pages) < (INDEX_MIN_ROWS_HEADED if headed else INDEX_MIN_ROWS) or len(pages) < INDEX_PAGE_SHARE * rows:
+        return False
+    forward = sum(1 for a, b in zip(pages, pages[1:]) if b >= a)
+    return forward >= INDEX_PAGE_SHARE * (len(pages) - 1)
