@@ -35,7 +35,7 @@ from .lexicon import load_lexicon
 from .model import SemanticDocument
 from .priors import PROFILE_KEY, SUBJECT_KEY, DocumentStats, Profiles, info_text
 from .provenance import UNKNOWN_DOCUMENT, VerificationResult, check_pdf, source_text, verify_region
-from .regions import RegionDraft, assemble, to_region
+from .regions import RegionDraft, best_drafts, to_region
 from .store import open_store
 from .store.base import IndexStore
 from .store.records import SearchRecord, StoredSource, StoredVectors, UnitLayout
@@ -144,25 +144,6 @@ class _Documents(MutableMapping):
 
     def __len__(self) -> int:
         return len(self._held)
-
-
-def _distinct(drafts: list[tuple[str, RegionDraft]], documents: Callable[[str], SemanticDocument | StoredSource],
-              limit: int) -> list[tuple[str, RegionDraft]]:
-    """The first ``limit`` drafts in order without one whose text (whitespace-normalised) an earlier draft
-    of the same document already has. The same text in two documents is two pieces of evidence (two
-    sources). ``documents`` gives a document by id: only those of the drafts looked at are read."""
-    seen: set[tuple[str, str]] = set()
-    kept: list[tuple[str, RegionDraft]] = []
-    for document_id, draft in drafts:
-        if len(kept) == limit:
-            break
-        doc = documents(document_id)
-        text = doc.text[doc.units[draft.first].start_char : doc.units[draft.last].end_char]
-        key = (document_id, " ".join(text.split()))
-        if key not in seen:
-            seen.add(key)
-            kept.append((document_id, draft))
-    return kept
 
 
 class SemanticRepository:
@@ -436,12 +417,14 @@ class SemanticRepository:
             rows = self._index.document_rows(document_id)
             bm25 = lexical.get(document_id)
             for position in sorted(positions):
-                unit = doc.units[position]
-                context = unit.context_entities
-                if query_entities and context and query_entities.isdisjoint(context):
-                    continue  # about another entity than the one asked for
-                if query_entities and unit.entities and unit.entities[0] not in query_entities:
-                    continue  # its subject is another entity; the one asked for is only mentioned ("unlike B")
+                context = ()
+                if query_entities:  # a unit is read (made from the layout) only to filter by entity
+                    unit = doc.units[position]
+                    context = unit.context_entities
+                    if context and query_entities.isdisjoint(context):
+                        continue  # about another entity than the one asked for
+                    if unit.entities and unit.entities[0] not in query_entities:
+                        continue  # its subject is another entity; the one asked for is only mentioned ("unlike B")
                 lexical_score = float(bm25[position]) / best_lexical if bm25 is not None and best_lexical else 0.0
                 if gate and lexical_score == 0.0:
                     continue
@@ -490,13 +473,9 @@ class SemanticRepository:
     def _regions_for(self, query: str, k: int, only: frozenset[str] | None) -> list[EvidenceRegion]:
         """The regions of search(), best first; reads the documents of the regions it returns."""
         order = {document_id: n for n, document_id in enumerate(self._documents)}
-        drafts: list[tuple[str, RegionDraft]] = []
         # how-to-answer words ("round to one decimal place") are not what to find
         content = query_content(query) or query
-        for document_id, hits in self._anchor_hits(content, k, only).items():
-            drafts.extend((document_id, d) for d in assemble(self._layouts[document_id], hits))  # type: ignore[arg-type]
-        drafts.sort(key=lambda item: (-item[1].score, order[item[0]], item[1].first))
-        drafts = _distinct(drafts, self._documents.source, k)
+        drafts = best_drafts(self._anchor_hits(content, k, only), self._layouts, order, self._documents.source, k)
         by_document: dict[str, list[RegionDraft]] = {}
         for document_id, draft in drafts:
             by_document.setdefault(document_id, []).append(draft)
