@@ -265,3 +265,15 @@ def test_best_drafts_of_the_likeliest_documents_equal_those_of_every_document() 
                 (d, r.first, r.last, r.score) for d, r in everything[:k]]
             skipped += len(hits) - len(assembled)
     assert skipped > 0  # documents that could place no draft were left out
+
+
+def test_a_document_added_after_a_search_counts_in_the_next_search_as_if_it_had_been_there() -> None:
+    texts = [(f"report{n}", _statement_text(n)) for n in range(1, 4)] + [("credit", KOREAN_NEIGHBOURS_TEXT)]
+    query = "net cash provided by operating activities in report 3"
+    grown = repo_with(*texts[:2])
+    grown.search(query)
+    grown.search(KOREAN_QUERY)
+    for document_id, text in texts[2:]:
+        grown.add(compile(text, document_id, source_uri=f"file:///credit/{document_id}.txt"))
+    assert grown.search(query).to_json() == repo_with(*texts).search(query).to_json()
+    assert grown.search(KOREAN_QUERY).to_json() == repo_with(*texts).search(KOREAN_QUERY).to_json()
