@@ -170,7 +170,11 @@ class VectorIndex:
         while capacity < needed:
             capacity = int(capacity * GROWTH_FACTOR) + 1
         columns = np.zeros((self.dim, capacity), dtype=np.float32)
-        columns[:, : self._size] = self._columns[:, : self._size]
+        if self._unread.any():  # rows of dimensions still in the store are zeros: left untouched, never in memory
+            read = np.flatnonzero(~self._unread)
+            columns[read, : self._size] = self._columns[read, : self._size]
+        else:
+            columns[:, : self._size] = self._columns[:, : self._size]
         self._columns = columns
         for name in ("_doc_slot", "_unit_pos"):
             old = getattr(self, name)
@@ -178,8 +182,13 @@ class VectorIndex:
             new[: self._size] = old[: self._size]
             setattr(self, name, new)
 
-    def add(self, document_id: str, unit_positions: Sequence[int], vectors: np.ndarray) -> None:
-        """Append one row per unit of `document_id`; `vectors` has shape (len(unit_positions), dim)."""
+    def add(self, document_id: str, unit_positions: Sequence[int], vectors: np.ndarray, stored: bool = False) -> None:
+        """Append one row per unit of `document_id`; `vectors` has shape (len(unit_positions), dim).
+
+        `stored=True`: the store that from_store() reads from keeps these vectors too (for the rows of unit
+        positions 0..n-1), so only the dimensions already read are written now; the others are read with
+        every other document's when a query first uses them.
+        """
         vectors = np.asarray(vectors, dtype=np.float32)
         if vectors.ndim != 2 or vectors.shape != (len(unit_positions), self.dim):
             raise EmbedderMismatchError(
@@ -189,7 +198,12 @@ class VectorIndex:
         if document_id in self._slot_of:
             self.remove(document_id)
         self._reserve(len(unit_positions))
-        self._columns[:, self._size : self._size + len(unit_positions)] = vectors.T
+        rows = slice(self._size, self._size + len(unit_positions))
+        if stored and self._unread.any():
+            read = np.flatnonzero(~self._unread)
+            self._columns[read, rows] = vectors.T[read]
+        else:
+            self._columns[:, rows] = vectors.T
         self._place(document_id, np.asarray(unit_positions, dtype=np.int32))
 
     def _place(self, document_id: str, unit_positions: np.ndarray) -> None:

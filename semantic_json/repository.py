@@ -8,7 +8,8 @@ The repository's state is the documents plus a VectorIndex (float32 matrix with 
 keys), the lexical postings and the document prior's counts; compile() is separate, so a persistent store
 can save and restore all of it without re-compiling. A repository opened from a store reads each document's
 search record (store/records.py) and leaves each document in the store until a search returns one of its
-regions (or the caller asks for it).
+regions (or the caller asks for it); a document added to it is held the same way once it is written, so
+filling an index costs the memory of one document, not of the index.
 """
 
 from __future__ import annotations
@@ -289,7 +290,7 @@ class SemanticRepository:
 
         `info` is JSON-safe metadata kept beside the document (its PDF path and hash, say). In an index file,
         re-adding a document identical to the stored one is skipped: the return value is False then, True when
-        the document was (re-)indexed.
+        the document was (re-)indexed; the repository then holds what opening the file would read, not `doc`.
         """
         if not isinstance(doc, SemanticDocument):
             raise TypeError(f"add() expects a SemanticDocument from semantic_json.compile(), got {type(doc).__name__}")
@@ -309,20 +310,29 @@ class SemanticRepository:
                 f"embedder {self.embedder.name!r} returned shape {vectors.shape} for {len(doc.units)} units, "
                 f"expected ({len(doc.units)}, {self._index.dim})"
             )
-        postings = document_postings(doc, self._lexical.vocabulary)
-        counts = self._doc_stats.counts_of(doc)
+        document_id = doc.document_id
+        record = SearchRecord(vectors, document_postings(doc, self._lexical.vocabulary), self._doc_stats.counts_of(doc),
+                              UnitLayout.from_document(doc))
         if self._store is not None:
             # first on disk: memory never holds what the file lacks
-            self._store.put(doc, SearchRecord(vectors, postings, counts, UnitLayout.from_document(doc)), info, fingerprint)
+            record = self._store.put(doc, record, info, fingerprint)
         else:
-            self._infos[doc.document_id] = dict(info or {})
-        self._profiles.set(doc.document_id, info_text(info, PROFILE_KEY), info_text(info, SUBJECT_KEY))
-        self._documents.forget(doc.document_id)
-        self._stored_vectors.pop(doc.document_id, None)
-        self._index.add(doc.document_id, list(range(len(doc.units))), vectors)
-        self._documents[doc.document_id] = self._layouts[doc.document_id] = doc
-        self._lexical.add_postings(doc.document_id, postings)
-        self._doc_stats.add_counts(doc.document_id, counts)
+            self._infos[document_id] = dict(info or {})
+        self._profiles.set(document_id, info_text(info, PROFILE_KEY), info_text(info, SUBJECT_KEY))
+        self._documents.forget(document_id)
+        self._stored_vectors.pop(document_id, None)
+        if self._store is not None:
+            # Held as open() would hold it: its search record as read back from the store; the document and the
+            # vectors of dimensions no query has read yet stay there. An ingest's memory is then one document's.
+            self._stored_vectors[document_id] = (record.vectors, fingerprint)  # type: ignore[assignment]
+            self._index.add(document_id, list(range(len(doc.units))), vectors, stored=True)
+            self._documents.stored(document_id, fingerprint)  # type: ignore[arg-type]
+            self._layouts[document_id] = record.layout
+        else:
+            self._index.add(document_id, list(range(len(doc.units))), vectors)
+            self._documents[document_id] = self._layouts[document_id] = doc
+        self._lexical.add_postings(document_id, record.postings)
+        self._doc_stats.add_counts(document_id, record.counts)
         return True
 
     def remove(self, document_id: str) -> None:

@@ -72,6 +72,28 @@ def test_a_reopened_index_answers_every_question_exactly_as_the_repository_that_
     reopened.close()
 
 
+def test_a_repository_filling_an_index_file_answers_as_it_grows_and_lets_go_of_every_document(prepared, tmp_path):
+    """What an ingest's main process holds is one document at a time: each added one stays in the file (its
+    vectors too, but for the dimensions a search already read), and searches between the additions answer
+    as a repository in memory holding the same documents."""
+    import gc
+    import weakref
+
+    repo = SemanticRepository.open(tmp_path / "index.sqlite")
+    let_go = []
+    for n, (doc, info) in enumerate(prepared, start=1):
+        copy = SemanticDocument.from_json(doc.to_json())
+        repo.add(copy, info=info)
+        let_go.append(weakref.ref(copy))
+        del copy
+        built = _in_memory(prepared[:n])
+        for question in QUESTIONS[::3]:
+            assert repo.search(question, k=5).to_json() == built.search(question, k=5).to_json(), question
+    gc.collect()
+    assert [ref() for ref in let_go] == [None] * len(prepared)
+    repo.close()
+
+
 def test_a_stored_document_reads_back_as_the_compiled_one(prepared, index):
     repo = SemanticRepository.open(index, read_only=True)
     for doc, info in prepared:
