@@ -170,11 +170,8 @@ class VectorIndex:
         while capacity < needed:
             capacity = int(capacity * GROWTH_FACTOR) + 1
         columns = np.zeros((self.dim, capacity), dtype=np.float32)
-        if self._unread.any():  # rows of dimensions still in the store are zeros: left untouched, never in memory
-            read = np.flatnonzero(~self._unread)
-            columns[read, : self._size] = self._columns[read, : self._size]
-        else:
-            columns[:, : self._size] = self._columns[:, : self._size]
+        written = self._written()
+        columns[written, : self._size] = self._columns[written, : self._size]
         self._columns = columns
         for name in ("_doc_slot", "_unit_pos"):
             old = getattr(self, name)
@@ -195,16 +192,19 @@ class VectorIndex:
                 f"expected vectors of shape ({len(unit_positions)}, {self.dim}) for document {document_id!r}, "
                 f"got {vectors.shape}; was the repository built with another embedder?"
             )
+        if not stored:
+            self._read_dimensions()  # every row of a dimension still unread is a zero until the store's are read
         if document_id in self._slot_of:
             self.remove(document_id)
         self._reserve(len(unit_positions))
-        rows = slice(self._size, self._size + len(unit_positions))
-        if stored and self._unread.any():
-            read = np.flatnonzero(~self._unread)
-            self._columns[read, rows] = vectors.T[read]
-        else:
-            self._columns[:, rows] = vectors.T
+        written = self._written()
+        self._columns[written, self._size : self._size + len(unit_positions)] = vectors.T[written]
         self._place(document_id, np.asarray(unit_positions, dtype=np.int32))
+
+    def _written(self) -> slice | np.ndarray:
+        """The dimensions whose rows hold values: all but those still in the store, whose rows are zeros that
+        are never written (so never in memory) until a query reads them."""
+        return np.flatnonzero(~self._unread) if self._unread.any() else slice(None)
 
     def _place(self, document_id: str, unit_positions: np.ndarray) -> None:
         """Key the rows just written after the last one (space reserved) to `document_id`'s units."""
@@ -225,7 +225,8 @@ class VectorIndex:
         keep = np.flatnonzero(self._doc_slot[: self._size] != slot)
         removed = self._size - len(keep)
         if removed:
-            self._columns[:, : len(keep)] = self._columns[:, keep]
+            written = self._written()
+            self._columns[written, : len(keep)] = self._columns[written][:, keep]
             self._doc_slot[: len(keep)] = self._doc_slot[keep]
             self._unit_pos[: len(keep)] = self._unit_pos[keep]
             self._size = len(keep)
