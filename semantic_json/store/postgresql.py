@@ -193,12 +193,13 @@ class PostgresStore:
 
     def _create_keys(self, keys: Sequence[str]) -> dict[str, int]:
         """Ids of ``keys``, the missing ones added; concurrent writers agree on one id per key (the primary
-        key), and only missing keys draw ids from the sequence."""
+        key), and only missing keys draw ids from the sequence. Keys go in sorted: two writers adding some of
+        the same new keys then wait for each other in one order, never in a circle (a deadlock)."""
         with self._conn.transaction():
             self._conn.execute(
                 "INSERT INTO sjt_keys (key, id) SELECT k, nextval('sjt_keys_seq') FROM unnest(%s::text[]) AS k"
                 " WHERE NOT EXISTS (SELECT 1 FROM sjt_keys WHERE key = k) ON CONFLICT (key) DO NOTHING",
-                (list(dict.fromkeys(keys)),),
+                (sorted(set(keys)),),
             )
         return self._lookup_keys(keys)
 
