@@ -1,7 +1,8 @@
 """evidence_chunker: table-centric Evidence Units and Text Chunks from report PDFs."""
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from semantic_json.lazy import lazy_exports
 
 if TYPE_CHECKING:  # pragma: no cover
     from .chunker import EvidenceChunker
@@ -29,32 +30,21 @@ if TYPE_CHECKING:  # pragma: no cover
 #: (``sjt search``, ``sjt verify``, ``sjt --version``) do not load the parsing stack (docling-core,
 #: pypdfium2, pandas) just by importing the package.
 _EXPORTS = {
-    "EvidenceChunker": "chunker",
-    **{name: "errors" for name in (
+    "EvidenceChunker": ".chunker",
+    **{name: ".errors" for name in (
         "CorruptPdfError", "DoclingJsonError", "EmptyPdfError", "EncryptedPdfError", "EvidenceChunkerError",
         "ExtraNotInstalledError", "ImageOnlyPdfError", "ModelsUnavailableError", "NotAPdfError",
         "NotARegularFileError", "PdfError",
         "PdfNotFoundError", "PdfTooLargeError",
     )},
-    **{name: "parsing" for name in ("DoclingParser", "LiteParser", "ParsedDoc", "ParserFallbackWarning", "PdfParser")},
-    **{name: "split" for name in ("SplitResult", "SplitStats", "split_eu", "split_oversized_units")},
-    **{name: "tokens" for name in ("DEFAULT_TOKEN_LIMIT", "count_eu_tokens", "count_tokens", "exceeds_token_limit")},
-    **{name: "units" for name in ("EvidenceUnit", "PageBox")},
+    **{name: ".parsing" for name in ("DoclingParser", "LiteParser", "ParsedDoc", "ParserFallbackWarning", "PdfParser")},
+    **{name: ".split" for name in ("SplitResult", "SplitStats", "split_eu", "split_oversized_units")},
+    **{name: ".tokens" for name in ("DEFAULT_TOKEN_LIMIT", "count_eu_tokens", "count_tokens", "exceeds_token_limit")},
+    **{name: ".units" for name in ("EvidenceUnit", "PageBox")},
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(f".{module}", __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_EXPORTS))
-
+__getattr__, __dir__ = lazy_exports(__name__, globals(), _EXPORTS)
 
 __version__ = "0.2.0"
 

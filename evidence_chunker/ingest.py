@@ -345,6 +345,7 @@ def _prepared(todo: list[tuple[Path, str]], parser: str, artifacts_path: str | N
             yield _prepare_safely(job)
         return
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_started, initargs=(os.getpid(),))
+    stopping = _quiet_when_stopping(pool)
     finished = False
     try:
         yield from _scheduled(pool, jobs, workers)
@@ -356,7 +357,7 @@ def _prepared(todo: list[tuple[Path, str]], parser: str, artifacts_path: str | N
         if finished:
             pool.shutdown(wait=True)
         else:
-            _stop_workers(pool)
+            _stop_workers(pool, stopping)
 
 
 #: Documents waiting in the pool's queue, per worker, beyond the one it works on: a worker that finishes
@@ -449,14 +450,32 @@ def _page_batches(job: tuple, workers: int) -> list[tuple[int, int]] | None:
     return list(zip(bounds, bounds[1:]))
 
 
-def _stop_workers(pool: ProcessPoolExecutor) -> None:
-    """Cancel queued jobs and end the workers now: SIGTERM, then SIGKILL after WORKER_STOP_GRACE_S."""
-    processes = list((getattr(pool, "_processes", None) or {}).values())
+def _quiet_when_stopping(pool: ProcessPoolExecutor) -> threading.Event:
+    """An event that, once set, silences the pool's call-queue thread: stopping the workers breaks the pipe it
+    writes jobs to (CPython's pool then also closes that pipe's reading end), and the thread would print the
+    error's traceback. Must run before the first job is submitted: the thread takes its error handler when
+    it starts."""
+    stopping = threading.Event()
     call_queue = getattr(pool, "_call_queue", None)
     if call_queue is not None:
-        # Its feeder thread may be writing a job to a worker stopped below: the broken pipe it then meets is
-        # expected here, and must not print a traceback at exit (CPython prints it from that thread).
-        call_queue._on_queue_feeder_error = lambda exc, obj: None
+        report = call_queue._on_queue_feeder_error
+
+        def on_error(exc: Exception, obj: object) -> None:
+            if not stopping.is_set():
+                report(exc, obj)
+
+        call_queue._on_queue_feeder_error = on_error
+    return stopping
+
+
+def _stop_workers(pool: ProcessPoolExecutor, stopping: threading.Event) -> None:
+    """Cancel queued jobs and end the workers now: SIGTERM, then SIGKILL after WORKER_STOP_GRACE_S. Returns once
+    the pool's own thread has cleaned up (it finds the workers gone, fails their futures, closes its queues),
+    so that nothing of the pool runs on while the interpreter exits."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)
+    results = getattr(pool, "_result_queue", None)
+    stopping.set()
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         if process.is_alive():
@@ -467,6 +486,13 @@ def _stop_workers(pool: ProcessPoolExecutor) -> None:
         if process.is_alive():
             process.kill()
             process.join()
+    if results is not None:
+        # A worker stopped while it sent a result leaves the pool's thread waiting for the rest of that message
+        # for ever (this process holds the pipe's other writing end), and the interpreter's exit then waits
+        # for that thread: closing this last writing end ends the wait, and the pool finds itself broken.
+        results._writer.close()
+    if manager is not None:
+        manager.join(WORKER_STOP_GRACE_S)
 
 
 def _worker_started(parent_pid: int) -> None:

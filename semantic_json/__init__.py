@@ -5,24 +5,47 @@ SemanticRepository indexes them and, per query, assembles EvidenceRegions of ori
 SearchResult with a versioned JSON transport, a plain-text view and source verification.
 """
 
+from typing import TYPE_CHECKING
+
 from . import errors
-from .citations import (
-    CitedAnswer,
-    CitedAnswerTypeError,
-    CitedStatement,
-    ValidationReport,
-    as_anthropic_tool,
-    as_openai_response_format,
-    as_openai_tool,
-    cited_answer_schema,
-    render_answer,
-    validate_cited_answer,
-)
-from .compiler import compile
-from .embedders import LiteEmbedder, MultilingualE5Embedder, SentenceTransformerEmbedder
-from .model import GRAMMAR_VERSION, Entity, Segment, SemanticDocument, SemanticUnit
-from .repository import SemanticRepository
-from .transport import TRANSPORT_SCHEMA_ID, EvidenceRegion, SearchResult, SourceSpan
+from .lazy import lazy_exports
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .citations import (
+        CitedAnswer,
+        CitedAnswerTypeError,
+        CitedStatement,
+        ValidationReport,
+        as_anthropic_tool,
+        as_openai_response_format,
+        as_openai_tool,
+        cited_answer_schema,
+        render_answer,
+        validate_cited_answer,
+    )
+    from .compiler import compile
+    from .embedders import LiteEmbedder, MultilingualE5Embedder, SentenceTransformerEmbedder
+    from .model import GRAMMAR_VERSION, Entity, Segment, SemanticDocument, SemanticUnit
+    from .repository import SemanticRepository
+    from .transport import TRANSPORT_SCHEMA_ID, EvidenceRegion, SearchResult, SourceSpan
+
+#: Where each public name lives. Names are imported on first use, so that searching an index (``sjt
+#: search``) loads neither the compiler nor the citation oracle.
+_EXPORTS = {
+    **{name: ".citations" for name in (
+        "CitedAnswer", "CitedAnswerTypeError", "CitedStatement", "ValidationReport", "as_anthropic_tool",
+        "as_openai_response_format", "as_openai_tool", "cited_answer_schema", "render_answer",
+        "validate_cited_answer",
+    )},
+    "compile": ".compiler",
+    **{name: ".embedders" for name in ("LiteEmbedder", "MultilingualE5Embedder", "SentenceTransformerEmbedder")},
+    **{name: ".model" for name in ("GRAMMAR_VERSION", "Entity", "Segment", "SemanticDocument", "SemanticUnit")},
+    "SemanticRepository": ".repository",
+    **{name: ".transport" for name in ("TRANSPORT_SCHEMA_ID", "EvidenceRegion", "SearchResult", "SourceSpan")},
+}
+
+
+__getattr__, __dir__ = lazy_exports(__name__, globals(), _EXPORTS)
 
 __all__ = [
     "CitedAnswer",

@@ -19,18 +19,13 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Optional, Sequence
+from typing import TYPE_CHECKING, Optional, Sequence
 
-from .citations import (
-    POLICIES,
-    POLICY_REJECT,
-    RENDER_FORMATS,
-    CitedAnswerTypeError,
-    ValidationReport,
-    render_answer,
-    validate_cited_answer,
-)
-from .errors import CheckAnswerInputError, TransportFormatError
+from .citations.options import POLICIES, POLICY_REJECT, RENDER_FORMATS
+from .errors import CheckAnswerInputError, CitedAnswerTypeError, TransportFormatError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .citations import ValidationReport
 
 PROG = "sjt check-answer"
 EXIT_OK = 0
@@ -106,6 +101,8 @@ def _diagnostics(report: ValidationReport, answer_name: str) -> list[str]:
 def run_check_answer(args: argparse.Namespace) -> int:
     """Run check-answer for parsed `args`; returns the exit status (0 ok, 1 rejected/flagged). Unusable input
     raises CheckAnswerInputError naming the file (`sjt` and `check_answer_main` print it, exit status 2)."""
+    from .citations import render_answer, validate_cited_answer  # the models load only when an answer is checked
+
     answer_name = STDIN_NAME if args.answer == "-" else args.answer
     try:
         result_bytes = _read_bytes(args.result)

@@ -170,7 +170,8 @@ class VectorIndex:
         while capacity < needed:
             capacity = int(capacity * GROWTH_FACTOR) + 1
         columns = np.zeros((self.dim, capacity), dtype=np.float32)
-        columns[:, : self._size] = self._columns[:, : self._size]
+        written = self._written()
+        columns[written, : self._size] = self._columns[written, : self._size]
         self._columns = columns
         for name in ("_doc_slot", "_unit_pos"):
             old = getattr(self, name)
@@ -178,19 +179,32 @@ class VectorIndex:
             new[: self._size] = old[: self._size]
             setattr(self, name, new)
 
-    def add(self, document_id: str, unit_positions: Sequence[int], vectors: np.ndarray) -> None:
-        """Append one row per unit of `document_id`; `vectors` has shape (len(unit_positions), dim)."""
+    def add(self, document_id: str, unit_positions: Sequence[int], vectors: np.ndarray, stored: bool = False) -> None:
+        """Append one row per unit of `document_id`; `vectors` has shape (len(unit_positions), dim).
+
+        `stored=True`: the store that from_store() reads from keeps these vectors too (for the rows of unit
+        positions 0..n-1), so only the dimensions already read are written now; the others are read with
+        every other document's when a query first uses them.
+        """
         vectors = np.asarray(vectors, dtype=np.float32)
         if vectors.ndim != 2 or vectors.shape != (len(unit_positions), self.dim):
             raise EmbedderMismatchError(
                 f"expected vectors of shape ({len(unit_positions)}, {self.dim}) for document {document_id!r}, "
                 f"got {vectors.shape}; was the repository built with another embedder?"
             )
+        if not stored:
+            self._read_dimensions()  # every row of a dimension still unread is a zero until the store's are read
         if document_id in self._slot_of:
             self.remove(document_id)
         self._reserve(len(unit_positions))
-        self._columns[:, self._size : self._size + len(unit_positions)] = vectors.T
+        written = self._written()
+        self._columns[written, self._size : self._size + len(unit_positions)] = vectors.T[written]
         self._place(document_id, np.asarray(unit_positions, dtype=np.int32))
+
+    def _written(self) -> slice | np.ndarray:
+        """The dimensions whose rows hold values: all but those still in the store, whose rows are zeros that
+        are never written (so never in memory) until a query reads them."""
+        return np.flatnonzero(~self._unread) if self._unread.any() else slice(None)
 
     def _place(self, document_id: str, unit_positions: np.ndarray) -> None:
         """Key the rows just written after the last one (space reserved) to `document_id`'s units."""
@@ -211,7 +225,8 @@ class VectorIndex:
         keep = np.flatnonzero(self._doc_slot[: self._size] != slot)
         removed = self._size - len(keep)
         if removed:
-            self._columns[:, : len(keep)] = self._columns[:, keep]
+            written = self._written()
+            self._columns[written, : len(keep)] = self._columns[written][:, keep]
             self._doc_slot[: len(keep)] = self._doc_slot[keep]
             self._unit_pos[: len(keep)] = self._unit_pos[keep]
             self._size = len(keep)

@@ -68,9 +68,68 @@ class Postings:
     lengths: np.ndarray  # float32 per unit
     damping: np.ndarray  # float32 per unit: short or heading units score less
 
+    def span(self, key_id: int) -> tuple[int, int]:
+        """Where ``key_id``'s postings lie: entries ``lo`` to ``hi - 1`` (``lo == hi`` when no unit holds it)."""
+        return int(np.searchsorted(self.keys, key_id, side="left")), int(np.searchsorted(self.keys, key_id, side="right"))
+
+    def entries(self, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
+        """Unit positions and weights of entries ``lo`` to ``hi - 1``."""
+        return self.units[lo:hi], self.weights[lo:hi]
+
     def count(self, key_id: int) -> int:
         """How many units hold ``key_id`` (each unit holds a key at most once)."""
-        return int(np.searchsorted(self.keys, key_id, side="right") - np.searchsorted(self.keys, key_id, side="left"))
+        lo, hi = self.span(key_id)
+        return hi - lo
+
+
+class PackedPostings:
+    """Postings as a store keeps them, read where they lie: each distinct key id once with how many entries
+    it has, unit positions in their narrowest dtype, and weights as one-byte codes into a table of values
+    (or raw float32). Opening an index then makes no array the size of all the entries; a query reads the
+    entries of its keys. ``keys``, ``units`` and ``weights`` give the arrays of Postings when asked for."""
+
+    def __init__(self, key_ids: np.ndarray, key_counts: np.ndarray, units: np.ndarray,
+                 weights: np.ndarray | tuple[np.ndarray, np.ndarray], lengths: np.ndarray, damping: np.ndarray) -> None:
+        """``weights``: the float32 weights, or (table, codes) with weight i = table[codes[i]]. ValueError
+        when the arrays do not agree."""
+        self.key_ids = key_ids
+        self.starts = np.zeros(len(key_ids) + 1, dtype=np.int64)
+        np.cumsum(key_counts, out=self.starts[1:])
+        self._units = units
+        self._table, self._codes = weights if isinstance(weights, tuple) else (None, weights)
+        self.lengths = lengths
+        self.damping = damping
+        if not int(self.starts[-1]) == len(units) == len(self._codes):
+            raise ValueError(f"postings of {int(self.starts[-1])} keys, {len(units)} units and "
+                             f"{len(self._codes)} weights")
+
+    def span(self, key_id: int) -> tuple[int, int]:
+        """As Postings.span."""
+        at = int(np.searchsorted(self.key_ids, key_id))
+        if at == len(self.key_ids) or self.key_ids[at] != key_id:
+            return 0, 0
+        return int(self.starts[at]), int(self.starts[at + 1])
+
+    def entries(self, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
+        """As Postings.entries."""
+        codes = self._codes[lo:hi]
+        return self._units[lo:hi], codes if self._table is None else self._table[codes]
+
+    def count(self, key_id: int) -> int:
+        lo, hi = self.span(key_id)
+        return hi - lo
+
+    @property
+    def keys(self) -> np.ndarray:
+        return np.repeat(self.key_ids, np.diff(self.starts))
+
+    @property
+    def units(self) -> np.ndarray:
+        return self._units.astype(np.int32)
+
+    @property
+    def weights(self) -> np.ndarray:
+        return self.entries(0, len(self._units))[1]
 
 
 @dataclass
@@ -188,7 +247,7 @@ class _DocumentFrequencies:
     """Units holding each key id over every document, counted from the postings when a key is first asked
     for (and kept until the postings change): opening an index then costs nothing per key."""
 
-    def __init__(self, postings: Mapping[str, Postings]) -> None:
+    def __init__(self, postings: Mapping[str, Postings | PackedPostings]) -> None:
         self._postings = postings
         self._known: dict[int, int] = {}
 
@@ -212,7 +271,7 @@ class LexicalIndex:
 
     def __init__(self, vocabulary: KeyVocabulary | None = None) -> None:
         self._vocabulary: KeyVocabulary = vocabulary if vocabulary is not None else Vocabulary()
-        self._postings: dict[str, Postings] = {}
+        self._postings: dict[str, Postings | PackedPostings] = {}
         self._df = _DocumentFrequencies(self._postings)
         self._units = 0
         self._total_length = 0.0
@@ -229,7 +288,7 @@ class LexicalIndex:
         """Index every unit of ``doc`` (a document with the same id is replaced)."""
         self.add_postings(doc.document_id, document_postings(doc, self._vocabulary))
 
-    def add_postings(self, document_id: str, postings: Postings) -> None:
+    def add_postings(self, document_id: str, postings: Postings | PackedPostings) -> None:
         """Index a document from its postings (numbered by this index's vocabulary), replacing one with the
         same id: how an index read back from a store is filled without tokenising its units again."""
         self.remove(document_id)
@@ -278,13 +337,11 @@ class LexicalIndex:
             for key, key_id, weight in weighted:
                 if key in quiet:
                     weight *= MUTED_KEY_WEIGHT
-                lo = int(np.searchsorted(postings.keys, key_id, side="left"))
-                hi = int(np.searchsorted(postings.keys, key_id, side="right"))
+                lo, hi = postings.span(key_id)
                 if lo == hi:
                     continue
                 matched = True
-                units = postings.units[lo:hi]
-                tf = postings.weights[lo:hi]
+                units, tf = postings.entries(lo, hi)
                 scores[units] += weight * tf * (BM25_K1 + 1.0) / (tf + norm[units])
             if matched:
                 out[document_id] = scores * postings.damping

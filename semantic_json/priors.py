@@ -54,6 +54,7 @@ class DocumentStats:
         self.remove(document_id)
         self.counts[document_id] = counts
         self.lengths[document_id] = counts.length
+        self.postings.forget()  # a key's documents may now include this one
 
     def remove(self, document_id: str) -> None:
         self.lengths.pop(document_id, None)

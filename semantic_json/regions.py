@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from .index import SCORE_DECIMALS
 from .model import SemanticDocument, SemanticUnit
@@ -311,6 +311,63 @@ def assemble(doc: SemanticDocument, hits: Sequence[tuple[int, float]]) -> list[R
         draft.score = region_score(draft.anchors.values())
     drafts.sort(key=lambda d: (-d.score, d.first))
     return drafts
+
+
+def _ranking(order: Mapping[str, int]) -> Callable[[tuple[str, RegionDraft]], tuple[float, int, int]]:
+    """The sort key of (document id, draft) pairs: best score first, then the document's place in
+    ``order``, then the draft's first unit."""
+    return lambda item: (-item[1].score, order[item[0]], item[1].first)
+
+
+def _distinct(drafts: list[tuple[str, RegionDraft]], documents: Callable[[str], Any],
+              limit: int) -> list[tuple[str, RegionDraft]]:
+    """The first ``limit`` drafts in order without one whose text (whitespace-normalised) an earlier draft
+    of the same document already has. The same text in two documents is two pieces of evidence (two
+    sources). ``documents`` gives a document by id: only those of the drafts looked at are read."""
+    seen: set[tuple[str, str]] = set()
+    kept: list[tuple[str, RegionDraft]] = []
+    for document_id, draft in drafts:
+        if len(kept) == limit:
+            break
+        doc = documents(document_id)
+        text = doc.text[doc.units[draft.first].start_char : doc.units[draft.last].end_char]
+        key = (document_id, " ".join(text.split()))
+        if key not in seen:
+            seen.add(key)
+            kept.append((document_id, draft))
+    return kept
+
+
+def best_drafts(hits: Mapping[str, Sequence[tuple[int, float]]], layouts: Mapping[str, Any],
+                order: Mapping[str, int], documents: Callable[[str], Any], limit: int) -> list[tuple[str, RegionDraft]]:
+    """The first ``limit`` distinct drafts (see _distinct) of every document's ``hits`` (document id →
+    (unit position, anchor score) pairs), as (document id, draft), ranked by score, then the document's
+    place in ``order``, then position. ``layouts`` gives what assemble() reads of a document, ``documents``
+    its text (read only for the drafts looked at).
+
+    Only the documents that can place a draft are assembled: no region scores above region_score() of its
+    document's two best anchors (the score is monotone in both), so documents are taken from the highest of
+    those bounds down, and once ``limit`` distinct drafts rank above the next document's bound the rest
+    cannot change the answer. On a many-document index most documents have some anchors and few a
+    region among the best: this is most of a search's work saved, with the same result.
+    """
+    rank = _ranking(order)
+    # the bound as a region could reach it after rounding: one step of the scores' last decimal above
+    step = 10.0 ** -SCORE_DECIMALS
+    bounds = sorted(((region_score(score for _, score in document_hits) + step, document_id)
+                     for document_id, document_hits in hits.items() if document_hits),
+                    key=lambda bound: (-bound[0], order[bound[1]]))
+    drafts: list[tuple[str, RegionDraft]] = []
+    for bound, document_id in bounds:
+        if len(drafts) >= limit:
+            drafts.sort(key=rank)
+            if drafts[limit - 1][1].score > bound:  # k drafts rank above the rest; are k of them distinct?
+                kept = _distinct(drafts, documents, limit)
+                if len(kept) == limit and kept[-1][1].score > bound:
+                    return kept
+        drafts.extend((document_id, draft) for draft in assemble(layouts[document_id], hits[document_id]))
+    drafts.sort(key=rank)
+    return _distinct(drafts, documents, limit)
 
 
 def _provenance(doc: SemanticDocument, first: int, last: int) -> dict[str, Any]:

@@ -8,7 +8,8 @@ The repository's state is the documents plus a VectorIndex (float32 matrix with 
 keys), the lexical postings and the document prior's counts; compile() is separate, so a persistent store
 can save and restore all of it without re-compiling. A repository opened from a store reads each document's
 search record (store/records.py) and leaves each document in the store until a search returns one of its
-regions (or the caller asks for it).
+regions (or the caller asks for it); a document added to it is held the same way once it is written, so
+filling an index costs the memory of one document, not of the index.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from .lexicon import load_lexicon
 from .model import SemanticDocument
 from .priors import PROFILE_KEY, SUBJECT_KEY, DocumentStats, Profiles, info_text
 from .provenance import UNKNOWN_DOCUMENT, VerificationResult, check_pdf, source_text, verify_region
-from .regions import RegionDraft, assemble, to_region
+from .regions import RegionDraft, best_drafts, to_region
 from .store import open_store
 from .store.base import IndexStore
 from .store.records import SearchRecord, StoredSource, StoredVectors, UnitLayout
@@ -144,25 +145,6 @@ class _Documents(MutableMapping):
 
     def __len__(self) -> int:
         return len(self._held)
-
-
-def _distinct(drafts: list[tuple[str, RegionDraft]], documents: Callable[[str], SemanticDocument | StoredSource],
-              limit: int) -> list[tuple[str, RegionDraft]]:
-    """The first ``limit`` drafts in order without one whose text (whitespace-normalised) an earlier draft
-    of the same document already has. The same text in two documents is two pieces of evidence (two
-    sources). ``documents`` gives a document by id: only those of the drafts looked at are read."""
-    seen: set[tuple[str, str]] = set()
-    kept: list[tuple[str, RegionDraft]] = []
-    for document_id, draft in drafts:
-        if len(kept) == limit:
-            break
-        doc = documents(document_id)
-        text = doc.text[doc.units[draft.first].start_char : doc.units[draft.last].end_char]
-        key = (document_id, " ".join(text.split()))
-        if key not in seen:
-            seen.add(key)
-            kept.append((document_id, draft))
-    return kept
 
 
 class SemanticRepository:
@@ -308,7 +290,7 @@ class SemanticRepository:
 
         `info` is JSON-safe metadata kept beside the document (its PDF path and hash, say). In an index file,
         re-adding a document identical to the stored one is skipped: the return value is False then, True when
-        the document was (re-)indexed.
+        the document was (re-)indexed; the repository then holds what opening the file would read, not `doc`.
         """
         if not isinstance(doc, SemanticDocument):
             raise TypeError(f"add() expects a SemanticDocument from semantic_json.compile(), got {type(doc).__name__}")
@@ -328,20 +310,29 @@ class SemanticRepository:
                 f"embedder {self.embedder.name!r} returned shape {vectors.shape} for {len(doc.units)} units, "
                 f"expected ({len(doc.units)}, {self._index.dim})"
             )
-        postings = document_postings(doc, self._lexical.vocabulary)
-        counts = self._doc_stats.counts_of(doc)
+        document_id = doc.document_id
+        record = SearchRecord(vectors, document_postings(doc, self._lexical.vocabulary), self._doc_stats.counts_of(doc),
+                              UnitLayout.from_document(doc))
         if self._store is not None:
             # first on disk: memory never holds what the file lacks
-            self._store.put(doc, SearchRecord(vectors, postings, counts, UnitLayout.from_document(doc)), info, fingerprint)
+            record = self._store.put(doc, record, info, fingerprint)
         else:
-            self._infos[doc.document_id] = dict(info or {})
-        self._profiles.set(doc.document_id, info_text(info, PROFILE_KEY), info_text(info, SUBJECT_KEY))
-        self._documents.forget(doc.document_id)
-        self._stored_vectors.pop(doc.document_id, None)
-        self._index.add(doc.document_id, list(range(len(doc.units))), vectors)
-        self._documents[doc.document_id] = self._layouts[doc.document_id] = doc
-        self._lexical.add_postings(doc.document_id, postings)
-        self._doc_stats.add_counts(doc.document_id, counts)
+            self._infos[document_id] = dict(info or {})
+        self._profiles.set(document_id, info_text(info, PROFILE_KEY), info_text(info, SUBJECT_KEY))
+        self._documents.forget(document_id)
+        self._stored_vectors.pop(document_id, None)
+        if self._store is not None:
+            # Held as open() would hold it: its search record as read back from the store; the document and the
+            # vectors of dimensions no query has read yet stay there. An ingest's memory is then one document's.
+            self._stored_vectors[document_id] = (record.vectors, fingerprint)  # type: ignore[assignment]
+            self._index.add(document_id, list(range(len(doc.units))), vectors, stored=True)
+            self._documents.stored(document_id, fingerprint)  # type: ignore[arg-type]
+            self._layouts[document_id] = record.layout
+        else:
+            self._index.add(document_id, list(range(len(doc.units))), vectors)
+            self._documents[document_id] = self._layouts[document_id] = doc
+        self._lexical.add_postings(document_id, record.postings)
+        self._doc_stats.add_counts(document_id, record.counts)
         return True
 
     def remove(self, document_id: str) -> None:
@@ -436,12 +427,14 @@ class SemanticRepository:
             rows = self._index.document_rows(document_id)
             bm25 = lexical.get(document_id)
             for position in sorted(positions):
-                unit = doc.units[position]
-                context = unit.context_entities
-                if query_entities and context and query_entities.isdisjoint(context):
-                    continue  # about another entity than the one asked for
-                if query_entities and unit.entities and unit.entities[0] not in query_entities:
-                    continue  # its subject is another entity; the one asked for is only mentioned ("unlike B")
+                context = ()
+                if query_entities:  # a unit is read (made from the layout) only to filter by entity
+                    unit = doc.units[position]
+                    context = unit.context_entities
+                    if context and query_entities.isdisjoint(context):
+                        continue  # about another entity than the one asked for
+                    if unit.entities and unit.entities[0] not in query_entities:
+                        continue  # its subject is another entity; the one asked for is only mentioned ("unlike B")
                 lexical_score = float(bm25[position]) / best_lexical if bm25 is not None and best_lexical else 0.0
                 if gate and lexical_score == 0.0:
                     continue
@@ -490,13 +483,9 @@ class SemanticRepository:
     def _regions_for(self, query: str, k: int, only: frozenset[str] | None) -> list[EvidenceRegion]:
         """The regions of search(), best first; reads the documents of the regions it returns."""
         order = {document_id: n for n, document_id in enumerate(self._documents)}
-        drafts: list[tuple[str, RegionDraft]] = []
         # how-to-answer words ("round to one decimal place") are not what to find
         content = query_content(query) or query
-        for document_id, hits in self._anchor_hits(content, k, only).items():
-            drafts.extend((document_id, d) for d in assemble(self._layouts[document_id], hits))  # type: ignore[arg-type]
-        drafts.sort(key=lambda item: (-item[1].score, order[item[0]], item[1].first))
-        drafts = _distinct(drafts, self._documents.source, k)
+        drafts = best_drafts(self._anchor_hits(content, k, only), self._layouts, order, self._documents.source, k)
         by_document: dict[str, list[RegionDraft]] = {}
         for document_id, draft in drafts:
             by_document.setdefault(document_id, []).append(draft)

@@ -69,6 +69,30 @@ def test_lite_ingest_and_search_import_no_model_framework(tmp_path):
     assert _modules_after_cli(parsing_stack, "--version") == []
 
 
+#: What answering from an index needs none of: the model frameworks, the PDF parsing stack, the compiler that
+#: makes documents and the citation oracle's answer models.
+NOT_FOR_ANSWERING = ("torch", "transformers", "docling", "docling_core", "pypdfium2", "pandas", "semchunk",
+                     "evidence_chunker.parsing", "semantic_json.compiler", "semantic_json.citations.models")
+
+
+def test_search_and_verify_load_neither_the_parsing_stack_nor_the_compiler_nor_the_answer_models(tmp_path):
+    from semantic_json import SemanticRepository, compile
+
+    index, result, answer = tmp_path / "index.sqlite", tmp_path / "result.json", tmp_path / "answer.json"
+    repo = SemanticRepository.open(index)
+    repo.add(compile("Kestrel Dynamics reported operating income of 1,234 million in 2024.\n\n"
+                     "Revenue grew to 9,876 million.", "kestrel"))
+    repo.close()
+    assert _modules_after_cli(NOT_FOR_ANSWERING, "search", "operating income", "--index", str(index),
+                              "-o", str(result)) == []
+    assert _modules_after_cli(NOT_FOR_ANSWERING, "verify", str(result), "--index", str(index)) == []
+    # the same probe sees the answer models where they are used
+    answer.write_text('{"statements": [{"sentence": "Operating income was 1,234 million.", "citation_ids": '
+                      '["kestrel:R1"]}]}', encoding="utf-8")
+    assert _modules_after_cli(NOT_FOR_ANSWERING, "check-answer", "--result", str(result), str(answer)) == [
+        "semantic_json.citations.models"]
+
+
 def test_the_automatic_parser_choice_imports_no_model_framework():
     code = (
         "import sys\n"

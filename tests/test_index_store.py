@@ -72,6 +72,28 @@ def test_a_reopened_index_answers_every_question_exactly_as_the_repository_that_
     reopened.close()
 
 
+def test_a_repository_filling_an_index_file_answers_as_it_grows_and_lets_go_of_every_document(prepared, tmp_path):
+    """What an ingest's main process holds is one document at a time: each added one stays in the file (its
+    vectors too, but for the dimensions a search already read), and searches between the additions answer
+    as a repository in memory holding the same documents."""
+    import gc
+    import weakref
+
+    repo = SemanticRepository.open(tmp_path / "index.sqlite")
+    let_go = []
+    for n, (doc, info) in enumerate(prepared, start=1):
+        copy = SemanticDocument.from_json(doc.to_json())
+        repo.add(copy, info=info)
+        let_go.append(weakref.ref(copy))
+        del copy
+        built = _in_memory(prepared[:n])
+        for question in QUESTIONS[::3]:
+            assert repo.search(question, k=5).to_json() == built.search(question, k=5).to_json(), question
+    gc.collect()
+    assert [ref() for ref in let_go] == [None] * len(prepared)
+    repo.close()
+
+
 def test_a_stored_document_reads_back_as_the_compiled_one(prepared, index):
     repo = SemanticRepository.open(index, read_only=True)
     for doc, info in prepared:
@@ -200,3 +222,40 @@ def test_an_index_of_an_older_layout_is_refused_unchanged_with_the_way_to_rebuil
     err = capsys.readouterr().err
     assert err.startswith(f"error: {path}: index layout version 1") and "sjt ingest PDFS --index NEW_INDEX" in err
     assert hashlib.sha256(path.read_bytes()).hexdigest() == before
+
+
+def test_an_index_reading_its_vectors_from_the_store_keeps_every_row_through_additions_growth_and_removals():
+    from semantic_json.index import VectorIndex
+
+    generator = np.random.default_rng(7)
+    store: dict[str, np.ndarray] = {}
+
+    def vectors(rows: int) -> np.ndarray:
+        return (generator.random((rows, 8)) * (generator.random((rows, 8)) < 0.3)).astype(np.float32)
+
+    def read(dimensions):
+        for document_id, matrix in store.items():
+            for dimension in dimensions:
+                rows = np.flatnonzero(matrix[:, dimension])
+                if len(rows):
+                    yield document_id, dimension, rows, matrix[rows, dimension]
+
+    store["a"] = vectors(3)
+    index = VectorIndex.from_store(8, [("a", 3)], read)
+    query = np.zeros(8, dtype=np.float32)
+    query[[0, 5]] = 1.0
+    index.scores(query)  # dimensions 0 and 5 read, the others still in the store
+
+    def add_stored(names_rows):
+        for name, rows in names_rows:  # past the capacity: the matrix grows
+            store[name] = vectors(rows)
+            index.add(name, list(range(rows)), store[name], stored=True)
+
+    add_stored([("s0", 700), ("s1", 400), ("s2", 900)])
+    index.remove("s1")
+    del store["s1"]
+    memory_only = vectors(5)  # not in the store: every dimension is read before it is written
+    index.add("m", list(range(5)), memory_only)
+    add_stored([("t0", 1500), ("t1", 2000)])
+    assert np.array_equal(index.matrix, np.vstack([store["a"], store["s0"], store["s2"], memory_only, store["t0"],
+                                                   store["t1"]]))

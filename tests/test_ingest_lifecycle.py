@@ -210,3 +210,23 @@ def test_one_pdf_read_by_two_workers_is_indexed_as_by_one(tmp_path, monkeypatch)
         documents.append((repo.get_document("annual_report_en").to_json(), repo.document_info("annual_report_en")))
         repo.close()
     assert documents[0] == documents[1]
+
+
+def test_stopping_the_workers_leaves_nothing_of_the_pool_running(capfd):
+    """An ingest stopped early (SIGTERM, an error while storing) returns only once the process pool's own
+    threads are done: none may run on into the interpreter's exit, which then waited for ever on a thread
+    reading the result of a worker stopped while sending it, or met a pipe closed under another thread."""
+    import threading
+    from concurrent.futures.process import _ExecutorManagerThread
+
+    from evidence_chunker.ingest import _prepared
+
+    todo = [(SAMPLE_PDFS / "annual_report_en.pdf", f"copy{n}") for n in range(6)]
+    for _ in range(4):
+        outcomes = _prepared(todo, "lite", None, workers=2)
+        assert next(outcomes).document.document_id == "copy0"
+        outcomes.close()
+        left = [t.name for t in threading.enumerate()
+                if isinstance(t, _ExecutorManagerThread) or t.name == "QueueFeederThread"]
+        assert left == []
+    assert "Traceback" not in capfd.readouterr().err

@@ -14,52 +14,44 @@ The flow has three steps:
 3. `render_answer(report)` joins the accepted sentences into a paragraph with ``[1]``, ``[2]`` badges and a
    numbered source list (text, Markdown or HTML).
 
-Modules: ``models`` (the answer and report models; reasons as one StrEnum, flags, policies), ``numbers``
+Modules: ``options`` (policies and render formats as plain names), ``models`` (the answer and report
+models; reasons as one StrEnum, flags), ``numbers``
 (finding and grounding numbers), ``results`` (the regions of a search result), ``schema`` (the tool
 definitions), ``validation`` and ``rendering``.
 
 Citation ids are checked against a frozenset of the result's region ids, so each check is O(1).
 """
 
-# Every public name of the former single module stays importable from here (some are not in __all__).
-from ..errors import CitedAnswerInputError, CitedAnswerTypeError
-from .models import (
-    FLAG_STRIPPED_CITATION,
-    FLAG_UNGROUNDED_NUMBER,
-    FLAGS,
-    POLICIES,
-    POLICY_REJECT,
-    POLICY_STRIP,
-    REASON_INVALID_CITATION,
-    REASON_UNGROUNDED_NUMBER,
-    REASON_UNSUPPORTED,
-    REASONS,
-    RENDER_FORMATS,
-    AcceptedStatement,
-    CitedAnswer,
-    CitedStatement,
-    Policy,
-    Reason,
-    RegionProvenance,
-    RejectedStatement,
-    RenderFormat,
-    ValidationReport,
-)
-from .numbers import ENGLISH_SCALES, KOREAN_LARGE_UNITS, KOREAN_SMALL_UNITS, NUMBER_KINDS, PARENTHESISED_YEAR_RANGE, NumberMention, find_numbers
-from .rendering import MARKDOWN_FRAGMENT_SAFE, render_answer
-from .results import result_region_ids
-from .schema import (
-    CITED_ANSWER_SCHEMA_FILE,
-    DEFAULT_TOOL_DESCRIPTION,
-    DEFAULT_TOOL_NAME,
-    NO_EVIDENCE_DESCRIPTION,
-    SCHEMA_FILE_META_KEYS,
-    as_anthropic_tool,
-    as_openai_response_format,
-    as_openai_tool,
-    cited_answer_schema,
-)
-from .validation import validate_cited_answer
+from ..lazy import lazy_exports
+
+#: Where each name lives (every public name of the former single module stays importable from here, some
+#: not in __all__). Names are imported on first use: ``sjt check-answer`` declares its options from
+#: ``options`` without loading the answer models.
+_EXPORTS = {
+    **{name: "..errors" for name in ("CitedAnswerInputError", "CitedAnswerTypeError")},
+    **{name: ".options" for name in ("POLICIES", "POLICY_REJECT", "POLICY_STRIP", "RENDER_FORMATS")},
+    **{name: ".models" for name in (
+        "FLAG_STRIPPED_CITATION", "FLAG_UNGROUNDED_NUMBER", "FLAGS", "REASON_INVALID_CITATION",
+        "REASON_UNGROUNDED_NUMBER", "REASON_UNSUPPORTED", "REASONS", "AcceptedStatement", "CitedAnswer",
+        "CitedStatement", "Policy", "Reason", "RegionProvenance", "RejectedStatement", "RenderFormat",
+        "ValidationReport",
+    )},
+    **{name: ".numbers" for name in (
+        "ENGLISH_SCALES", "KOREAN_LARGE_UNITS", "KOREAN_SMALL_UNITS", "NUMBER_KINDS", "PARENTHESISED_YEAR_RANGE",
+        "NumberMention", "find_numbers",
+    )},
+    **{name: ".rendering" for name in ("MARKDOWN_FRAGMENT_SAFE", "render_answer")},
+    "result_region_ids": ".results",
+    **{name: ".schema" for name in (
+        "CITED_ANSWER_SCHEMA_FILE", "DEFAULT_TOOL_DESCRIPTION", "DEFAULT_TOOL_NAME", "NO_EVIDENCE_DESCRIPTION",
+        "SCHEMA_FILE_META_KEYS", "as_anthropic_tool", "as_openai_response_format", "as_openai_tool",
+        "cited_answer_schema",
+    )},
+    "validate_cited_answer": ".validation",
+}
+
+
+__getattr__, __dir__ = lazy_exports(__name__, globals(), _EXPORTS)
 
 __all__ = [
     "DEFAULT_TOOL_NAME",

@@ -9,6 +9,8 @@ from typing import Any, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from .options import POLICIES, POLICY_REJECT, POLICY_STRIP, RENDER_FORMATS  # noqa: F401 - importable from here too
+
 if sys.version_info >= (3, 11):
     from enum import StrEnum
 else:  # pragma: no cover - Python 3.10
@@ -38,12 +40,6 @@ REASONS: tuple[str, ...] = tuple(reason.value for reason in Reason)
 FLAG_UNGROUNDED_NUMBER = Reason.UNGROUNDED_NUMBER.value
 FLAG_STRIPPED_CITATION = "stripped_citation"
 FLAGS: tuple[str, ...] = (FLAG_UNGROUNDED_NUMBER, FLAG_STRIPPED_CITATION)
-
-POLICY_REJECT = "reject"
-POLICY_STRIP = "strip"
-POLICIES: tuple[str, ...] = (POLICY_REJECT, POLICY_STRIP)
-
-RENDER_FORMATS: tuple[str, ...] = ("text", "markdown", "html")
 
 Policy = Literal["reject", "strip"]
 RenderFormat = Literal["text", "markdown", "html"]

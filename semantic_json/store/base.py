@@ -109,7 +109,9 @@ class StoredVocabulary:
     def ids(self, keys: Sequence[str]) -> list[int]:
         """The id of every key of ``keys``, adding to the store those it lacks."""
         created = {key: np.int32(key_id) for key, key_id in self._create(list(keys)).items()}
-        self._known.update(created)
+        # Only keys asked for before are remembered (those asked for in vain now have an id): adding
+        # documents never grows what a search remembers.
+        self._known.update((key, key_id) for key, key_id in created.items() if key in self._known)
         return [created[key] for key in keys]
 
 
@@ -202,7 +204,7 @@ class IndexStore(Protocol):
     def fingerprint(self, document_id: str) -> str | None: ...
 
     def put(self, doc: SemanticDocument, record: SearchRecord, info: dict[str, Any] | None = None,
-            fingerprint: str | None = None) -> None: ...
+            fingerprint: str | None = None) -> SearchRecord: ...
 
     def delete(self, document_id: str) -> bool: ...
 

@@ -28,7 +28,8 @@ from ..errors import EmbedderMismatchError
 from ..model import SemanticDocument
 from .base import (STORE_SCHEMA_VERSION, IndexFileError, StoredRecord, StoredVocabulary, read_source, read_records,
                    version_error)
-from .records import SearchRecord, StoredSource, UnitLayout, encode_document, encode_record, vector_rows
+from .records import (SearchRecord, StoredSource, UnitLayout, decode_record, encode_document, encode_record,
+                      vector_rows)
 from .sqlite import document_fingerprint
 
 #: Seconds to wait for the server when connecting.
@@ -192,12 +193,13 @@ class PostgresStore:
 
     def _create_keys(self, keys: Sequence[str]) -> dict[str, int]:
         """Ids of ``keys``, the missing ones added; concurrent writers agree on one id per key (the primary
-        key), and only missing keys draw ids from the sequence."""
+        key), and only missing keys draw ids from the sequence. Keys go in sorted: two writers adding some of
+        the same new keys then wait for each other in one order, never in a circle (a deadlock)."""
         with self._conn.transaction():
             self._conn.execute(
                 "INSERT INTO sjt_keys (key, id) SELECT k, nextval('sjt_keys_seq') FROM unnest(%s::text[]) AS k"
                 " WHERE NOT EXISTS (SELECT 1 FROM sjt_keys WHERE key = k) ON CONFLICT (key) DO NOTHING",
-                (list(dict.fromkeys(keys)),),
+                (sorted(set(keys)),),
             )
         return self._lookup_keys(keys)
 
@@ -210,11 +212,13 @@ class PostgresStore:
         return row[0] if row else None
 
     def put(self, doc: SemanticDocument, record: SearchRecord, info: dict[str, Any] | None = None,
-            fingerprint: str | None = None) -> None:
-        """Write (or replace) one document, its search record and its anchors in a single transaction."""
+            fingerprint: str | None = None) -> SearchRecord:
+        """Write (or replace) one document, its search record and its anchors in a single transaction; the
+        search record as a reader of the server gets it back."""
         vectors = record.vectors.to_dense() if hasattr(record.vectors, "to_dense") else record.vectors
         vectors = np.ascontiguousarray(vectors, dtype=np.float32)
         fingerprint = fingerprint or document_fingerprint(doc)
+        record_bytes = encode_record(record)
         row = (
             doc.document_id,
             fingerprint,
@@ -224,7 +228,7 @@ class PostgresStore:
             record.dim,
             json.dumps(info or {}, ensure_ascii=False, sort_keys=True),
             time.time(),
-            encode_record(record),
+            record_bytes,
             encode_document(doc),
         )
         with self._conn.transaction():
@@ -253,6 +257,7 @@ class PostgresStore:
                     copy.set_types(["text", "int4", "vector"])
                     for position in range(len(doc.units)):
                         copy.write_row((doc.document_id, position, vectors[position]))
+        return decode_record(doc.document_id, record_bytes, len(doc.units), record.dim)
 
     def delete(self, document_id: str) -> bool:
         cursor = self._conn.execute("DELETE FROM sjt_documents WHERE document_id = %s", (document_id,))

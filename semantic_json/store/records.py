@@ -35,7 +35,7 @@ from typing import Any, get_args
 import numpy as np
 
 from ..index import SparseVectors
-from ..lexical import Postings, TermCounts
+from ..lexical import PackedPostings, Postings, TermCounts
 from ..errors import DocumentIntegrityError
 from ..model import Entity, Segment, SemanticDocument, UnitKind, line_starts_of, sha256_text, unit_constructor
 
@@ -340,7 +340,7 @@ class SearchRecord:
     StoredVectors: the entries stay in the store until a query reads their dimension."""
 
     vectors: np.ndarray | SparseVectors | StoredVectors
-    postings: Postings
+    postings: Postings | PackedPostings
     counts: TermCounts
     layout: UnitLayout
 
@@ -411,14 +411,12 @@ def decode_record(document_id: str, data: bytes, n_units: int, dim: int) -> Sear
                             np.dtype(meta["vector_rows"]))
     if vectors.dim != dim or int(vectors.counts.max(initial=0)) > n_units:
         raise ValueError("vector entries do not match the units")
-    postings = Postings(
-        keys=np.repeat(arrays["postings.key_ids"], arrays["postings.key_counts"]),
-        units=arrays["postings.units"].astype(np.int32),
-        weights=_unpack_floats("postings.weights", arrays),
-        lengths=np.array(arrays["postings.lengths"], dtype=np.float32),
-        damping=_unpack_floats("postings.damping", arrays),
-    )
-    if len(postings.lengths) != n_units or len(postings.units) != len(postings.keys):
+    weights = ((arrays["postings.weights.table"], arrays["postings.weights.codes"])
+               if "postings.weights.table" in arrays else arrays["postings.weights"])
+    postings = PackedPostings(arrays["postings.key_ids"], arrays["postings.key_counts"], arrays["postings.units"],
+                              weights, lengths=np.array(arrays["postings.lengths"], dtype=np.float32),
+                              damping=_unpack_floats("postings.damping", arrays))
+    if len(postings.lengths) != n_units or len(postings.damping) != n_units:
         raise ValueError("postings do not match the units")
     counts = TermCounts(keys=arrays["counts.keys"], counts=arrays["counts.counts"].astype(np.int32),
                         length=int(meta["length"]))

@@ -21,7 +21,8 @@ from ..errors import EmbedderMismatchError
 from ..model import SemanticDocument
 from .base import (REBUILD_HINT, STORE_SCHEMA_VERSION, IndexFileError, ReadOnlyIndexError, StoredRecord,
                    StoredVocabulary, read_source, read_records, version_error)
-from .records import SearchRecord, StoredSource, UnitLayout, encode_document, encode_record, vector_rows
+from .records import (SearchRecord, StoredSource, UnitLayout, decode_record, encode_document, encode_record,
+                      vector_rows)
 
 #: Seconds a writer waits for another writer's lock before giving up.
 BUSY_TIMEOUT_S = 30.0
@@ -256,8 +257,9 @@ class SqliteStore:
         return row[0] if row else None
 
     def put(self, doc: SemanticDocument, record: SearchRecord, info: dict[str, Any] | None = None,
-            fingerprint: str | None = None) -> None:
-        """Write (or replace) one document and its search record in a single transaction."""
+            fingerprint: str | None = None) -> SearchRecord:
+        """Write (or replace) one document and its search record in a single transaction; the search record as
+        a reader of the file gets it back."""
         self._writable("add a document")
         record_bytes = encode_record(record)
         document_bytes = encode_document(doc)
@@ -286,6 +288,7 @@ class SqliteStore:
                     document_bytes,
                 ),
             )
+        return decode_record(doc.document_id, record_bytes, len(doc.units), record.dim)
 
     def delete(self, document_id: str) -> bool:
         self._writable("remove a document")

@@ -222,3 +222,58 @@ def test_document_that_names_the_company_wins_for_identical_rows():
     top = repo.search("Kestrel Dynamics operating income 2024", k=3)[0]
     assert top.document_id == "kestrel"
     assert "1,938" in top.text
+
+
+def _statement_text(n: int) -> str:
+    """A small report: a paragraph, a table under its caption, a closing paragraph (repeated in part, so
+    two drafts of one document can hold the same text)."""
+    return (
+        f"# Report {n}\n\nRevenue grew to {n * 7} million in 2024. Operating income was {n * 3} million.\n\n"
+        f"Table {n}: Consolidated balance sheet\n\n| item | 2024 | 2023 |\n| --- | --- | --- |\n"
+        f"| Total assets | {n * 11} | {n * 10} |\n| Total liabilities | {n * 5} | {n * 4} |\n\n"
+        "Net cash provided by operating activities rose.\n\nNet cash provided by operating activities rose.\n"
+    )
+
+
+def test_best_drafts_of_the_likeliest_documents_equal_those_of_every_document() -> None:
+    import random
+
+    from semantic_json.regions import best_drafts
+
+    docs = {f"d{n}": compile(_statement_text(n % 4), f"d{n}") for n in range(12)}  # equal texts: equal scores
+    order = {document_id: n for n, document_id in enumerate(docs)}
+    source = docs.__getitem__
+    generator = random.Random(11)
+    skipped = 0
+    for _ in range(300):
+        hits = {}
+        for document_id, doc in docs.items():
+            positions = generator.sample(range(len(doc.units)), generator.randint(0, 4))
+            if positions:  # few distinct scores: ties across documents and inside one
+                hits[document_id] = [(p, generator.choice((0.2, 0.35, 0.5, 0.5, 0.8, 0.9))) for p in sorted(positions)]
+        everything = best_drafts(hits, docs, order, source, limit=10**6)
+        for k in (1, 2, 3, 5, 8):
+            assembled: list[str] = []
+
+            class Counting(dict):
+                def __getitem__(self, document_id):
+                    assembled.append(document_id)
+                    return super().__getitem__(document_id)
+
+            chosen = best_drafts(hits, Counting(docs), order, source, limit=k)
+            assert [(d, r.first, r.last, r.score) for d, r in chosen] == [
+                (d, r.first, r.last, r.score) for d, r in everything[:k]]
+            skipped += len(hits) - len(assembled)
+    assert skipped > 0  # documents that could place no draft were left out
+
+
+def test_a_document_added_after_a_search_counts_in_the_next_search_as_if_it_had_been_there() -> None:
+    texts = [(f"report{n}", _statement_text(n)) for n in range(1, 4)] + [("credit", KOREAN_NEIGHBOURS_TEXT)]
+    query = "net cash provided by operating activities in report 3"
+    grown = repo_with(*texts[:2])
+    grown.search(query)
+    grown.search(KOREAN_QUERY)
+    for document_id, text in texts[2:]:
+        grown.add(compile(text, document_id, source_uri=f"file:///credit/{document_id}.txt"))
+    assert grown.search(query).to_json() == repo_with(*texts).search(query).to_json()
+    assert grown.search(KOREAN_QUERY).to_json() == repo_with(*texts).search(KOREAN_QUERY).to_json()
