@@ -75,7 +75,9 @@ class _Layout:
 
     def __init__(self, doc: SemanticDocument) -> None:
         self.units = doc.units
-        self.text = doc.text
+        #: A compiled document's text, or a stored layout's lead-in flags (a UnitLayout has no text).
+        self._text: str | None = getattr(doc, "text", None)
+        self._lead_in = getattr(doc, "lead_in_flags", None)
         self._bounds: dict[int, tuple[int, int]] = {}
         self._has_rows: dict[int, bool] = {}
 
@@ -132,6 +134,15 @@ class _Layout:
     def is_table(self, pos: int) -> bool:
         """Whether unit `pos` is a row or the caption of a table."""
         return self.table_of(pos) is not None
+
+    def announces(self, pos: int) -> bool:
+        """Whether unit `pos` is a lead-in ("... as follows:", patterns.is_lead_in)."""
+        if self._lead_in is not None:
+            return bool(self._lead_in[pos])
+        if self._text is None:
+            return False
+        unit = self.units[pos]
+        return unit.kind != "table_row" and is_lead_in(self._text[unit.start_char : unit.end_char])
 
     def span_chars(self, first: int, last: int) -> int:
         return self.units[last].end_char - self.units[first].start_char
@@ -249,8 +260,7 @@ def _attach_announced_table(layout: _Layout, draft: RegionDraft) -> None:
     table = layout.table_of(after)
     if table is None or table[0] != after or layout.span_chars(table[0], table[1]) > TABLE_WHOLE_MAX_CHARS:
         return
-    last = units[draft.last]
-    if not is_lead_in(layout.text[last.start_char : last.end_char]):
+    if not layout.announces(draft.last):
         return
     draft.last = table[1]
     draft.is_table = True

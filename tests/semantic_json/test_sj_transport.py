@@ -211,6 +211,16 @@ def test_a_lead_in_sentence_takes_the_table_it_announces(lead_in: str) -> None:
     assert region.source.chunk_ids == ["p94-t1", "p94-eu1"] and region.source.kind == "mixed"
 
 
+def test_a_reopened_index_file_takes_the_announced_table_too(tmp_path) -> None:
+    text, segments = _lead_in_document("The benefit payments to retirees are expected to be paid as follows:", rows=3)
+    repo = SemanticRepository.open(tmp_path / "index.sqlite")
+    repo.add(compile(text, "benefits", segments=segments))
+    repo.close()
+    reopened = SemanticRepository.open(tmp_path / "index.sqlite", read_only=True)
+    region = reopened.search(QUERY_RETIREES)[0]
+    assert region.text.endswith("2024 | 1,002 | 802") and region.source.chunk_ids == ["p94-t1", "p94-eu1"]
+
+
 def test_a_sentence_that_announces_nothing_keeps_to_itself() -> None:
     text, segments = _lead_in_document("The benefit payments to retirees are paid from plan assets.", rows=3)
     repo = SemanticRepository()
