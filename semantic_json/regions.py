@@ -66,6 +66,12 @@ class RegionDraft:
     is_table: bool = False
 
 
+def announces(unit: SemanticUnit, text: str) -> bool:
+    """Whether `unit` (of a document whose text is `text`) is a lead-in to what follows it (patterns.is_lead_in);
+    a table row never is."""
+    return unit.kind != "table_row" and is_lead_in(text[unit.start_char : unit.end_char])
+
+
 def _compatible(unit: SemanticUnit, entities: frozenset[str]) -> bool:
     return all(e in entities for e in unit.context_entities)
 
@@ -141,8 +147,7 @@ class _Layout:
             return bool(self._lead_in[pos])
         if self._text is None:
             return False
-        unit = self.units[pos]
-        return unit.kind != "table_row" and is_lead_in(self._text[unit.start_char : unit.end_char])
+        return announces(self.units[pos], self._text)
 
     def span_chars(self, first: int, last: int) -> int:
         return self.units[last].end_char - self.units[first].start_char

@@ -37,7 +37,7 @@ import numpy as np
 from ..index import SparseVectors
 from ..lexical import PackedPostings, Postings, TermCounts
 from ..errors import DocumentIntegrityError
-from ..patterns import is_lead_in
+from ..regions import announces
 from ..model import Entity, Segment, SemanticDocument, UnitKind, line_starts_of, sha256_text, unit_constructor
 
 #: First bytes of a search record and of a stored document (the format's version is the last byte).
@@ -214,9 +214,10 @@ class UnitLayout:
         arrays["segment"] = _smallest_uint(np.fromiter((u.segment + 1 if u.segment is not None else 0 for u in units),
                                                        np.int64, len(units)))
         arrays["is_header"] = np.fromiter((u.is_header for u in units), np.uint8, len(units))
-        text = doc.text
-        arrays["lead_in"] = np.fromiter((u.kind != "table_row" and is_lead_in(text[u.start_char:u.end_char])
-                                         for u in units), np.uint8, len(units))
+        # region assembly reads the flag of a unit that ends its block only (what a lead-in announces follows it)
+        ends_block = [a.block != b.block for a, b in zip(units, units[1:])] + [True]
+        arrays["lead_in"] = np.fromiter((end and announces(u, doc.text) for u, end in zip(units, ends_block)),
+                                        np.uint8, len(units))
         names: dict[str, int] = {}
         lists: dict[str, np.ndarray] = {}
         _pack_lists("entity", [u.entities for u in units], names, lists)
@@ -236,8 +237,8 @@ class UnitLayout:
 
     @property
     def lead_in_flags(self) -> np.ndarray | None:
-        """1 for a unit whose text announces what follows (patterns.is_lead_in), per unit; None for a
-        layout stored before the flags were (its regions take no announced table)."""
+        """1 for a unit that ends its block and announces what follows (regions.announces), per unit;
+        None for a layout stored before the flags were (its regions take no announced table)."""
         return self._arrays["lead_in"] if "lead_in" in self._arrays else None
 
     def columns(self) -> list:
