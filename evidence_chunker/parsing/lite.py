@@ -49,7 +49,7 @@ from .lite_pdfium import PageFrame, extract_chars
 from .lite_settings import LiteSettings
 from .lite_borderless import find_aligned_tables
 from .lite_ruled import find_ruled_tables
-from .lite_tables import Edge, FoundTable, prepare_edges
+from .lite_tables import Edge, FoundTable, join_value_mark_columns, prepare_edges
 from .lite_text import (
     Glyphs,
     Line,
@@ -429,8 +429,11 @@ class LiteParser:
                 lines = group_lines(_outside(zone, index), settings)
             if settings.borderless_tables:
                 tables += find_aligned_tables(lines, hs + vs, page.figures, settings)
-        for table in tables:  # a table of contents without dot leaders ("Index to Financial Statements | Page")
-            if table.kind != "index" and is_page_index(table):
+        for table in tables:
+            if table.kind == "index":
+                continue
+            join_value_mark_columns(table)
+            if is_page_index(table):  # a table of contents without dot leaders ("Index to Financial Statements | Page")
                 table.kind = "index"
         return tables
 

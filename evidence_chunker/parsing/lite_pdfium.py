@@ -24,7 +24,7 @@ from typing import Any, Callable, NamedTuple
 
 import numpy as np
 
-from .lite_text import Glyphs
+from .lite_text import AMOUNT_MARKS, Glyphs
 
 __all__ = ["PageFrame", "extract_chars"]
 
@@ -47,8 +47,7 @@ _LINE_BREAKS = frozenset({0x0D, 0x0A})
 _BLANKS = _SPACES | _LINE_BREAKS | _UNICODE_NONCHAR
 _BLANK_CODES, _SPACE_CODES, _UNICODE_NONCHAR_CODES = (np.array(sorted(c)) for c in (_BLANKS, _SPACES, _UNICODE_NONCHAR))
 #: Glyphs whose printed space before them decides a word: ")" and "%" closing an amount.
-_AMOUNT_MARKS = ")%"
-_AMOUNT_MARK_CODES = np.array([ord(c) for c in _AMOUNT_MARKS])
+_AMOUNT_MARK_CODES = np.array([ord(c) for c in AMOUNT_MARKS])
 _FIRST_PRINTABLE = 0x20
 _SURROGATE_FIRST, _LOW_SURROGATE_FIRST, _SURROGATE_LAST = 0xD800, 0xDC00, 0xDFFF
 _SURROGATE_BASE = 0x10000
@@ -310,7 +309,7 @@ def _glyphs(
         "".join(map(chr, codes.tolist())), x0, top, x1, bottom, style_size[style_of], style_bold[style_of],
         style_font[style_of], list(names), space_before, np.zeros(len(glyph), dtype=bool),
     )
-    if _AMOUNT_MARKS[0] in glyphs.text or _AMOUNT_MARKS[1] in glyphs.text:
+    if AMOUNT_MARKS[0] in glyphs.text or AMOUNT_MARKS[1] in glyphs.text:
         is_space = np.isin(points, _SPACE_CODES)
         marks = np.flatnonzero(np.isin(codes, _AMOUNT_MARK_CODES) & space_before)
         for k in marks.tolist():

@@ -15,8 +15,9 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, NamedTuple, Sequence
 
+from ..patterns import is_currency
 from .lite_settings import LiteSettings
-from .lite_text import Word
+from .lite_text import AMOUNT_MARKS, Word, closes_amount
 
 
 class Edge(NamedTuple):
@@ -215,3 +216,99 @@ def main_font(words: Sequence[Word]) -> str:
     for w in words:
         weights[f"{w.font}@{round(w.size)}"] = weights.get(f"{w.font}@{round(w.size)}", 0) + len(w.text)
     return max(weights, key=weights.get)
+
+
+def _own_cells(table: FoundTable, col: int) -> list[Cell]:
+    """The cells that lie in grid column ``col`` alone."""
+    return [c for c in table.cells if c.col == col and c.col_span == 1]
+
+
+def _sign_column(table: FoundTable, col: int) -> bool:
+    """True when column ``col`` holds nothing but currency signs printed apart from their amounts."""
+    own = [c.text.strip() for c in _own_cells(table, col)]
+    return any(own) and all(not t or is_currency(t) for t in own)
+
+
+def _mark_column(table: FoundTable, col: int) -> bool:
+    """True when column ``col`` holds nothing but ")" or "%" printed apart from the amounts before them."""
+    own = [c.text.strip() for c in _own_cells(table, col)]
+    return any(own) and all(not t or (t[0] in AMOUNT_MARKS and t.strip(AMOUNT_MARKS) == "") for t in own)
+
+
+def _blank_column(table: FoundTable, col: int) -> bool:
+    """True when column ``col`` has cells of its own and every one of them is empty (a spacer between
+    value columns)."""
+    own = _own_cells(table, col)
+    return bool(own) and not any(c.text.strip() for c in own)
+
+
+def _remove_column(table: FoundTable, col: int) -> None:
+    """Drop grid column ``col``, which no cell starts in: the cells across it lose one column of span."""
+    for c in table.cells:
+        if c.col > col:
+            c.col -= 1
+        elif c.end_col > col:
+            c.col_span -= 1
+    table.n_cols -= 1
+
+
+def _absorb(keep: Cell, mark: Cell, text: str) -> None:
+    """Give ``keep`` the column and box of ``mark`` beside it, with ``text``."""
+    keep.text = text
+    keep.col = min(keep.col, mark.col)
+    keep.col_span += 1
+    keep.x0, keep.x1 = min(keep.x0, mark.x0), max(keep.x1, mark.x1)
+    keep.column_header = keep.column_header or mark.column_header
+
+
+def _join_column(table: FoundTable, col: int, into: int) -> bool:
+    """Merge the own cells of column ``col`` into the cells beside them in column ``into`` (col ± 1);
+    False, with nothing changed, when a row has no such neighbour or its mark does not close its amount."""
+    beside: dict[tuple[int, int], Cell] = {}
+    for c in table.cells:
+        edge = c.col if into > col else c.end_col - 1
+        if edge == into:
+            beside[(c.row, c.row_span)] = c
+    plan: list[tuple[Cell, Cell, str]] = []
+    for mark in _own_cells(table, col):
+        keep = beside.get((mark.row, mark.row_span))
+        if keep is None:
+            return False
+        sign, amount = mark.text.strip(), keep.text.strip()
+        if not sign or not amount:
+            text = amount or sign
+        elif into > col:  # a currency sign before its amount, one space apart as printed: "$ 2,725"
+            text = f"{sign} {amount}"
+        elif closes_amount(amount, sign[0]):  # "(565" and ")", "12.5" and "%": "(565)", "12.5%"
+            text = amount + sign
+        else:
+            return False
+        plan.append((keep, mark, text))
+    for keep, mark, text in plan:
+        _absorb(keep, mark, text)
+    marks = {id(mark) for _, mark, _ in plan}
+    table.cells = [c for c in table.cells if id(c) not in marks]
+    return True
+
+
+def join_value_mark_columns(table: FoundTable) -> FoundTable:
+    """The table with grid columns of lone value marks joined to the amounts they belong to.
+
+    EDGAR's statements print "$" in a table cell of its own left of the amount, and ")" or "%" in one
+    right of it; a grid built from the cell rules then gives "Net sales | $ | 14,694", so the sign reads as
+    a value of its own column and the row's amounts no longer line up with the header above them. A column
+    whose own cells hold only currency signs (or nothing) joins the column to its right, one holding only
+    ")" or "%" the column to its left, and so does an empty spacer column between two value columns; rows
+    where a cell already spans both are left as they are. The texts stay the printed characters:
+    "$ 14,694", "(565)", "12.5%".
+    """
+    col = 0
+    while col < table.n_cols:
+        if col + 1 < table.n_cols and _sign_column(table, col) and _join_column(table, col, col + 1):
+            _remove_column(table, col + 1)
+            continue
+        if col > 0 and (_mark_column(table, col) or _blank_column(table, col)) and _join_column(table, col, col - 1):
+            _remove_column(table, col)
+            continue
+        col += 1
+    return table

@@ -269,7 +269,7 @@ def words_from_glyphs(glyphs: Glyphs, settings: LiteSettings) -> list[Word]:
                 start = k - 1
                 while start and not cut[start - 1]:
                     start -= 1
-                if _closes_amount(text[start:k], text[k]):
+                if closes_amount(text[start:k], text[k]):
                     cut[k - 1] = backtracks[k - 1] or off_line[k - 1]
     starts = np.concatenate(([0], np.flatnonzero(cut) + 1))
     lengths = np.diff(np.append(starts, n))
@@ -294,13 +294,13 @@ def words_from_glyphs(glyphs: Glyphs, settings: LiteSettings) -> list[Word]:
 
 
 #: Glyphs that may close an amount set apart from it: "(565" and ")", "12.5" and "%".
-_AMOUNT_MARKS = ")%"
+AMOUNT_MARKS = ")%"
 
 
 def _mark_positions(text: str) -> list[int]:
     """Positions of ")" and "%" in a string, in order."""
     out: list[int] = []
-    for mark in _AMOUNT_MARKS:
+    for mark in AMOUNT_MARKS:
         at = text.find(mark)
         while at >= 0:
             out.append(at)
@@ -308,12 +308,12 @@ def _mark_positions(text: str) -> list[int]:
     return sorted(out)
 
 
-def _closes_amount(text: str, mark: str) -> bool:
+def closes_amount(text: str, mark: str) -> bool:
     """True when ``mark`` is a ")" or "%" that ends the amount ``text`` though set apart from it
     without a printed space (pdfium may report one for the gap). EDGAR renders "(565" and ")", "12.5"
     and "%" in table cells of their own; they read "(565)" and "12.5%". A ")" counts only when it
     closes a "(" of the amount."""
-    if mark not in _AMOUNT_MARKS:
+    if mark not in AMOUNT_MARKS:
         return False
     if not any(c.isdigit() for c in text):
         return False

@@ -1,0 +1,115 @@
+"""Ruled statements whose "$", ")" and "%" stand in grid cells of their own.
+
+EDGAR renders a statement's amounts over three table cells: "$" at the left of the value column, the
+digits, and ")" or "%" after them. Read cell by cell, "Net sales | $ | 14,694" made the sign a value of its
+own column, so the row's amounts no longer lined up with the years above them. The lite parser joins such
+columns to the amounts they belong to, keeping the printed characters.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from evidence_chunker.parsing.lite_tables import Cell, FoundTable, join_value_mark_columns
+
+pytest.importorskip("reportlab")
+from reportlab.lib.pagesizes import letter  # noqa: E402
+from reportlab.platypus import SimpleDocTemplate, Table, TableStyle  # noqa: E402
+
+from evidence_chunker import EvidenceChunker  # noqa: E402
+from evidence_chunker.parsing.lite import LiteParser  # noqa: E402
+
+ROWS = [
+    ["(In millions)", "", "2023", "", "", "2022", ""],
+    ["Net sales", "$", "14,694", "", "$", "14,544", ""],
+    ["Cost of sales", "", "(11,969", ")", "", "(11,724", ")"],
+    ["Gross profit", "", "2,725", "", "", "2,820", ""],
+    ["Gross margin", "", "18.5", "%", "", "19.4", "%"],
+    ["Net income", "$", "1,048", "", "$", "805", ""],
+]
+WIDTHS = [170, 12, 60, 10, 12, 60, 10]
+
+
+def _table(rows: list[list[str]]) -> FoundTable:
+    cells = [Cell(row=r, col=c, row_span=1, col_span=1, x0=c * 10.0, top=r * 10.0, x1=c * 10.0 + 10, bottom=r * 10.0 + 10, text=t)
+             for r, row in enumerate(rows) for c, t in enumerate(row)]
+    return FoundTable(0, 0, 10.0 * len(rows[0]), 10.0 * len(rows), len(rows), len(rows[0]), cells, "ruled")
+
+
+def _rows(table: FoundTable) -> list[list[str]]:
+    grid = [[""] * table.n_cols for _ in range(table.n_rows)]
+    for c in table.cells:
+        grid[c.row][c.col] = c.text
+    return grid
+
+
+def test_sign_and_mark_columns_join_their_amounts():
+    table = join_value_mark_columns(_table(ROWS))
+    assert table.n_cols == 3
+    assert _rows(table) == [
+        ["(In millions)", "2023", "2022"],
+        ["Net sales", "$ 14,694", "$ 14,544"],
+        ["Cost of sales", "(11,969)", "(11,724)"],
+        ["Gross profit", "2,725", "2,820"],
+        ["Gross margin", "18.5%", "19.4%"],
+        ["Net income", "$ 1,048", "$ 805"],
+    ]
+    assert all(c.col_span == 1 for c in table.cells)
+
+
+def test_a_mark_that_closes_no_amount_keeps_its_column():
+    # "—" and "%" are two printed values, not one amount: nothing to join
+    rows = [["Organic sales", "1.2", "—", "%"], ["Translation", "(0.3)", "2.6", "%"]]
+    table = join_value_mark_columns(_table(rows))
+    assert _rows(table) == rows
+
+
+def test_a_column_of_words_is_never_joined():
+    rows = [["Item", "Form", "Page"], ["Revenues", "10-K", "33"], ["Expenses", "10-Q", "34"]]
+    assert _rows(join_value_mark_columns(_table(rows))) == rows
+
+
+def test_a_spacer_column_between_value_columns_is_dropped():
+    rows = [["Gross profit", "$", "2,725", "", "$", "2,820"], ["Share of sales", "", "18.5%", "", "", "19.4%"]]
+    assert _rows(join_value_mark_columns(_table(rows))) == [
+        ["Gross profit", "$ 2,725", "$ 2,820"], ["Share of sales", "18.5%", "19.4%"]]
+
+
+def test_a_cell_already_spanning_sign_and_amount_keeps_its_text():
+    table = _table([["Net sales", "$", "14,694"], ["Cost of sales", "(11,969)", ""]])
+    table.cells = [c for c in table.cells if not (c.row == 1 and c.col == 2)]
+    spanning = next(c for c in table.cells if c.text == "(11,969)")
+    spanning.col_span = 2
+    join_value_mark_columns(table)
+    assert _rows(table) == [["Net sales", "$ 14,694"], ["Cost of sales", "(11,969)"]]
+    assert table.n_cols == 2 and spanning.col == 1 and spanning.col_span == 1
+
+
+@pytest.fixture(scope="module")
+def statement_pdf(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("marks") / "ruled_statement.pdf"
+    grid = Table(ROWS, colWidths=WIDTHS)
+    grid.setStyle(TableStyle([("GRID", (0, 0), (-1, -1), 0.5, "black"), ("ALIGN", (2, 0), (-1, -1), "RIGHT"),
+                              ("FONTSIZE", (0, 0), (-1, -1), 8)]))
+    SimpleDocTemplate(str(path), pagesize=letter).build([grid])
+    return path
+
+
+def test_ruled_statement_reads_one_value_per_year(statement_pdf):
+    parsed = LiteParser().parse(statement_pdf)
+    (table,) = parsed.document.tables
+    texts = [[cell.text for cell in row] for row in table.data.grid]
+    assert table.data.num_cols == 3
+    assert ["Net sales", "$ 14,694", "$ 14,544"] in texts
+    assert ["Cost of sales", "(11,969)", "(11,724)"] in texts
+    assert ["Gross margin", "18.5%", "19.4%"] in texts
+
+
+def test_flattened_rows_pair_each_amount_with_its_year(statement_pdf):
+    (eu,) = EvidenceChunker(parser="lite").chunk(statement_pdf)
+    rows = " / ".join(eu.flattened_rows)
+    assert "2023: $ 14,694" in rows and "2022: $ 14,544" in rows
+    assert "2023: (11,969)" in rows
+    assert "$;" not in rows and "| $ |" not in rows
