@@ -10,8 +10,9 @@ Steps, for the anchors (unit positions with scores) that retrieval found in a do
    paragraph is at most PARAGRAPH_MAX_CHARS long, else by CONTEXT_SENTENCES neighbouring sentences. A table
    cluster grows to whole rows under the table's header row and caption (never half a row). Growth stops at
    the first unit that is about an entity outside the region's entities, or that lies in another zone.
-   A text region that ends in a lead-in ("... are expected to be paid as follows:") takes the table
-   right after it when the table is at most TABLE_WHOLE_MAX_CHARS long: the sentence announced it.
+   A text region that ends in a lead-in ("... are expected to be paid as follows:"), or that a short
+   lead-in block of its own follows ("The following table sets forth ...:"), takes the table right after
+   it when the table is at most TABLE_WHOLE_MAX_CHARS long: the sentence announced it.
 3. **Merge** regions that overlap or touch, and score each by its best anchor, raised by its second best
    (region_score: a region holding two of the things asked for outranks one holding one).
 
@@ -45,6 +46,9 @@ TABLE_REGION_MAX_CHARS = 6000
 #: A table (one table segment: a block of rows under its caption and header) at most this long is taken
 #: whole: the rows next to the asked one are what a ratio or a comparison needs, and they cost little.
 TABLE_WHOLE_MAX_CHARS = 2400
+#: A lead-in block of its own ("The following table sets forth ...:") between a region and the table it
+#: announces is at most this many characters long.
+LEAD_IN_MAX_CHARS = 400
 #: A caption unit at most this many lines above a table (in its own segment) is taken as its caption.
 CAPTION_MAX_LINE_GAP = 2
 #: Unit kinds that belong to tables.
@@ -254,18 +258,34 @@ def _expand_table(layout: _Layout, draft: RegionDraft) -> None:
     draft.zone = units[draft.last].segment
 
 
+def _lead_in_block(layout: _Layout, draft: RegionDraft, first: int) -> int | None:
+    """The last unit of the block starting at unit ``first`` when that block is a lead-in of its own
+    (at most LEAD_IN_MAX_CHARS long, entity-compatible with ``draft``): "The following table sets forth
+    the notional amounts of our derivative instruments:" between a paragraph and its table."""
+    if first >= len(layout.units) or layout.is_table(first):
+        return None
+    block_first, block_last = layout.bounds(first)
+    if block_first != first or layout.span_chars(first, block_last) > LEAD_IN_MAX_CHARS:
+        return None
+    if not layout.announces(block_last):
+        return None
+    if not all(_compatible(layout.units[p], draft.entities) for p in range(first, block_last + 1)):
+        return None
+    return block_last
+
+
 def _attach_announced_table(layout: _Layout, draft: RegionDraft) -> None:
-    """Extend a text region whose last sentence is a lead-in to the table right after it, whole (the
-    table's rows carry what the sentence announced); nothing when the table is longer than
-    TABLE_WHOLE_MAX_CHARS or something else comes between."""
+    """Extend a text region that ends in a lead-in, or is followed by a short lead-in block of its own,
+    to the table right after it, whole (the table's rows carry what the sentence announced); nothing
+    when the table is longer than TABLE_WHOLE_MAX_CHARS or something else comes between."""
     units = layout.units
-    after = draft.last + 1
-    if after >= len(units) or layout.bounds(draft.last)[1] != draft.last:
+    if draft.last + 1 >= len(units) or layout.bounds(draft.last)[1] != draft.last:
         return
-    table = layout.table_of(after)
-    if table is None or table[0] != after or layout.span_chars(table[0], table[1]) > TABLE_WHOLE_MAX_CHARS:
+    lead = draft.last if layout.announces(draft.last) else _lead_in_block(layout, draft, draft.last + 1)
+    if lead is None or lead + 1 >= len(units):
         return
-    if not layout.announces(draft.last):
+    table = layout.table_of(lead + 1)
+    if table is None or table[0] != lead + 1 or layout.span_chars(table[0], table[1]) > TABLE_WHOLE_MAX_CHARS:
         return
     draft.last = table[1]
     draft.is_table = True

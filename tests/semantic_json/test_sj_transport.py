@@ -235,3 +235,42 @@ def test_a_lead_in_leaves_a_table_too_long_to_take_whole() -> None:
     repo.add(compile(text, "benefits", segments=segments))
     region = next(r for r in repo.search(QUERY_RETIREES) if r.text.startswith("Estimated"))
     assert region.text == text[: segments[0]["end_char"]]
+
+
+def _lead_in_block_document(lead_in: str) -> tuple[str, list[dict]]:
+    """A paragraph, a lead-in paragraph of its own, then a table: how 10-Ks introduce a note's table."""
+    paragraph = ("We enter into derivative transactions to manage our exposure to fluctuations in foreign "
+                 "currency exchange rates and interest rates. We do not hold derivatives for trading purposes.")
+    table = "\n".join(["At December 31, | 2021 | 2020", "Interest rate swaps | 19,779 | 17,768",
+                       "Cross currency swaps | 32,502 | 26,288"])
+    text = f"{paragraph}\n\n{lead_in}\n\n{table}"
+    lead_at = len(paragraph) + 2
+    table_at = lead_at + len(lead_in) + 2
+    segments = [
+        {"start_char": 0, "end_char": len(paragraph), "chunk_id": "p85-t1", "kind": "text", "page_span": [85]},
+        {"start_char": lead_at, "end_char": lead_at + len(lead_in), "chunk_id": "p85-t2", "kind": "text",
+         "page_span": [85]},
+        {"start_char": table_at, "end_char": len(text), "chunk_id": "p85-eu1", "kind": "table", "page_span": [85]},
+    ]
+    return text, segments
+
+
+QUERY_HEDGES = "which derivative transactions manage exposure to foreign currency exchange rates and interest rates"
+
+
+def test_a_lead_in_block_between_a_paragraph_and_its_table_brings_the_table() -> None:
+    text, segments = _lead_in_block_document("The following table sets forth the amounts of our outstanding instruments:")
+    repo = SemanticRepository()
+    repo.add(compile(text, "hedges", segments=segments))
+    region = repo.search(QUERY_HEDGES)[0]
+    assert region.text.startswith("We enter into derivative transactions")
+    assert region.text.endswith("Cross currency swaps | 32,502 | 26,288")
+    assert region.source.chunk_ids == ["p85-t1", "p85-t2", "p85-eu1"]
+
+
+def test_a_paragraph_between_a_region_and_a_table_that_announces_nothing_keeps_them_apart() -> None:
+    text, segments = _lead_in_block_document("Our counterparties are banks with high credit ratings.")
+    repo = SemanticRepository()
+    repo.add(compile(text, "hedges", segments=segments))
+    region = repo.search(QUERY_HEDGES)[0]
+    assert region.text == text[: segments[0]["end_char"]]
