@@ -370,7 +370,7 @@ def _prepare_cached(args: tuple[Path, Optional[str]]) -> tuple[str, dict]:
 
     from evidence_chunker import EvidenceChunker
     from evidence_chunker.export.semantic import corpus_to_semantic_document, pdf_uri
-    from evidence_chunker.filing import filing_profile
+    from evidence_chunker.filing import filing_profile, filing_subject
     from evidence_chunker.ingest import document_id_for
 
     path, cache = args
@@ -380,7 +380,7 @@ def _prepare_cached(args: tuple[Path, Optional[str]]) -> tuple[str, dict]:
     document = corpus_to_semantic_document(corpus, doc_id, pdf_uri(path), parsed.sha256)
     filing = filing_profile(parsed.document)
     info = {"pdf_sha256": parsed.sha256, "pages": parsed.page_count, "profile": filing.get("profile", ""),
-            "subject": filing.get("company", "")}
+            "subject": filing_subject(filing)}
     return document.to_json(), info
 
 

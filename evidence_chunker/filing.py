@@ -3,7 +3,7 @@
 A question over many reports names the company, the period and often the form ("3M's FY2018 10-K",
 "AMCOR's Q2 of FY2023"); no table row says any of that. The SEC cover page does ("FORM 10-K", "For the
 fiscal year ended December 31, 2018", the registrant's exact name above "(Exact name of registrant as
-specified in its charter)"), and so does a Korean report's cover (사업보고서, 사업연도, 회사명).
+specified in its charter)", its trading symbol under "Trading Symbol(s)"), and so does a Korean report's cover (사업보고서, 사업연도, 회사명).
 
 ``filing_profile`` returns what it found as a dict and a one-line ``profile`` text; ingest stores it with
 the document, and the repository's document prior matches questions against it.
@@ -41,6 +41,19 @@ KOREAN_COMPANY = re.compile(r"회\s*사\s*명\s*[:：]\s*(?P<name>[^\s(]+)")
 NOT_A_NAME = re.compile(r"commission|file\s+n(?:o|umber)|transition\s+period|\d{3}-\d{4,}|^\(|^_+$", re.IGNORECASE)
 #: A registrant name line is at most this long.
 NAME_MAX_CHARS = 80
+#: The heading of the cover's column of trading symbols (SEC covers since 2019).
+SYMBOL_HEADING = re.compile(r"trading\s+symbols?(?:\(s\))?", re.IGNORECASE)
+#: A trading symbol as printed there: one to five capitals standing alone ("JNJ", "VZ"; not "JNJ24C").
+TICKER = re.compile(r"(?<![\w$.&'()-])([A-Z]{2,5})(?![\w$.%&'()-])")
+#: Characters after the heading searched for the first symbol (the heading row, then the first class).
+TICKER_WINDOW = 400
+#: Where the cover's table of securities registered under Section 12(b) ends.
+SYMBOLS_END = re.compile(r"section\s+12\s*\(g\)|indicate\s+by\s+check", re.IGNORECASE)
+#: Capitalised words of that row that are not symbols.
+NOT_A_TICKER = frozenset({"II", "III", "AND", "CO", "INC", "LLC", "NA", "NYSE", "OF", "THE", "TO", "USD"})
+#: A cover printed in capitals throughout has no symbol to tell from its words: above this share of
+#: capital letters in the searched text, no symbol is read.
+TICKER_MAX_CAPITALS = 0.5
 
 
 def _cover_texts(doc: DoclingDocument) -> list[str]:
@@ -60,21 +73,49 @@ def _cover_texts(doc: DoclingDocument) -> list[str]:
     return texts
 
 
+def _is_name(text: str) -> bool:
+    return 1 < len(text) <= NAME_MAX_CHARS and not set(text) <= set("_-–— ") and not NOT_A_NAME.search(text)
+
+
 def _registrant(texts: list[str]) -> str | None:
-    """The line right above "(Exact name of registrant as specified in its charter)"."""
+    """The text right before "(Exact name of registrant as specified in its charter)": on its line, or
+    the line above."""
     for i, text in enumerate(texts):
-        if REGISTRANT_NOTE.search(text):
+        note = REGISTRANT_NOTE.search(text)
+        if note:
+            same_line = text[: note.start()].rstrip(" (")
+            if _is_name(same_line):
+                return same_line
             for previous in reversed(texts[max(i - 3, 0) : i]):
-                if 1 < len(previous) <= NAME_MAX_CHARS and not set(previous) <= set("_-–— ") \
-                        and not NOT_A_NAME.search(previous):
+                if _is_name(previous):
                     return previous
             return None
     return None
 
 
+def _ticker(joined: str) -> str | None:
+    """The first trading symbol under the cover's "Trading Symbol(s)" heading (the common stock's)."""
+    heading = SYMBOL_HEADING.search(joined)
+    if heading is None:
+        return None
+    window = joined[heading.end() : heading.end() + TICKER_WINDOW]
+    end = SYMBOLS_END.search(window)
+    window = window[: end.start()] if end else window
+    letters = [c for c in window if c.isalpha()]
+    if not letters or sum(c.isupper() for c in letters) > TICKER_MAX_CAPITALS * len(letters):
+        return None
+    return next((m.group(1) for m in TICKER.finditer(window) if m.group(1) not in NOT_A_TICKER), None)
+
+
+def filing_subject(facts: dict[str, str]) -> str:
+    """What names the filer in a question: its company name and its trading symbol ("JPMorgan Chase & Co.
+    JPM"); a question may use either ("JPM's net revenue")."""
+    return " ".join(facts[key] for key in ("company", "ticker") if facts.get(key))
+
+
 def filing_profile(doc: DoclingDocument) -> dict[str, str]:
-    """Cover facts of a filing: ``company``, ``form``, ``period`` (as printed), ``fiscal_year``, and a
-    ``profile`` line joining them ("Netflix, Inc. · FORM 10-K · fiscal year ended December 31, 2017 · FY2017").
+    """Cover facts of a filing: ``company``, ``ticker`` (its trading symbol), ``form``, ``period`` (as
+    printed), ``fiscal_year``, and a ``profile`` line joining them ("Netflix, Inc. · FORM 10-K · fiscal year ended December 31, 2017 · FY2017").
     Empty when the document has no recognisable cover."""
     texts = _cover_texts(doc)
     joined = " \n ".join(texts)
@@ -85,6 +126,9 @@ def filing_profile(doc: DoclingDocument) -> dict[str, str]:
         company = korean_company.group("name")
     if company:
         facts["company"] = company
+    ticker = _ticker(joined)
+    if ticker:
+        facts["ticker"] = ticker
     form = FORM.search(joined) or KOREAN_FORM.search(joined)
     if form:
         facts["form"] = form.group(1).upper() if form.re is FORM else form.group(1)
@@ -98,7 +142,7 @@ def filing_profile(doc: DoclingDocument) -> dict[str, str]:
         facts["fiscal_year"] = korean_period.group("year")
     if not facts:
         return {}
-    parts = [facts.get("company"), f"FORM {facts['form']}" if facts.get("form", "").isascii() and "form" in facts
+    parts = [facts.get("company"), facts.get("ticker"), f"FORM {facts['form']}" if facts.get("form", "").isascii() and "form" in facts
              else facts.get("form"), facts.get("period"), f"FY{facts['fiscal_year']}" if "fiscal_year" in facts else None]
     facts["profile"] = " · ".join(p for p in parts if p)
     return facts

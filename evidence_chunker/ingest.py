@@ -150,7 +150,7 @@ def prepare_document(path: Path, parser: str = "lite", artifacts_path: str | Non
     from .corpus.consumed import ConsumedStats
     from .corpus.assemble import build_corpus_parsed
     from .export.semantic import corpus_to_semantic_document, pdf_uri
-    from .filing import filing_profile
+    from .filing import filing_profile, filing_subject
     from .titles import CAPTION_SOURCES, dropped_running_lines
     from .parsing import ParsedDoc
 
@@ -185,7 +185,7 @@ def prepare_document(path: Path, parser: str = "lite", artifacts_path: str | Non
         "filing": {key: value for key, value in filing.items() if key != "profile"},
         "dropped_lines": _dropped_summary(dropped_running_lines(parsed.document, units)),
         "profile": filing.get("profile", ""),
-        "subject": filing.get("company", ""),
+        "subject": filing_subject(filing),
         "split_tables": len({eu.eu_id.rsplit("-s", 1)[0] for eu in units if eu.is_split}),
         "oversized_units": list(chunker.last_split_stats.oversized_ids),
         "context_paragraphs": sum(len(eu.context_before) + len(eu.context_after) for eu in units),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from docbuilder import DocBuilder, table_data
-from evidence_chunker.filing import filing_profile
+from evidence_chunker.filing import filing_profile, filing_subject
 
 
 def test_sec_cover_gives_company_form_and_fiscal_year():
@@ -43,3 +43,35 @@ def test_a_document_without_a_cover_has_no_profile():
     b = DocBuilder()
     b.text("Revenue grew in every region.", page=1, top=800)
     assert filing_profile(b.doc) == {}
+
+
+def _cover_with_symbols(*rows: str):
+    b = DocBuilder()
+    b.text("FORM 10-K", page=1, top=800, height=12)
+    b.text("For the fiscal year ended January 1, 2023", page=1, top=780, height=12)
+    b.text("JOHNSON & JOHNSON (Exact name of registrant as specified in its charter)", page=1, top=760, height=12)
+    b.text("SECURITIES REGISTERED PURSUANT TO SECTION 12(b) OF THE ACT", page=1, top=740, height=12)
+    for n, row in enumerate(rows):
+        b.text(row, page=1, top=720 - 20 * n, height=12)
+    return b.doc
+
+
+def test_cover_gives_the_trading_symbol_and_a_name_on_the_line_of_its_note():
+    facts = filing_profile(_cover_with_symbols(
+        "Title of each class", "Trading Symbol", "Name of each exchange on which registered",
+        "Common Stock, Par Value $1.00", "JNJ", "New York Stock Exchange", "0.650% Notes Due May 2024", "JNJ24C"))
+    assert facts["company"] == "JOHNSON & JOHNSON" and facts["ticker"] == "JNJ"
+    assert facts["profile"].startswith("JOHNSON & JOHNSON · JNJ · FORM 10-K")
+    assert filing_subject(facts) == "JOHNSON & JOHNSON JNJ"
+
+
+def test_a_cover_in_capitals_throughout_gives_no_symbol():
+    facts = filing_profile(_cover_with_symbols(
+        "TITLE OF EACH CLASS", "TRADING SYMBOL(S)", "CLASS B COMMON STOCK", "NKE", "NEW YORK STOCK EXCHANGE"))
+    assert "ticker" not in facts and filing_subject(facts) == "JOHNSON & JOHNSON"
+
+
+def test_the_12g_block_after_the_symbols_is_not_read_for_one():
+    facts = filing_profile(_cover_with_symbols(
+        "Trading Symbol(s)", "SECURITIES REGISTERED PURSUANT TO SECTION 12(G) OF THE ACT: NONE"))
+    assert "ticker" not in facts
