@@ -49,6 +49,7 @@ from .lite_pdfium import PageFrame, extract_chars
 from .lite_settings import LiteSettings
 from .lite_borderless import find_aligned_tables
 from .lite_ruled import find_ruled_tables
+from .lite_ruled_headings import stack_heading_grids, take_headings_above
 from .lite_tables import Edge, FoundTable, join_value_mark_columns, prepare_edges
 from .lite_text import (
     Glyphs,
@@ -419,7 +420,11 @@ class LiteParser:
         settings = self.settings
         hs, vs = prepare_edges(page.edges, settings)
         words = [w for p in phrases for w in p.words]
-        tables = find_ruled_tables(hs, vs, words, page.figures, page.width, settings)
+        tables = stack_heading_grids(find_ruled_tables(hs, vs, words, page.figures, page.width, settings))
+        if tables:  # a statement's years printed as lines above its ruled body
+            lines_outside = group_lines(_outside(phrases, tables), settings)
+            for table in tables:
+                take_headings_above(table, lines_outside, settings)
         body_size = body_style(phrases).size
         for zone in page_zones(_outside(phrases, tables), body_size, settings):
             lines = group_lines(zone, settings)

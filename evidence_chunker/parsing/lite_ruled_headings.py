@@ -1,0 +1,173 @@
+"""Column headings printed above a ruled grid, as lines or as a grid of their own.
+
+EDGAR draws the rules (or cell fills) of a statement's body only and prints its column headings, the
+years ("2023 2022 2021") or the period ("Year ended December 31,"), as plain lines just above them. Read
+as a grid alone, every row came out without the year its amounts belong to ("Net sales | $ 14,694;
+$ 14,544"), and the heading line stood apart as a text item. :func:`take_headings_above` makes those lines
+the grid's header rows, each heading over the columns it stands above, with the same tests the
+borderless finder applies to the lines above its tables (:func:`.lite_headings.header_lines_above`).
+Where the headings are drawn as a ruled grid of their own right above the body's,
+:func:`stack_heading_grids` makes that grid's rows the body's header rows the same way.
+Geometry is in PDF points, top-down, as in :mod:`.lite_text`.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from ..patterns import is_quantity
+from .lite_headings import Reach, column_span, header_lines_above, split_heading_line
+from .lite_settings import LiteSettings
+from .lite_tables import Cell, FoundTable
+from .lite_text import Line, Phrase, Word
+
+#: Half the width (points) of the gutter given for a drawn column boundary.
+_RULE_GUTTER = 0.5
+#: A grid of headings stands at most this many points above the body grid it heads, and within its
+#: sides but for this many points.
+HEADING_GRID_GAP = 6.0
+#: A grid of headings has at most this many rows.
+HEADING_GRID_MAX_ROWS = 4
+
+
+def _column_geometry(table: FoundTable) -> tuple[list[float], list[tuple[float, float]]] | None:
+    """The grid's column boundaries and each column's extent, from its one-column cells; None when a
+    column has no cell of its own to measure."""
+    extents: list[tuple[float, float] | None] = [None] * table.n_cols
+    for c in table.cells:
+        if c.col_span == 1:
+            lo, hi = extents[c.col] or (c.x0, c.x1)
+            extents[c.col] = (min(lo, c.x0), max(hi, c.x1))
+    if any(e is None for e in extents):
+        return None
+    measured = [e for e in extents if e is not None]
+    bounds = [measured[0][0]] + [(a[1] + b[0]) / 2 for a, b in zip(measured, measured[1:])] + [measured[-1][1]]
+    return bounds, measured
+
+
+def _lines_above(table: FoundTable, lines: Sequence[Line]) -> list[Line]:
+    """The lines that end above the table's top and reach into its width, top to bottom."""
+    return sorted((ln for ln in lines if ln.bottom <= table.top + 1.0 and ln.x1 > table.x0 and ln.x0 < table.x1),
+                  key=lambda ln: ln.top)
+
+
+def _heading_row(line: Line, bounds: list[float], extents: list[tuple[float, float]]) -> list[tuple[int, int, list[Phrase]]]:
+    """The line's phrases placed over the columns they stand above, as (first, last, phrases); phrases
+    whose columns overlap share one heading cell."""
+    placed: list[tuple[int, int, list[Phrase]]] = []
+    for phrase in line.phrases:
+        lo, hi = column_span(phrase, bounds, extents)
+        if placed and lo <= placed[-1][1]:
+            first, last, phrases = placed[-1]
+            placed[-1] = (first, max(last, hi), phrases + [phrase])
+        else:
+            placed.append((lo, hi, [phrase]))
+    return placed
+
+
+def _insert_heading_rows(table: FoundTable, rows: list[list[tuple[int, int, list]]], bounds: list[float]) -> None:
+    """Put ``rows`` of placed headings ((first, last, pieces) with pieces that have text, top, bottom,
+    bold and font) above the table's rows as header cells; columns no heading covers get empty ones."""
+    taken = len(rows)
+    for cell in table.cells:
+        cell.row += taken
+    for r, row in enumerate(rows):
+        covered: set[int] = set()
+        for first, last, pieces in row:
+            table.cells.append(Cell(
+                row=r, col=first, row_span=1, col_span=last - first + 1, x0=bounds[first], top=min(p.top for p in pieces),
+                x1=bounds[last + 1], bottom=max(p.bottom for p in pieces), text=" ".join(p.text for p in pieces),
+                bold=all(p.bold for p in pieces), font=pieces[0].font, column_header=True,
+            ))
+            covered.update(range(first, last + 1))
+        row_top = min(p.top for _, _, pieces in row for p in pieces)
+        row_bottom = max(p.bottom for _, _, pieces in row for p in pieces)
+        for k in range(table.n_cols):
+            if k not in covered:
+                table.cells.append(Cell(row=r, col=k, row_span=1, col_span=1, x0=bounds[k], top=row_top,
+                                        x1=bounds[k + 1], bottom=row_bottom, text="", column_header=True))
+    table.cells.sort(key=lambda c: (c.row, c.col))
+    table.n_rows += taken
+
+
+def take_headings_above(table: FoundTable, lines: Sequence[Line], settings: LiteSettings) -> list[Line]:
+    """Make the heading lines just above a ruled ``table`` that has no header row its header rows.
+
+    The lines (text outside every table, grouped into lines) are read upwards from the grid's top as the
+    borderless finder reads them, and taken from the grid up while each has a heading over a value
+    column (a line over the label column alone, a title, ends them). The table grows upwards over them.
+    Returns the lines taken (empty when none is).
+    """
+    if table.kind != "ruled" or table.n_cols < 2 or any(c.column_header for c in table.cells):
+        return []
+    geometry = _column_geometry(table)
+    above = _lines_above(table, lines)
+    if geometry is None or not above:
+        return []
+    bounds, extents = geometry
+    size = above[-1].size
+    # the grid's top edge stands for its first row: the headings are read upwards from it
+    top_edge = Line([Phrase([Word("", table.x0, table.top, table.x1, table.top + size, size, False, "")])])
+    gutters = [(b - _RULE_GUTTER, b + _RULE_GUTTER) for b in bounds[1:-1]]
+    headings = header_lines_above([*above, top_edge], len(above), table.x0, table.x1, gutters, settings,
+                                  bounds=bounds, extents=extents)
+    rows = [_heading_row(split_heading_line(line, bounds, extents, settings), bounds, extents) for line in headings]
+    # from the grid up, lines with a heading over a value column; a line over the label column alone
+    # (the table's title, the tail of a paragraph) ends them
+    keep = len(rows)
+    while keep > 0 and any(first > 0 for first, _, _ in rows[keep - 1]):
+        keep -= 1
+    headings, rows = headings[keep:], rows[keep:]
+    if not rows:
+        return []
+    _insert_heading_rows(table, rows, bounds)
+    table.top = min(table.top, min(line.top for line in headings))
+    return list(headings)
+
+
+def _heads(upper: FoundTable, lower: FoundTable) -> bool:
+    """True when ``upper`` is a grid of headings standing right above ``lower`` within its sides: a few
+    rows, no figure but years, and ``lower`` a body without header rows."""
+    return (
+        upper.kind == lower.kind == "ruled"
+        and 0 <= lower.top - upper.bottom <= HEADING_GRID_GAP
+        and upper.x0 >= lower.x0 - HEADING_GRID_GAP
+        and upper.x1 <= lower.x1 + HEADING_GRID_GAP
+        and upper.n_rows <= HEADING_GRID_MAX_ROWS
+        and not any(is_quantity(c.text) for c in upper.cells)
+        and any(is_quantity(c.text) for c in lower.cells)
+        and not any(c.column_header for c in lower.cells)
+    )
+
+
+def stack_heading_grids(tables: list[FoundTable]) -> list[FoundTable]:
+    """The tables with each ruled grid of headings merged, as header rows, into the body grid right below
+    it (see :func:`_heads`); a heading cell goes over the body columns its box covers."""
+    out: list[FoundTable] = []
+    merged: set[int] = set()
+    for upper in tables:
+        lower = next((t for t in tables if t is not upper and id(t) not in merged and _heads(upper, t)), None)
+        geometry = _column_geometry(lower) if lower is not None else None
+        if lower is None or geometry is None:
+            out.append(upper)
+            continue
+        bounds, extents = geometry
+        rows: list[list[tuple[int, int, list[Cell]]]] = []
+        for r in range(upper.n_rows):
+            row: list[tuple[int, int, list[Cell]]] = []
+            for cell in sorted((c for c in upper.cells if c.row == r and c.text), key=lambda c: c.x0):
+                lo, hi = column_span(Reach(cell.x0, cell.x1), bounds, extents)
+                if row and lo <= row[-1][1]:
+                    first, last, pieces = row[-1]
+                    row[-1] = (first, max(last, hi), pieces + [cell])
+                else:
+                    row.append((lo, hi, [cell]))
+            if row:
+                rows.append(row)
+        if not any(first > 0 for row in rows for first, _, _ in row):
+            out.append(upper)
+            continue
+        _insert_heading_rows(lower, rows, bounds)
+        lower.top = min(lower.top, upper.top)
+        merged.add(id(upper))
+    return [t for t in out if id(t) not in merged]

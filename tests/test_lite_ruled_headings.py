@@ -1,0 +1,95 @@
+"""Column headings printed as plain lines above a ruled grid become its header rows.
+
+EDGAR draws the rules of a statement's body only and prints the years above them; read as a grid alone,
+every row lost the year its amounts belong to ("Net sales | $ 14,694; $ 14,544").
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("reportlab")
+from reportlab.lib.pagesizes import letter  # noqa: E402
+from reportlab.lib.styles import getSampleStyleSheet  # noqa: E402
+from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle  # noqa: E402
+
+from evidence_chunker import EvidenceChunker  # noqa: E402
+from evidence_chunker.parsing.lite import LiteParser  # noqa: E402
+
+BODY = [
+    ["Net sales", "$ 14,694", "$ 14,544", "$ 12,861"],
+    ["Cost of sales", "(11,969)", "(11,724)", "(10,129)"],
+    ["Gross profit", "2,725", "2,820", "2,732"],
+    ["Net income", "$ 1,048", "$ 805", "$ 939"],
+]
+WIDTHS = [200, 70, 70, 70]
+
+
+def _statement(path: Path, heading: list[str] | None) -> Path:
+    """A title, optionally an unruled heading line, then the ruled body of a statement."""
+    story = [Paragraph("Consolidated Statements of Income", getSampleStyleSheet()["Heading3"]), Spacer(1, 6)]
+    if heading is not None:
+        line = Table([heading], colWidths=WIDTHS)
+        line.setStyle(TableStyle([("ALIGN", (1, 0), (-1, 0), "RIGHT"), ("FONTSIZE", (0, 0), (-1, -1), 8)]))
+        story.append(line)
+    body = Table(BODY, colWidths=WIDTHS)
+    body.setStyle(TableStyle([("GRID", (0, 0), (-1, -1), 0.5, "black"), ("ALIGN", (1, 0), (-1, -1), "RIGHT"),
+                              ("FONTSIZE", (0, 0), (-1, -1), 8)]))
+    story.append(body)
+    SimpleDocTemplate(str(path), pagesize=letter).build(story)
+    return path
+
+
+@pytest.fixture(scope="module")
+def statement(tmp_path_factory) -> Path:
+    return _statement(tmp_path_factory.mktemp("headings") / "statement.pdf", ["(In millions)", "2023", "2022", "2021"])
+
+
+def test_years_above_a_ruled_body_become_its_header_row(statement):
+    (table,) = LiteParser().parse(statement).document.tables
+    first = table.data.grid[0]
+    assert [c.text for c in first] == ["(In millions)", "2023", "2022", "2021"]
+    assert all(c.column_header for c in first[1:])
+    assert [c.text for c in table.data.grid[1]] == ["Net sales", "$ 14,694", "$ 14,544", "$ 12,861"]
+
+
+def test_the_heading_line_is_not_left_as_text_beside_the_table(statement):
+    texts = [t.text for t in LiteParser().parse(statement).document.texts]
+    assert "Consolidated Statements of Income" in texts
+    assert not any("2023" in t for t in texts)
+
+
+def test_every_amount_is_flattened_with_its_year(statement):
+    (eu,) = EvidenceChunker(parser="lite").chunk(statement)
+    rows = " / ".join(eu.flattened_rows)
+    assert "Net sales | 2023: $ 14,694; 2022: $ 14,544; 2021: $ 12,861" in rows
+    assert eu.unit is not None and "millions" in eu.unit.lower()
+
+
+def test_a_title_alone_above_a_ruled_grid_stays_a_title(tmp_path):
+    (table,) = LiteParser().parse(_statement(tmp_path / "untitled.pdf", None)).document.tables
+    assert [c.text for c in table.data.grid[0]] == BODY[0]
+    assert not any(c.column_header for c in table.data.grid[0])
+
+
+def _gridded_headings(path: Path) -> Path:
+    """Headings drawn as a ruled grid of their own, the body's ruled grid right under it."""
+    heads = Table([["", "Organic sales", "Acquisitions", "Translation"]], colWidths=WIDTHS)
+    heads.setStyle(TableStyle([("GRID", (0, 0), (-1, -1), 0.5, "black"), ("FONTSIZE", (0, 0), (-1, -1), 8)]))
+    body = Table([["Safety and Industrial", "1.0%", "0.4%", "(4.2)%"], ["Consumer", "(0.9)", "0.1", "(2.6)"],
+                  ["Total Company", "1.2", "0.2", "(3.9)"]], colWidths=WIDTHS)
+    body.setStyle(TableStyle([("GRID", (0, 0), (-1, -1), 0.5, "black"), ("ALIGN", (1, 0), (-1, -1), "RIGHT"),
+                              ("FONTSIZE", (0, 0), (-1, -1), 8)]))
+    SimpleDocTemplate(str(path), pagesize=letter).build([heads, Spacer(1, 3), body])
+    return path
+
+
+def test_a_grid_of_headings_above_a_body_grid_becomes_its_header(tmp_path):
+    tables = LiteParser().parse(_gridded_headings(tmp_path / "stacked.pdf")).document.tables
+    assert len(tables) == 1
+    grid = tables[0].data.grid
+    assert [c.text for c in grid[0]] == ["", "Organic sales", "Acquisitions", "Translation"]
+    assert all(c.column_header for c in grid[0])
+    assert [c.text for c in grid[2]] == ["Consumer", "(0.9)", "0.1", "(2.6)"]
