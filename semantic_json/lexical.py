@@ -4,7 +4,9 @@ from its table's caption or title count less.
 A unit's keys are its terms, its lexicon concepts and the entities it is about. A table row ("Total current
 liabilities | 2017: 5,466,312") inherits the terms of its caption ("CONSOLIDATED BALANCE SHEETS · in
 thousands"), so a question naming the statement reaches the row; but the row's own words decide which row
-it is, so inherited terms weigh INHERITED_WEIGHT (a BM25F-style field weight). BM25's length
+it is, so inherited terms weigh INHERITED_WEIGHT (a BM25F-style field weight). So does a year in a table
+row ("2017: 5,466,312"): it is the label of a column, printed down every row of every multi-year
+table, and tells which column holds the figure, not which row is asked for. BM25's length
 normalisation keeps a long paragraph that mentions everything once from outranking the row that states the
 asked figure, and a unit with too few words of its own (a heading, an axis label) is damped by
 SHORT_UNIT_TERMS: what a heading says reaches the units under it, and a bare heading is not evidence.
@@ -16,6 +18,7 @@ query key and document; nothing but NumPy is needed.
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -32,6 +35,8 @@ BM25_K1 = 1.2
 BM25_B = 0.75
 #: Weight of a term a unit inherits (from its table's caption) against one of its own words.
 INHERITED_WEIGHT = 0.4
+#: A term that is a year ("2022", "fy2022"): in a table row, a column label, weighed as inherited.
+YEAR_TERM_RE = re.compile(r"(?:fy)?(?:19|20)\d{2}")
 #: Weight of a pair of adjacent words of the unit's own text (a phrase match counts on top of its words).
 BIGRAM_WEIGHT = 1.0
 #: Weight of a lexicon concept (a paraphrase class such as "operating income" / 영업이익).
@@ -185,8 +190,11 @@ def query_keys(query: str, concepts: Iterable[str], entities: Iterable[str],
 
 
 def unit_fields(unit: SemanticUnit) -> dict[str, float]:
-    """The unit's lexical keys with their field weights (own term 1, inherited term INHERITED_WEIGHT, ...)."""
+    """The unit's lexical keys with their field weights (own term 1, inherited term INHERITED_WEIGHT, a
+    table row's year INHERITED_WEIGHT too, ...)."""
     own = set(normalized_terms(unit.text))
+    if unit.kind == "table_row":
+        own = {term for term in own if not YEAR_TERM_RE.fullmatch(term)}
     keys: dict[str, float] = {}
     for term in unit.terms:
         keys[term] = 1.0 if term in own else INHERITED_WEIGHT

@@ -157,3 +157,16 @@ def test_a_second_anchor_raises_a_regions_score_toward_one_never_past_it():
     assert 0.6 < region_score([0.6, 0.5]) < region_score([0.6, 0.6]) < 1.0
     assert region_score([0.6, 0.5, 0.1]) == region_score([0.5, 0.6])  # the best two count
     assert region_score([1.0, 1.0]) == 1.0
+
+
+def test_a_year_in_a_table_row_weighs_as_its_column_label_not_as_its_own_word():
+    from semantic_json.lexical import INHERITED_WEIGHT, unit_fields
+
+    doc = _document("years", [("table", "\n".join(["Revenue · Years ended December 31", "2023 | 2022",
+                                                   "Net sales | 2023: 14,694; 2022: 14,544"]), None),
+                              ("text", "Net sales grew in 2023 in every region.", None)])
+    row = next(u for u in doc.units if u.kind == "table_row" and "14,694" in doc.text[u.start_char:u.end_char])
+    sentence = next(u for u in doc.units if u.kind != "table_row" and "grew" in doc.text[u.start_char:u.end_char])
+    assert unit_fields(row)["2023"] == INHERITED_WEIGHT and unit_fields(row)["net"] == 1.0
+    assert unit_fields(sentence)["2023"] == 1.0
+
