@@ -30,7 +30,7 @@ def test_vectors_are_float32_unit_length_with_declared_dim(lite: LiteEmbedder) -
 
 
 def test_name_states_version_dimension_and_lexicon(lite: LiteEmbedder) -> None:
-    assert lite.name.startswith("lite-hash/v1:dim=256:lexicon=finance_ko_en@3:")
+    assert lite.name.startswith("lite-hash/v1:dim=256:lexicon=finance_ko_en@4:")
     assert LiteEmbedder(dim=512).name != lite.name
 
 
@@ -52,6 +52,9 @@ def test_korean_particles_do_not_change_the_vector(lite: LiteEmbedder, inflected
         ("현금흐름", "cash flow"),
         ("신용등급", "credit rating"),
         ("B기업", "Company B"),
+        ("주당순자산", "book value per share"),
+        ("인수합병", "acquisitions"),
+        ("소송", "legal proceedings"),
     ],
 )
 def test_lexicon_terms_of_both_languages_share_features(lite: LiteEmbedder, korean: str, english: str) -> None:

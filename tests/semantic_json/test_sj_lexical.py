@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from semantic_json import SemanticRepository, compile
 from semantic_json.lexical import LexicalIndex
 
@@ -170,3 +172,26 @@ def test_a_year_in_a_table_row_weighs_as_its_column_label_not_as_its_own_word():
     assert unit_fields(row)["2023"] == INHERITED_WEIGHT and unit_fields(row)["net"] == 1.0
     assert unit_fields(sentence)["2023"] == 1.0
 
+
+
+REPORT_WORDING = [
+    ("text", "Item 3. Legal Proceedings. The Company is a party to several lawsuits described in Note 16.", None),
+    ("text", "We operate in four geographic areas: the United States, EMEA, APAC and LACC.", None),
+    ("table", "\n".join(["Worldwide Sales Change · Year ended December 31, 2022", "Organic sales | Divestitures | Translation",
+                         "Consumer | Organic sales: (0.9); Divestitures: (0.4); Translation: (2.6)",
+                         "Health Care | Organic sales: 3.2; Divestitures: (1.4); Translation: (3.8)"]),
+     "Worldwide Sales Change · Year ended December 31, 2022"),
+    ("text", "Revenue growth was strong in every quarter of the year and we expect it to continue.", None),
+]
+
+
+@pytest.mark.parametrize("question, expected, k", [
+    ("Has the company reported any materially important ongoing legal battles?", "Legal Proceedings", 1),
+    ("What are the geographies that the company primarily operates in?", "geographic areas", 1),
+    # growth "excluding M&A" is what the report calls organic: the table's column, not a word of the question
+    ("If we exclude the impact of M&A, which segment dragged down growth?", "Organic sales: (0.9)", 2),
+])
+def test_a_question_in_analysts_words_reaches_the_reports_wording(question: str, expected: str, k: int) -> None:
+    repo = SemanticRepository()
+    repo.add(_document("wording", REPORT_WORDING))
+    assert any(expected in region.text for region in repo.search(question, k=k))
