@@ -254,10 +254,14 @@ _STRATEGIES: dict[str, st.SearchStrategy] = {}
 
 
 def _mutations(region: EvidenceRegion) -> st.SearchStrategy:
-    """Strategies, each changing one thing a transport claims about `region` (built once per region)."""
-    if region.region_id not in _STRATEGIES:
-        _STRATEGIES[region.region_id] = _build_mutations(region)
-    return _STRATEGIES[region.region_id]
+    """Strategies, each changing one thing a transport claims about `region` (built once per region).
+
+    Keyed by the whole region, not its id: the saved transports hold regions of several searches, and
+    two of them may share an id ("credit_review_ko:R1") with different boxes."""
+    key = region.model_dump_json()
+    if key not in _STRATEGIES:
+        _STRATEGIES[key] = _build_mutations(region)
+    return _STRATEGIES[key]
 
 
 def _build_mutations(region: EvidenceRegion) -> st.SearchStrategy:
