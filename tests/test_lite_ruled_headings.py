@@ -93,3 +93,21 @@ def test_a_grid_of_headings_above_a_body_grid_becomes_its_header(tmp_path):
     assert [c.text for c in grid[0]] == ["", "Organic sales", "Acquisitions", "Translation"]
     assert all(c.column_header for c in grid[0])
     assert [c.text for c in grid[2]] == ["Consumer", "(0.9)", "0.1", "(2.6)"]
+
+
+def test_a_lone_period_heading_spans_the_years_under_it(tmp_path):
+    path = tmp_path / "period.pdf"
+    period = Table([["", "Year ended December 31,", "", ""]], colWidths=WIDTHS)
+    period.setStyle(TableStyle([("SPAN", (1, 0), (3, 0)), ("ALIGN", (1, 0), (3, 0), "CENTER"),
+                                ("FONTSIZE", (0, 0), (-1, -1), 8)]))
+    years = Table([["(In millions)", "2023", "2022", "2021"]], colWidths=WIDTHS)
+    years.setStyle(TableStyle([("ALIGN", (1, 0), (-1, 0), "RIGHT"), ("FONTSIZE", (0, 0), (-1, -1), 8)]))
+    body = Table(BODY, colWidths=WIDTHS)
+    body.setStyle(TableStyle([("GRID", (0, 0), (-1, -1), 0.5, "black"), ("ALIGN", (1, 0), (-1, -1), "RIGHT"),
+                              ("FONTSIZE", (0, 0), (-1, -1), 8)]))
+    title = Paragraph("Consolidated Statements of Income", getSampleStyleSheet()["Heading3"])
+    SimpleDocTemplate(str(path), pagesize=letter).build([title, Spacer(1, 6), period, years, body])
+    (table,) = LiteParser().parse(path).document.tables
+    spanning = [c for c in table.data.table_cells if c.text == "Year ended December 31,"]
+    assert len(spanning) == 1 and (spanning[0].start_col_offset_idx, spanning[0].end_col_offset_idx) == (1, 4)
+    assert [c.text for c in table.data.grid[1]] == ["(In millions)", "2023", "2022", "2021"]

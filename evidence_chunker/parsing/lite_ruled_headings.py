@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..patterns import is_quantity
-from .lite_headings import Reach, column_span, header_lines_above, split_heading_line
+from .lite_headings import Reach, column_span, header_lines_above, split_heading_line, widen_lone_headings
 from .lite_settings import LiteSettings
 from .lite_tables import Cell, FoundTable
 from .lite_text import Line, Phrase, Word
@@ -120,6 +120,10 @@ def take_headings_above(table: FoundTable, lines: Sequence[Line], settings: Lite
     headings, rows = headings[keep:], rows[keep:]
     if not rows:
         return []
+    # a lone heading ("Year ended December 31,") spans the columns it is centred over, as above borderless tables
+    placed = [{first: (last, phrases) for first, last, phrases in row} for row in rows]
+    widen_lone_headings(placed, len(placed), extents, settings)
+    rows = [[(first, last, phrases) for first, (last, phrases) in sorted(row.items())] for row in placed]
     _insert_heading_rows(table, rows, bounds)
     table.top = min(table.top, min(line.top for line in headings))
     return list(headings)
