@@ -23,6 +23,8 @@ from .lite_text import Line, Phrase, Word
 
 #: Half the width (points) of the gutter given for a drawn column boundary.
 _RULE_GUTTER = 0.5
+#: A line above a grid may reach this many points below the grid's top rule (its descenders).
+_TOP_SLACK = 1.0
 #: A grid of headings stands at most this many points above the body grid it heads, and within its
 #: sides but for this many points.
 HEADING_GRID_GAP = 6.0
@@ -47,7 +49,7 @@ def _column_geometry(table: FoundTable) -> tuple[list[float], list[tuple[float, 
 
 def _lines_above(table: FoundTable, lines: Sequence[Line]) -> list[Line]:
     """The lines that end above the table's top and reach into its width, top to bottom."""
-    return sorted((ln for ln in lines if ln.bottom <= table.top + 1.0 and ln.x1 > table.x0 and ln.x0 < table.x1),
+    return sorted((ln for ln in lines if ln.bottom <= table.top + _TOP_SLACK and ln.x1 > table.x0 and ln.x0 < table.x1),
                   key=lambda ln: ln.top)
 
 
