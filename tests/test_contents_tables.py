@@ -105,6 +105,13 @@ def _table(rows: list[tuple[str, ...]]) -> FoundTable:
     ([("Segment", "Stores"), ("North", "120"), ("South", "95"), ("East", "310"), ("West", "45")], False),  # not forward
     ([("", "Page"), ("Revenue", "85,320"), ("Cost", "32,780"), ("Margin", "52,540")], False),  # amounts, not pages
     ([("", "Page"), ("2021", "12"), ("2022", "14"), ("2023", "18")], False),  # first cells are not titles
+    # an index printed on one grid with the exhibit list after it (Item 15 of a 10-K)
+    ([*INDEX, ("Exhibit Number", "Exhibit Description", "Form"), ("3.1", "Articles of Incorporation", "8-K"),
+      ("4.1", "Indenture", "S-3"), ("10.1", "Stock Plan", "10-Q"), ("10.2", "Deferred Compensation Plan", "10-K"),
+      ("21", "Subsidiaries", "10-K"), ("23", "Consent of Auditors", "10-K")], True),
+    # ... but a run of five title-and-number rows before other rows is not enough
+    ([*INDEX[:5], ("Exhibit Number", "Exhibit Description", "Form"), ("3.1", "Articles of Incorporation", "8-K"),
+      ("4.1", "Indenture", "S-3"), ("10.1", "Stock Plan", "10-Q")], False),
 ])
 def test_is_page_index(rows, answer):
     assert is_page_index(_table(rows)) is answer

@@ -59,26 +59,43 @@ INDEX_MIN_ROWS_HEADED = 3
 INDEX_PAGE_SHARE = 0.8
 
 
+def _page_of(cells: list[Cell]) -> int | None:
+    """The page a row of a table of contents refers to (its last filled cell), when its first cell is a
+    title (words, not a figure); None for any other row."""
+    match = PAGE_REF_RE.fullmatch(cells[-1].text.strip())
+    title = cells[0].text.strip()
+    if match and not PAGE_REF_RE.fullmatch(title) and any(ch.isalpha() for ch in title):
+        return int(match.group("page"))
+    return None
+
+
+def _leads_with_index(rows: list[list[Cell]]) -> bool:
+    """True when the table's first INDEX_MIN_ROWS rows or more are title and page, the pages running
+    forward: an index printed on one grid with what follows it (Item 15's "Index to Financial Statements"
+    above the exhibit list)."""
+    pages: list[int] = []
+    for cells in rows:
+        page = _page_of(cells)
+        if page is None or (pages and page < pages[-1]):
+            break
+        pages.append(page)
+    return len(pages) >= INDEX_MIN_ROWS
+
+
 def is_page_index(table: FoundTable) -> bool:
     """True for a found table that is a table of contents: the last filled cell of nearly every row is a
     page reference, the references run forward, the first cells are titles (not figures), and either a
-    cell says "Page" or the rows are many."""
+    cell says "Page" or the rows are many; or its leading rows are such an index (_leads_with_index)."""
     by_row: dict[int, list[Cell]] = {}
-    for c in table.cells:
+    for c in sorted(table.cells, key=lambda c: (c.row, c.col)):
         if c.text.strip():
             by_row.setdefault(c.row, []).append(c)
     headed = any(PAGE_WORD_RE.match(c.text.strip()) for c in table.cells)
-    pages, rows = [], 0
-    for cells in by_row.values():
-        cells.sort(key=lambda c: c.col)
-        if len(cells) < 2 or PAGE_WORD_RE.match(cells[-1].text.strip()):
-            continue
-        rows += 1
-        match = PAGE_REF_RE.fullmatch(cells[-1].text.strip())
-        title = cells[0].text.strip()
-        if match and not PAGE_REF_RE.fullmatch(title) and any(ch.isalpha() for ch in title):
-            pages.append(int(match.group("page")))
-    if len(pages) < (INDEX_MIN_ROWS_HEADED if headed else INDEX_MIN_ROWS) or len(pages) < INDEX_PAGE_SHARE * rows:
+    rows = [cells for cells in by_row.values() if len(cells) >= 2 and not PAGE_WORD_RE.match(cells[-1].text.strip())]
+    if _leads_with_index(rows):
+        return True
+    pages = [page for page in map(_page_of, rows) if page is not None]
+    if len(pages) < (INDEX_MIN_ROWS_HEADED if headed else INDEX_MIN_ROWS) or len(pages) < INDEX_PAGE_SHARE * len(rows):
         return False
     forward = sum(1 for a, b in zip(pages, pages[1:]) if b >= a)
     return forward >= INDEX_PAGE_SHARE * (len(pages) - 1)
