@@ -3,7 +3,8 @@
 A question over many reports names the company, the period and often the form ("3M's FY2018 10-K",
 "AMCOR's Q2 of FY2023"); no table row says any of that. The SEC cover page does ("FORM 10-K", "For the
 fiscal year ended December 31, 2018", the registrant's exact name above "(Exact name of registrant as
-specified in its charter)", its trading symbol under "Trading Symbol(s)"), and so does a Korean report's cover (사업보고서, 사업연도, 회사명).
+specified in its charter)", its trading symbol under "Trading Symbol(s)"), and so does a Korean report's
+cover (사업보고서, 사업연도, 회사명).
 
 ``filing_profile`` returns what it found as a dict and a one-line ``profile`` text; ingest stores it with
 the document, and the repository's document prior matches questions against it.
@@ -43,7 +44,7 @@ NOT_A_NAME = re.compile(r"commission|file\s+n(?:o|umber)|transition\s+period|\d{
 NAME_MAX_CHARS = 80
 #: The heading of the cover's column of trading symbols (SEC covers since 2019).
 SYMBOL_HEADING = re.compile(r"trading\s+symbols?(?:\(s\))?", re.IGNORECASE)
-#: A trading symbol as printed there: one to five capitals standing alone ("JNJ", "VZ"; not "JNJ24C").
+#: A trading symbol as printed there: two to five capitals standing alone ("JNJ", "VZ"; not "JNJ24C").
 TICKER = re.compile(r"(?<![\w$.&'()-])([A-Z]{2,5})(?![\w$.%&'()-])")
 #: Characters after the heading searched for the first symbol (the heading row, then the first class).
 TICKER_WINDOW = 400
@@ -115,7 +116,8 @@ def filing_subject(facts: dict[str, str]) -> str:
 
 def filing_profile(doc: DoclingDocument) -> dict[str, str]:
     """Cover facts of a filing: ``company``, ``ticker`` (its trading symbol), ``form``, ``period`` (as
-    printed), ``fiscal_year``, and a ``profile`` line joining them ("Netflix, Inc. · FORM 10-K · fiscal year ended December 31, 2017 · FY2017").
+    printed), ``fiscal_year``, and a ``profile`` line joining them ("Netflix, Inc. · FORM 10-K · fiscal year
+    ended December 31, 2017 · FY2017").
     Empty when the document has no recognisable cover."""
     texts = _cover_texts(doc)
     joined = " \n ".join(texts)
