@@ -53,17 +53,19 @@ def _lines_above(table: FoundTable, lines: Sequence[Line]) -> list[Line]:
                   key=lambda ln: ln.top)
 
 
-def _heading_row(line: Line, bounds: list[float], extents: list[tuple[float, float]]) -> list[tuple[int, int, list[Phrase]]]:
-    """The line's phrases placed over the columns they stand above, as (first, last, phrases); phrases
-    whose columns overlap share one heading cell."""
-    placed: list[tuple[int, int, list[Phrase]]] = []
-    for phrase in line.phrases:
-        lo, hi = column_span(phrase, bounds, extents)
+def _heading_row(pieces: Sequence[Phrase | Cell], bounds: list[float],
+                 extents: list[tuple[float, float]]) -> list[tuple[int, int, list]]:
+    """Headings of one row (a line's phrases, or a heading grid's cells, left to right) placed over the
+    columns their boxes stand above, as (first, last, pieces); pieces whose columns overlap share one
+    heading cell."""
+    placed: list[tuple[int, int, list]] = []
+    for piece in pieces:
+        lo, hi = column_span(Reach(piece.x0, piece.x1), bounds, extents)
         if placed and lo <= placed[-1][1]:
-            first, last, phrases = placed[-1]
-            placed[-1] = (first, max(last, hi), phrases + [phrase])
+            first, last, members = placed[-1]
+            placed[-1] = (first, max(last, hi), members + [piece])
         else:
-            placed.append((lo, hi, [phrase]))
+            placed.append((lo, hi, [piece]))
     return placed
 
 
@@ -113,7 +115,8 @@ def take_headings_above(table: FoundTable, lines: Sequence[Line], settings: Lite
     gutters = [(b - _RULE_GUTTER, b + _RULE_GUTTER) for b in bounds[1:-1]]
     headings = header_lines_above([*above, top_edge], len(above), table.x0, table.x1, gutters, settings,
                                   bounds=bounds, extents=extents)
-    rows = [_heading_row(split_heading_line(line, bounds, extents, settings), bounds, extents) for line in headings]
+    rows = [_heading_row(split_heading_line(line, bounds, extents, settings).phrases, bounds, extents)
+            for line in headings]
     # from the grid up, lines with a heading over a value column; a line over the label column alone
     # (the table's title, the tail of a paragraph) ends them
     keep = len(rows)
@@ -158,18 +161,9 @@ def stack_heading_grids(tables: list[FoundTable]) -> list[FoundTable]:
             out.append(upper)
             continue
         bounds, extents = geometry
-        rows: list[list[tuple[int, int, list[Cell]]]] = []
-        for r in range(upper.n_rows):
-            row: list[tuple[int, int, list[Cell]]] = []
-            for cell in sorted((c for c in upper.cells if c.row == r and c.text), key=lambda c: c.x0):
-                lo, hi = column_span(Reach(cell.x0, cell.x1), bounds, extents)
-                if row and lo <= row[-1][1]:
-                    first, last, pieces = row[-1]
-                    row[-1] = (first, max(last, hi), pieces + [cell])
-                else:
-                    row.append((lo, hi, [cell]))
-            if row:
-                rows.append(row)
+        rows = [_heading_row(sorted((c for c in upper.cells if c.row == r and c.text), key=lambda c: c.x0),
+                             bounds, extents) for r in range(upper.n_rows)]
+        rows = [row for row in rows if row]
         if not any(first > 0 for row in rows for first, _, _ in row):
             out.append(upper)
             continue
