@@ -13,8 +13,13 @@ Steps, for the anchors (unit positions with scores) that retrieval found in a do
    A text region that ends in a lead-in ("... are expected to be paid as follows:"), or that a short
    lead-in block of its own follows ("The following table sets forth ...:"), takes the table right after
    it when the table is at most TABLE_WHOLE_MAX_CHARS long: the sentence announced it.
-3. **Merge** regions that overlap or touch, and score each by its best anchor, raised by its second best
+3. **Merge** regions that overlap or touch. Join regions in parts of one long table (row-wise splits under
+   the same caption) while the joined region stays within TABLE_WHOLE_MAX_CHARS, as the table would be
+   taken had it not been split. Score each region by its best anchor, raised by its second best
    (region_score: a region holding two of the things asked for outranks one holding one).
+4. **Choose** the best regions over all documents searched, leaving out one whose text an earlier region of
+   its document has, and holding back one in another part of a long table that a chosen region already
+   stands for (too far away to join): it takes a place only when nothing else is left.
 
 A unit u is entity-compatible with a region about entities E when u.context_entities ⊆ E; so a unit
 about no entity is always compatible and a region about B_CORP never takes in a sentence about A_CORP.
@@ -76,6 +81,41 @@ def announces(unit: SemanticUnit, text: str) -> bool:
     return unit.kind != "table_row" and is_lead_in(text[unit.start_char : unit.end_char])
 
 
+def _caption_text(units: Sequence[Any], text: str, first: int) -> str | None:
+    """The caption that opens the table starting at unit ``first``, whitespace-normalised (None: none)."""
+    unit = units[first]
+    if unit.kind != "caption":
+        return None
+    return " ".join(text[unit.start_char : unit.end_char].split()) or None
+
+
+def continuation_flags(doc: SemanticDocument) -> list[bool]:
+    """Per unit: True for the first unit of a table that continues the table right before it.
+
+    A long table reaches the index as several parts, each under the same caption (row-wise splits of one
+    Evidence Unit, or one printed table the parser read as several grids). A part continues the previous
+    one when nothing lies between them and both open with the same caption. (A part's first row is not a
+    sure header: a split's first row is a body row.)
+    """
+    layout = _Layout(doc)
+    units = doc.units
+    flags = [False] * len(units)
+    previous: tuple[int, str | None] | None = None  # last unit and caption of the table seen last
+    position = 0
+    while position < len(units):
+        table = layout.table_of(position)
+        if table is None:
+            previous = None
+            position = layout.bounds(position)[1] + 1
+            continue
+        first, last = table
+        caption = _caption_text(units, doc.text, first)
+        flags[first] = caption is not None and previous == (first - 1, caption)
+        previous = (last, caption)
+        position = last + 1
+    return flags
+
+
 def _compatible(unit: SemanticUnit, entities: frozenset[str]) -> bool:
     return all(e in entities for e in unit.context_entities)
 
@@ -88,6 +128,8 @@ class _Layout:
         #: A compiled document's text, or a stored layout's lead-in flags (a UnitLayout has no text).
         self._text: str | None = getattr(doc, "text", None)
         self._lead_in = getattr(doc, "lead_in_flags", None)
+        #: A stored layout's continuation flags (None: computed from the text, or absent from an old layout).
+        self._continues = getattr(doc, "continuation_flags", None)
         self._bounds: dict[int, tuple[int, int]] = {}
         self._has_rows: dict[int, bool] = {}
 
@@ -152,6 +194,30 @@ class _Layout:
         if self._text is None:
             return False
         return announces(self.units[pos], self._text)
+
+    def continues(self, first: int) -> bool:
+        """Whether the table starting at unit ``first`` continues the table right before it (another part
+        of one long table: see continuation_flags)."""
+        if self._continues is not None:
+            return bool(self._continues[first])
+        if self._text is None or first == 0:
+            return False
+        before = self.table_of(first - 1)
+        if before is None:
+            return False
+        caption = _caption_text(self.units, self._text, first)
+        return caption is not None and caption == _caption_text(self.units, self._text, before[0])
+
+    def parts_of_one_table(self, earlier: int, later: int) -> bool:
+        """Whether units ``earlier`` < ``later`` lie in parts of one long table (the same part included)."""
+        table = self.table_of(later)
+        while table is not None:
+            if table[0] <= earlier <= table[1]:
+                return True
+            if table[0] == 0 or not self.continues(table[0]):
+                return False
+            table = self.table_of(table[0] - 1)
+        return False
 
     def span_chars(self, first: int, last: int) -> int:
         return self.units[last].end_char - self.units[first].start_char
@@ -317,6 +383,34 @@ def _merge(drafts: list[RegionDraft]) -> list[RegionDraft]:
     return merged
 
 
+def _one_long_table(layout: _Layout, a: RegionDraft, b: RegionDraft) -> bool:
+    """Whether table regions ``a`` and ``b`` of one document lie in parts of one long table."""
+    if not (a.is_table and b.is_table):
+        return False
+    earlier, later = (a, b) if a.first <= b.first else (b, a)
+    return (layout.is_table(earlier.last) and layout.is_table(later.first)
+            and layout.parts_of_one_table(earlier.last, later.first))
+
+
+def _join_table_parts(layout: _Layout, drafts: list[RegionDraft]) -> list[RegionDraft]:
+    """Join regions that lie in parts of one long table (each part repeats the caption) into one region
+    from the first to the last, while it stays within TABLE_WHOLE_MAX_CHARS: the row-wise split of a table
+    does not change what a region of it holds, as far as a table taken whole may reach."""
+    drafts.sort(key=lambda d: (d.first, d.last))
+    joined: list[RegionDraft] = []
+    for draft in drafts:
+        if joined:
+            last = joined[-1]
+            if _one_long_table(layout, last, draft) and layout.span_chars(last.first, draft.last) <= TABLE_WHOLE_MAX_CHARS:
+                last.last = draft.last
+                last.anchors.update(draft.anchors)
+                last.entities = last.entities | draft.entities
+                last.zone = draft.zone
+                continue
+        joined.append(draft)
+    return joined
+
+
 #: Share of the headroom above a region's best anchor that its second-best anchor fills: a region holding
 #: two of the things asked for (current assets and current liabilities) outranks a sentence holding one.
 SUPPORT_WEIGHT = 0.5
@@ -341,7 +435,7 @@ def assemble(doc: SemanticDocument, hits: Sequence[tuple[int, float]]) -> list[R
         else:
             _expand_text(layout, draft)
             _attach_announced_table(layout, draft)
-    drafts = _merge(drafts)
+    drafts = _join_table_parts(layout, _merge(drafts))
     for draft in drafts:
         draft.score = region_score(draft.anchors.values())
     drafts.sort(key=lambda d: (-d.score, d.first))
@@ -354,23 +448,36 @@ def _ranking(order: Mapping[str, int]) -> Callable[[tuple[str, RegionDraft]], tu
     return lambda item: (-item[1].score, order[item[0]], item[1].first)
 
 
-def _distinct(drafts: list[tuple[str, RegionDraft]], documents: Callable[[str], Any],
-              limit: int) -> list[tuple[str, RegionDraft]]:
+def _distinct(drafts: list[tuple[str, RegionDraft]], documents: Callable[[str], Any], limit: int,
+              layouts: Mapping[str, Any]) -> tuple[list[tuple[str, RegionDraft]], bool]:
     """The first ``limit`` drafts in order without one whose text (whitespace-normalised) an earlier draft
-    of the same document already has. The same text in two documents is two pieces of evidence (two
-    sources). ``documents`` gives a document by id: only those of the drafts looked at are read."""
+    of the same document already has, and whether none of them was held back.
+
+    The same text in two documents is two pieces of evidence (two sources). A draft in another part of a
+    long table that an earlier draft already stands for is held back: it takes a place only when no
+    draft about anything else is left. ``documents`` gives a document by id: only those of the drafts
+    looked at are read."""
     seen: set[tuple[str, str]] = set()
     kept: list[tuple[str, RegionDraft]] = []
+    held: list[tuple[str, RegionDraft]] = []
+    layout_of: dict[str, _Layout] = {}
     for document_id, draft in drafts:
         if len(kept) == limit:
             break
         doc = documents(document_id)
         text = doc.text[doc.units[draft.first].start_char : doc.units[draft.last].end_char]
         key = (document_id, " ".join(text.split()))
-        if key not in seen:
-            seen.add(key)
-            kept.append((document_id, draft))
-    return kept
+        if key in seen:
+            continue
+        seen.add(key)
+        if draft.is_table:
+            layout = layout_of.get(document_id) or layout_of.setdefault(document_id, _Layout(layouts[document_id]))
+            if any(other_id == document_id and _one_long_table(layout, other, draft) for other_id, other in kept):
+                held.append((document_id, draft))
+                continue
+        kept.append((document_id, draft))
+    complete = len(kept) == limit or not held
+    return kept + held[: limit - len(kept)], complete
 
 
 def best_drafts(hits: Mapping[str, Sequence[tuple[int, float]]], layouts: Mapping[str, Any],
@@ -397,12 +504,12 @@ def best_drafts(hits: Mapping[str, Sequence[tuple[int, float]]], layouts: Mappin
         if len(drafts) >= limit:
             drafts.sort(key=rank)
             if drafts[limit - 1][1].score > bound:  # k drafts rank above the rest; are k of them distinct?
-                kept = _distinct(drafts, documents, limit)
-                if len(kept) == limit and kept[-1][1].score > bound:
+                kept, complete = _distinct(drafts, documents, limit, layouts)
+                if complete and len(kept) == limit and kept[-1][1].score > bound:
                     return kept
         drafts.extend((document_id, draft) for draft in assemble(layouts[document_id], hits[document_id]))
     drafts.sort(key=rank)
-    return _distinct(drafts, documents, limit)
+    return sorted(_distinct(drafts, documents, limit, layouts)[0], key=rank)
 
 
 def _provenance(doc: SemanticDocument, first: int, last: int) -> dict[str, Any]:

@@ -37,7 +37,7 @@ import numpy as np
 from ..index import SparseVectors
 from ..lexical import PackedPostings, Postings, TermCounts
 from ..errors import DocumentIntegrityError
-from ..regions import announces
+from ..regions import announces, continuation_flags
 from ..model import Entity, Segment, SemanticDocument, UnitKind, line_starts_of, sha256_text, unit_constructor
 
 #: First bytes of a search record and of a stored document (the format's version is the last byte).
@@ -218,6 +218,7 @@ class UnitLayout:
         ends_block = [a.block != b.block for a, b in zip(units, units[1:])] + [True]
         arrays["lead_in"] = np.fromiter((end and announces(u, doc.text) for u, end in zip(units, ends_block)),
                                         np.uint8, len(units))
+        arrays["continues"] = np.fromiter(continuation_flags(doc), np.uint8, len(units))
         names: dict[str, int] = {}
         lists: dict[str, np.ndarray] = {}
         _pack_lists("entity", [u.entities for u in units], names, lists)
@@ -240,6 +241,12 @@ class UnitLayout:
         """1 for a unit that ends its block and announces what follows (regions.announces), per unit;
         None for a layout stored before the flags were (its regions take no announced table)."""
         return self._arrays["lead_in"] if "lead_in" in self._arrays else None
+
+    @property
+    def continuation_flags(self) -> np.ndarray | None:
+        """1 for the first unit of a table that continues the table right before it (regions.continuation_flags),
+        per unit; None for a layout stored before the flags were (its regions keep the parts apart)."""
+        return self._arrays["continues"] if "continues" in self._arrays else None
 
     def columns(self) -> list:
         """The layout as Python lists, one per LAYOUT_FIELDS entry (entity lists as their offsets and ids)."""

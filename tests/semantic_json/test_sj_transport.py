@@ -274,3 +274,67 @@ def test_a_paragraph_between_a_region_and_a_table_that_announces_nothing_keeps_t
     repo.add(compile(text, "hedges", segments=segments))
     region = repo.search(QUERY_HEDGES)[0]
     assert region.text == text[: segments[0]["end_char"]]
+
+
+def _long_table_document(filler_rows: int = 60, second_caption: str = "Consolidated Statements of Cash Flows",
+                         between: str = "") -> tuple[str, list[dict]]:
+    """A cash-flow statement in two parts, each under the caption (how a long table is split row-wise),
+    then a paragraph on operating cash. The first part's last row and the second part's first row hold
+    the two line items a free-cash-flow question asks for, ``filler_rows`` rows of other items apart."""
+    caption = "Consolidated Statements of Cash Flows"
+    filler = [f"Other operating item {k} | {100 + k} | {90 + k}" for k in range(filler_rows)]
+    first = "\n".join([caption, "Fiscal year | 2023 | 2022", *filler, "Net cash provided by operating activities | 4,296 | 3,317"])
+    second = "\n".join([second_caption, "Purchases of land, buildings and equipment | (774) | (568)", *filler])
+    closing = "Net cash provided by operating activities rose on higher earnings."
+    parts = [first] + ([between] if between else []) + [second, closing]
+    text = "\n\n".join(parts)
+    segments, at = [], 0
+    kinds = ["table"] + (["text"] if between else []) + ["table", "text"]
+    for index, (part, kind) in enumerate(zip(parts, kinds)):
+        segments.append({"start_char": at, "end_char": at + len(part), "chunk_id": f"p52-{index}", "kind": kind,
+                         "page_span": [52]})
+        at += len(part) + 2
+    return text, segments
+
+
+QUERY_CASH = "net cash provided by operating activities and purchases of land, buildings and equipment"
+
+
+def test_rows_asked_for_in_two_parts_of_a_table_come_back_as_one_region() -> None:
+    text, segments = _long_table_document(filler_rows=2)
+    repo = SemanticRepository()
+    repo.add(compile(text, "cashflow", segments=segments))
+    regions = repo.search(QUERY_CASH)
+    assert [r.source.chunk_ids for r in regions] == [["p52-0", "p52-1"], ["p52-2"]]
+    assert regions[0].text == text[: segments[1]["end_char"]]  # both parts, as the table would be taken whole
+
+
+def test_another_part_of_a_long_table_gives_its_place_to_other_evidence() -> None:
+    text, segments = _long_table_document()
+    repo = SemanticRepository()
+    repo.add(compile(text, "cashflow", segments=segments))
+    # the part holding the purchases row scores best, the other part next, the paragraph last
+    assert [r.source.chunk_ids for r in repo.search(QUERY_CASH, k=3)] == [["p52-1"], ["p52-0"], ["p52-2"]]
+    # with two places, the paragraph takes the second: the table already has one
+    assert [r.source.chunk_ids for r in repo.search(QUERY_CASH, k=2)] == [["p52-1"], ["p52-2"]]
+
+
+def test_a_reopened_index_file_knows_the_parts_of_a_long_table(tmp_path) -> None:
+    text, segments = _long_table_document()
+    repo = SemanticRepository.open(tmp_path / "index.sqlite")
+    repo.add(compile(text, "cashflow", segments=segments))
+    repo.close()
+    reopened = SemanticRepository.open(tmp_path / "index.sqlite", read_only=True)
+    assert [r.source.chunk_ids for r in reopened.search(QUERY_CASH, k=2)] == [["p52-1"], ["p52-2"]]
+
+
+@pytest.mark.parametrize("second_caption, between", [
+    ("Consolidated Balance Sheets", ""),  # another table
+    ("Consolidated Statements of Cash Flows", "Investing activities are discussed under Liquidity."),
+])
+def test_tables_that_are_not_parts_of_one_each_keep_their_place(second_caption: str, between: str) -> None:
+    text, segments = _long_table_document(second_caption=second_caption, between=between)
+    repo = SemanticRepository()
+    repo.add(compile(text, "cashflow", segments=segments))
+    tables = [s["chunk_id"] for s in segments if s["kind"] == "table"]
+    assert [r.source.chunk_ids for r in repo.search(QUERY_CASH, k=2)] == [[tables[1]], [tables[0]]]
