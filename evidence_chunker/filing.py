@@ -42,6 +42,12 @@ KOREAN_COMPANY = re.compile(r"회\s*사\s*명\s*[:：]\s*(?P<name>[^\s(]+)")
 NOT_A_NAME = re.compile(r"commission|file\s+n(?:o|umber)|transition\s+period|\d{3}-\d{4,}|^\(|^_+$", re.IGNORECASE)
 #: A registrant name line is at most this long.
 NAME_MAX_CHARS = 80
+#: The cover line that the registrant's name follows when no "(Exact name of registrant ...)" note is printed.
+FILE_NUMBER = re.compile(r"commission\s+file\s+n(?:o\.?|umber)", re.IGNORECASE)
+#: Lines after the file number that are the state, the address or a label, not the name.
+NOT_A_NAME_AFTER_FILE_NUMBER = re.compile(r"[:()]|\bstate\b|incorporat|\d{5}", re.IGNORECASE)
+#: Cover lines after the file number in which the name is looked for.
+FILE_NUMBER_WINDOW = 2
 #: The heading of the cover's column of trading symbols (SEC covers since 2019).
 SYMBOL_HEADING = re.compile(r"trading\s+symbols?(?:\(s\))?", re.IGNORECASE)
 #: A trading symbol as printed there: two to five capitals standing alone ("JNJ", "VZ"; not "JNJ24C").
@@ -94,6 +100,18 @@ def _registrant(texts: list[str]) -> str | None:
     return None
 
 
+def _name_after_file_number(texts: list[str]) -> str | None:
+    """The name printed right below "Commission File Number 001-37845" on a cover without the registrant
+    note (Microsoft's and 3M's: "MICROSOFT CORPORATION", "3M COMPANY")."""
+    for i, text in enumerate(texts):
+        if FILE_NUMBER.search(text):
+            for following in texts[i + 1 : i + 1 + FILE_NUMBER_WINDOW]:
+                if _is_name(following) and not NOT_A_NAME_AFTER_FILE_NUMBER.search(following):
+                    return following
+            return None
+    return None
+
+
 def _ticker(joined: str) -> str | None:
     """The first trading symbol under the cover's "Trading Symbol(s)" heading (the common stock's)."""
     heading = SYMBOL_HEADING.search(joined)
@@ -122,7 +140,7 @@ def filing_profile(doc: DoclingDocument) -> dict[str, str]:
     texts = _cover_texts(doc)
     joined = " \n ".join(texts)
     facts: dict[str, str] = {}
-    company = _registrant(texts)
+    company = _registrant(texts) or _name_after_file_number(texts)
     korean_company = KOREAN_COMPANY.search(joined)
     if company is None and korean_company:
         company = korean_company.group("name")

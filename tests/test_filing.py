@@ -29,6 +29,26 @@ def test_cover_laid_out_as_a_table_still_names_the_registrant():
     assert (facts["company"], facts["form"], facts["fiscal_year"]) == ("AMAZON.COM, INC.", "10-Q", "2023")
 
 
+def test_a_cover_without_the_registrant_note_names_the_company_below_its_file_number():
+    # Microsoft's and 3M's covers print the name under the file number and no "(Exact name ...)" note
+    b = DocBuilder()
+    b.text("FORM 10-K", page=1, top=800, height=12)
+    b.text("For the Fiscal Year Ended June 30, 2023", page=1, top=780, height=12)
+    b.text("Commission File Number 001-37845", page=1, top=760, height=12)
+    b.text("MICROSOFT CORPORATION", page=1, top=740, height=12)
+    b.text("WASHINGTON (STATE OF INCORPORATION)", page=1, top=720, height=12)
+    assert filing_profile(b.doc)["company"] == "MICROSOFT CORPORATION"
+
+
+def test_the_state_line_below_a_file_number_is_not_taken_for_the_name():
+    b = DocBuilder()
+    b.text("FORM 10-K", page=1, top=800, height=12)
+    b.text("Commission file number 1-3285", page=1, top=760, height=12)
+    b.text("State of Incorporation: Delaware I.R.S. Employer Identification No. 41-0417775", page=1, top=740, height=12)
+    b.text("Principal executive offices: 3M Center, St. Paul, Minnesota 55144", page=1, top=720, height=12)
+    assert "company" not in filing_profile(b.doc)
+
+
 def test_korean_business_report_cover():
     b = DocBuilder()
     b.text("사업보고서", page=1, top=800, height=16)
