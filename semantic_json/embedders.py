@@ -54,7 +54,8 @@ E5_MIN_SCORE = 0.75
 #: Rows per batch given to sentence-transformers.
 NEURAL_BATCH_SIZE = 32
 E5_DEFAULT_MODEL = "intfloat/multilingual-e5-small"
-_LITE_VERSION = "1"
+#: Version of the lite features: 2 reads a digit-led name ("3M") as one word (textnorm.TOKEN_PATTERN).
+_LITE_VERSION = "2"
 
 
 @runtime_checkable

@@ -2,27 +2,36 @@
 units' key counts) and the match of the query with each document's profile (a filing's company, form and
 period, read from its cover page), plus the words that name each document's subject.
 
-Both tell which document a question is about; repository.py adds them to the anchors' scores.
+Both tell which document a question is about; repository.py adds them to the anchors' scores. A question
+that names its filer ("3M's operating margin", "JnJ's FY2022 financials") goes further: a search over
+several documents keeps to that filer's (Profiles.named, Profiles.narrowed).
 """
 
 from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import Any
 
 import numpy as np
 
 from .lexical import KeyVocabulary, TermCounts, document_term_counts
 from .model import SemanticDocument
-from .textnorm import BIGRAM_JOIN, normalized_terms, term_bigrams
+from .textnorm import BIGRAM_JOIN, TOKEN_PATTERN, normalized_terms, term_bigrams
 
 #: The document info key whose text describes the document as a whole.
 PROFILE_KEY = "profile"
 #: The document info key that names what the document is about (a filing's company): inside the document
 #: those words say nothing about which unit is evidence, so they weigh little there (lexical.MUTED_KEY_WEIGHT).
 SUBJECT_KEY = "subject"
+#: Words of a company name that do not tell one company from another (legal forms, articles).
+GENERIC_NAME_WORDS = frozenset({
+    "the", "and", "of", "inc", "incorporated", "corp", "corporation", "company", "co", "ltd", "limited", "llc",
+    "plc", "holding", "holdings", "group", "international", "sa", "nv", "ag", "se", "com",
+})
+#: A trading symbol at the end of a subject ("Microsoft Corporation MSFT"): two to five capitals.
+SYMBOL_CHARS = range(2, 6)
 #: BM25 parameters of the document prior.
 DOC_BM25_K1 = 1.2
 DOC_BM25_B = 0.75
@@ -117,6 +126,8 @@ class Profiles:
     def __init__(self) -> None:
         self.keys: dict[str, frozenset[str]] = {}
         self.subjects: dict[str, frozenset[str]] = {}
+        #: Per document: the first two distinctive words of its company's name, and its trading symbol.
+        self.names: dict[str, tuple[tuple[str, ...], str | None]] = {}
 
     def set(self, document_id: str, text: str, subject: str = "") -> None:
         """Keep (or, with empty texts, forget) a document's profile and subject keys."""
@@ -126,6 +137,47 @@ class Profiles:
                 store[document_id] = keys
             else:
                 store.pop(document_id, None)
+        words = subject.split()
+        symbol = words.pop() if len(words) > 1 and words[-1].isupper() and words[-1].isalpha() and len(words[-1]) in SYMBOL_CHARS else None
+        name = tuple(t for t in normalized_terms(" ".join(words)) if t not in GENERIC_NAME_WORDS)[:2]
+        if name or symbol:
+            self.names[document_id] = (name, symbol.casefold() if symbol else None)
+        else:
+            self.names.pop(document_id, None)
+
+    def named(self, query: str) -> frozenset[str]:
+        """The documents whose filer the query names ("What drove 3M's operating margin", "JnJ's FY2022
+        financials"): its trading symbol (a word with two capitals or more), or the first distinctive word of
+        its company's name, capitalised, and the second one too when another company's name starts with
+        the same word ("American Express", "American Water Works"). A capital that starts a sentence names
+        nothing unless the word is in capitals or led by a digit. Empty when the query names no filer."""
+        capitalised: set[str] = set()
+        symbols: set[str] = set()
+        for match in TOKEN_PATTERN.finditer(query):
+            token = match.group()
+            if not (token[0].isupper() or token[0].isdigit()):
+                continue
+            if sum(c.isupper() for c in token) > 1:  # "JPM", "JnJ"; never a word in title case ("Has")
+                symbols.add(token.casefold())
+            before = query[: match.start()].rstrip()
+            if before and before[-1] not in ".?!:" or token.isupper() or token[0].isdigit():
+                # a capital that starts a sentence says nothing ("Best practices ..."), unless the word is
+                # in capitals or led by a digit ("AMCOR's ...", "3M's ...")
+                capitalised.update(normalized_terms(token)[:1])
+        # a first word is ambiguous when names go on from it in different ways (American Express, American
+        # Water Works); one company's names over the years ("Adobe Systems", "Adobe") are not
+        following: dict[str, set[str]] = {}
+        for name, _symbol in self.names.values():
+            if name:
+                following.setdefault(name[0], set()).update(name[1:2])
+        named = set()
+        for document_id, (name, symbol) in self.names.items():
+            if symbol is not None and symbol in symbols:
+                named.add(document_id)
+            elif name and name[0] in capitalised:
+                if len(following[name[0]]) < 2 or (len(name) > 1 and name[1] in capitalised):
+                    named.add(document_id)
+        return frozenset(named)
 
     def naming(self, query_keys: Iterable[str]) -> dict[str, frozenset[str]]:
         """Per document, the query keys its subject holds (they name the document, not a unit of it)."""
@@ -137,6 +189,15 @@ class Profiles:
             if keys:
                 named[document_id] = frozenset(keys)
         return named
+
+    def narrowed(self, query: str, documents: Collection[str]) -> frozenset[str] | None:
+        """``documents`` narrowed to those whose filer the query names (see named) and those whose filer is
+        not known (they may be the one named); None when the query names no filer, or keeps them all."""
+        named = self.named(query)
+        if not named:
+            return None
+        kept = frozenset(d for d in documents if d in named or d not in self.names)
+        return None if len(kept) == len(documents) else kept
 
     def scores(self, query_keys: set[str]) -> dict[str, float]:
         """IDF-weighted share of matched profile keys per document, the best document scaled to 1.0."""

@@ -405,6 +405,9 @@ class SemanticRepository:
         # terms, concepts, entities: what the query says itself (metric inputs do not choose the document)
         query_keys = {key for key, weight in keys.items() if BIGRAM_JOIN not in key and weight == 1.0}
         several = only is None or len(only) > 1
+        if several:  # a question that names its filer is about that filer's documents
+            only = self._profiles.narrowed(query, self._layouts if only is None else only) or only
+            several = only is None or len(only) > 1
         scale = 1.0 + (DOC_PRIOR_WEIGHT + PROFILE_PRIOR_WEIGHT if several else 0.0) + (
             ENTITY_MATCH_BONUS if query_entities else 0.0)
         prior = self._doc_stats.scores(query_keys) if several else {}

@@ -11,8 +11,10 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-#: A token: a number (keeping decimals and a percent sign, "3.5%") or a word of Latin letters/Hangul/digits.
-TOKEN_PATTERN = re.compile(r"\d+(?:[.,]\d+)*%?|[A-Za-z가-힣][A-Za-z0-9가-힣]*")
+#: A token: a word led by up to three digits and a Latin letter ("3M", "5G", "401k": a name, not a number;
+#: four digits are a year, and "2024E" stays the year 2024), a number (keeping decimals and a percent sign,
+#: "3.5%") or a word of Latin letters/Hangul/digits.
+TOKEN_PATTERN = re.compile(r"(?<![0-9])\d{1,3}[A-Za-z][A-Za-z0-9]*|\d+(?:[.,]\d+)*%?|[A-Za-z가-힣][A-Za-z0-9가-힣]*")
 
 HANGUL_RE = re.compile(r"[가-힣]")
 
@@ -144,7 +146,7 @@ def normalize_token(token: str) -> str | None:
     if not token:
         return None
     if token[0].isdigit():
-        return token
+        return token.lower()  # a number as printed; a digit-led name ("3M") in lower case like other words
     word = token.lower()
     if HANGUL_RE.search(word):
         if word in STOPWORDS:

@@ -1,0 +1,97 @@
+"""A question that names its filer ("3M's operating margin", "JnJ's financials") searches that filer's
+documents in a corpus: Profiles.named and the repository's narrowing."""
+
+from __future__ import annotations
+
+import pytest
+
+from semantic_json import SemanticRepository, compile
+from semantic_json.priors import Profiles
+
+SUBJECTS = {
+    "mmm": "3M COMPANY MMM",
+    "pep": "PepsiCo, Inc. PEP",
+    "axp": "American Express Company AXP",
+    "awk": "AMERICAN WATER WORKS COMPANY, INC. AWK",
+    "jnj": "JOHNSON & JOHNSON JNJ",
+    "adbe16": "ADOBE SYSTEMS INCORPORATED",
+    "adbe22": "ADOBE INC. ADBE",
+    "bby": "BEST BUY CO., INC.",
+}
+
+
+@pytest.fixture(scope="module")
+def profiles() -> Profiles:
+    profiles = Profiles()
+    for document_id, subject in SUBJECTS.items():
+        profiles.set(document_id, f"{subject} · FORM 10-K", subject)
+    return profiles
+
+
+@pytest.mark.parametrize("query, named", [
+    ("What drove operating margin change as of FY2022 for 3M?", {"mmm"}),
+    ("Are JnJ's FY2022 financials that of a high growth company?", {"jnj"}),  # the trading symbol
+    ("Has Pepsico reported any legal battles?", {"pep"}),
+    # one company's names over the years ("Adobe Systems Incorporated", "Adobe Inc.") share the first word
+    ("Does Adobe have an improving operating margin profile?", {"adbe16", "adbe22"}),
+    # two companies' names start with "American": the second word tells them apart
+    ("Which debt securities are registered under American Express' name?", {"axp"}),
+    ("Does American Water Works have positive working capital?", {"awk"}),
+    ("What was American Airlines' revenue?", set()),
+    ("What is the FY2019 total amount of inventories for Best Buy?", {"bby"}),
+])
+def test_a_capitalised_name_or_symbol_names_the_filer(profiles: Profiles, query: str, named: set[str]) -> None:
+    assert profiles.named(query) == named
+
+
+@pytest.mark.parametrize("query", [
+    "Best practices for liquidity",  # a capital that starts a sentence names nothing
+    "What are the best general and administrative expenses?",  # lower case names nothing
+    "Has the company paid dividends?",  # "Has" is no trading symbol (HAS), a title-case word
+])
+def test_ordinary_words_name_no_filer(profiles: Profiles, query: str) -> None:
+    assert profiles.named(query) == set()
+
+
+def _filing(document_id: str, sentence: str):
+    return compile(f"Operating margin. {sentence}", document_id)
+
+
+@pytest.fixture(scope="module")
+def corpus() -> SemanticRepository:
+    repo = SemanticRepository()
+    # the other companies' sentences match the wording of the question better than 3M's own
+    repo.add(_filing("mmm", "3M's operating income margin declined by 1.7 points in 2022."),
+             info={"profile": "3M COMPANY · MMM · FORM 10-K · FY2022", "subject": "3M COMPANY MMM"})
+    repo.add(_filing("pep", "What drove operating margin change in FY2022: operating margin fell on higher costs."),
+             info={"profile": "PepsiCo, Inc. · PEP · FORM 10-K · FY2022", "subject": "PepsiCo, Inc. PEP"})
+    repo.add(_filing("unknown", "Operating margin change in FY2022 was driven by pricing."), info={})
+    return repo
+
+
+def test_a_corpus_search_that_names_its_filer_keeps_to_it(corpus: SemanticRepository) -> None:
+    result = corpus.search("What drove operating margin change as of FY2022 for 3M?", k=3)
+    # 3M's filing, and the one whose filer is not known (it may be 3M's); never PepsiCo's
+    assert {r.document_id for r in result} == {"mmm", "unknown"}
+
+
+def test_a_corpus_search_that_names_no_filer_searches_every_document(corpus: SemanticRepository) -> None:
+    result = corpus.search("What drove operating margin change as of FY2022?", k=3)
+    assert {r.document_id for r in result} == {"mmm", "pep", "unknown"}
+
+
+def test_documents_named_by_the_caller_are_not_narrowed(corpus: SemanticRepository) -> None:
+    result = corpus.search("What drove operating margin change as of FY2022 for 3M?", k=3, documents=["pep"])
+    assert [r.document_id for r in result] == ["pep"]
+
+
+@pytest.mark.parametrize("text, terms", [
+    ("3M Company", ["3m", "company"]),  # a digit-led name is one word, as its filer writes it
+    ("Item 1A and 5G networks", ["item", "1a", "5g", "network"]),
+    ("FY2022 2024E 2,345.6 3.5%", ["fy2022", "2024", "2,345.6", "3.5%"]),  # four digits stay a year
+    ("2024년 3분기", ["2024", "년", "3", "분기"]),  # Hangul after digits is not a Latin name
+])
+def test_digit_led_names_are_one_term(text: str, terms: list[str]) -> None:
+    from semantic_json.textnorm import normalized_terms
+
+    assert normalized_terms(text) == terms
