@@ -39,7 +39,8 @@ KOREAN_PERIOD = re.compile(r"사업\s*연도\s*(?P<year>(?:19|20)\d{2})\s*년")
 REGISTRANT_NOTE = re.compile(r"exact\s+name\s+of\s+(?:the\s+)?registrant", re.IGNORECASE)
 KOREAN_COMPANY = re.compile(r"회\s*사\s*명\s*[:：]\s*(?P<name>[^\s(]+)")
 #: Cover lines that are never the registrant's name.
-NOT_A_NAME = re.compile(r"commission|file\s+n(?:o|umber)|transition\s+period|\d{3}-\d{4,}|^\(|^_+$", re.IGNORECASE)
+NOT_A_NAME = re.compile(r"commission|file\s+n(?:o|umber)|transition\s+period|\d{3}-\d{4,}|^\(|^_+$|\bform\s+\d",
+                        re.IGNORECASE)
 #: A registrant name line is at most this long.
 NAME_MAX_CHARS = 80
 #: The cover line that the registrant's name follows when no "(Exact name of registrant ...)" note is printed.
@@ -48,6 +49,9 @@ FILE_NUMBER = re.compile(r"commission\s+file\s+n(?:o\.?|umber)", re.IGNORECASE)
 NOT_A_NAME_AFTER_FILE_NUMBER = re.compile(r"[:()]|\bstate\b|incorporat|\d{5}", re.IGNORECASE)
 #: Cover lines after the file number in which the name is looked for.
 FILE_NUMBER_WINDOW = 2
+#: The group's title that heads the statements ("THE COCA-COLA COMPANY AND SUBSIDIARIES"): the registrant's
+#: name, when the cover prints it only as a logo.
+GROUP_TITLE = re.compile(r"^(?P<name>.+?),?\s+and\s+(?:its\s+)?(?:consolidated\s+)?subsidiaries$", re.IGNORECASE)
 #: The heading of the cover's column of trading symbols (SEC covers since 2019).
 SYMBOL_HEADING = re.compile(r"trading\s+symbols?(?:\(s\))?", re.IGNORECASE)
 #: A trading symbol as printed there: two to five capitals standing alone ("JNJ", "VZ"; not "JNJ24C").
@@ -112,6 +116,15 @@ def _name_after_file_number(texts: list[str]) -> str | None:
     return None
 
 
+def _group_name(texts: list[str]) -> str | None:
+    """The name in the first "<name> AND SUBSIDIARIES" line of the cover pages (a cover whose name is a logo)."""
+    for text in texts:
+        group = GROUP_TITLE.match(text)
+        if group and _is_name(group.group("name")):
+            return group.group("name")
+    return None
+
+
 def _ticker(joined: str) -> str | None:
     """The first trading symbol under the cover's "Trading Symbol(s)" heading (the common stock's)."""
     heading = SYMBOL_HEADING.search(joined)
@@ -140,7 +153,7 @@ def filing_profile(doc: DoclingDocument) -> dict[str, str]:
     texts = _cover_texts(doc)
     joined = " \n ".join(texts)
     facts: dict[str, str] = {}
-    company = _registrant(texts) or _name_after_file_number(texts)
+    company = _registrant(texts) or _name_after_file_number(texts) or _group_name(texts)
     korean_company = KOREAN_COMPANY.search(joined)
     if company is None and korean_company:
         company = korean_company.group("name")

@@ -49,6 +49,17 @@ def test_the_state_line_below_a_file_number_is_not_taken_for_the_name():
     assert "company" not in filing_profile(b.doc)
 
 
+def test_a_cover_whose_name_is_a_logo_names_the_group_that_heads_the_statements():
+    # Coca-Cola's 2017 cover prints its name as an image above the registrant note (and the form's
+    # title above it is no name)
+    b = DocBuilder()
+    b.text("FORM 10-K", page=1, top=800, height=12)
+    b.text("(Exact name of Registrant as specified in its charter)", page=1, top=760, height=12)
+    b.text("Delaware 58-0628465", page=1, top=740, height=12)
+    b.text("THE COCA-COLA COMPANY AND SUBSIDIARIES", page=3, top=800, height=12)
+    assert filing_profile(b.doc)["company"] == "THE COCA-COLA COMPANY"
+
+
 def test_korean_business_report_cover():
     b = DocBuilder()
     b.text("사업보고서", page=1, top=800, height=16)
