@@ -138,7 +138,10 @@ class Profiles:
             else:
                 store.pop(document_id, None)
         words = subject.split()
-        symbol = words.pop() if len(words) > 1 and words[-1].isupper() and words[-1].isalpha() and len(words[-1]) in SYMBOL_CHARS else None
+        last = words[-1] if len(words) > 1 else ""
+        # the symbol filing_subject appends, never a legal form in capitals ("AMCOR PLC")
+        is_symbol = last.isupper() and last.isalpha() and len(last) in SYMBOL_CHARS and last.casefold() not in GENERIC_NAME_WORDS
+        symbol = words.pop() if is_symbol else None
         name = tuple(t for t in normalized_terms(" ".join(words)) if t not in GENERIC_NAME_WORDS)[:2]
         if name or symbol:
             self.names[document_id] = (name, symbol.casefold() if symbol else None)

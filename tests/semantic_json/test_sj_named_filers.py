@@ -17,6 +17,7 @@ SUBJECTS = {
     "adbe16": "ADOBE SYSTEMS INCORPORATED",
     "adbe22": "ADOBE INC. ADBE",
     "bby": "BEST BUY CO., INC.",
+    "amcr": "AMCOR PLC",  # no symbol: a legal form in capitals is not one
 }
 
 
@@ -39,6 +40,8 @@ def profiles() -> Profiles:
     ("Does American Water Works have positive working capital?", {"awk"}),
     ("What was American Airlines' revenue?", set()),
     ("What is the FY2019 total amount of inventories for Best Buy?", {"bby"}),
+    ("What industry does AMCOR primarily operate in?", {"amcr"}),
+    ("Which PLC reported the most revenue?", set()),
 ])
 def test_a_capitalised_name_or_symbol_names_the_filer(profiles: Profiles, query: str, named: set[str]) -> None:
     assert profiles.named(query) == named
