@@ -90,7 +90,8 @@ def _caption_text(units: Sequence[Any], text: str, first: int) -> str | None:
 
 
 def continuation_flags(doc: SemanticDocument) -> list[bool]:
-    """Per unit: True for the first unit of a table that continues the table right before it.
+    """Per unit: True for the first unit of a table that continues the table right before it
+    (_Layout.continues, read from the text): what a stored layout keeps.
 
     A long table reaches the index as several parts, each under the same caption (row-wise splits of one
     Evidence Unit, or one printed table the parser read as several grids). A part continues the previous
@@ -98,21 +99,15 @@ def continuation_flags(doc: SemanticDocument) -> list[bool]:
     sure header: a split's first row is a body row.)
     """
     layout = _Layout(doc)
-    units = doc.units
-    flags = [False] * len(units)
-    previous: tuple[int, str | None] | None = None  # last unit and caption of the table seen last
+    flags = [False] * len(doc.units)
     position = 0
-    while position < len(units):
+    while position < len(doc.units):
         table = layout.table_of(position)
         if table is None:
-            previous = None
             position = layout.bounds(position)[1] + 1
             continue
-        first, last = table
-        caption = _caption_text(units, doc.text, first)
-        flags[first] = caption is not None and previous == (first - 1, caption)
-        previous = (last, caption)
-        position = last + 1
+        flags[table[0]] = layout.continues(table[0])
+        position = table[1] + 1
     return flags
 
 
