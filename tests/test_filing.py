@@ -6,6 +6,14 @@ from docbuilder import DocBuilder, table_data
 from evidence_chunker.filing import filing_profile, filing_subject
 
 
+def _cover(*lines: str) -> DocBuilder:
+    """A first page holding ``lines`` from the top down, one line each."""
+    b = DocBuilder()
+    for n, line in enumerate(lines):
+        b.text(line, page=1, top=800 - 20 * n, height=12)
+    return b
+
+
 def test_sec_cover_gives_company_form_and_fiscal_year():
     b = DocBuilder()
     b.text("FORM 10-K", page=1, top=800, height=12)
@@ -31,31 +39,22 @@ def test_cover_laid_out_as_a_table_still_names_the_registrant():
 
 def test_a_cover_without_the_registrant_note_names_the_company_below_its_file_number():
     # Microsoft's and 3M's covers print the name under the file number and no "(Exact name ...)" note
-    b = DocBuilder()
-    b.text("FORM 10-K", page=1, top=800, height=12)
-    b.text("For the Fiscal Year Ended June 30, 2023", page=1, top=780, height=12)
-    b.text("Commission File Number 001-37845", page=1, top=760, height=12)
-    b.text("MICROSOFT CORPORATION", page=1, top=740, height=12)
-    b.text("WASHINGTON (STATE OF INCORPORATION)", page=1, top=720, height=12)
+    b = _cover("FORM 10-K", "For the Fiscal Year Ended June 30, 2023", "Commission File Number 001-37845",
+               "MICROSOFT CORPORATION", "WASHINGTON (STATE OF INCORPORATION)")
     assert filing_profile(b.doc)["company"] == "MICROSOFT CORPORATION"
 
 
 def test_the_state_line_below_a_file_number_is_not_taken_for_the_name():
-    b = DocBuilder()
-    b.text("FORM 10-K", page=1, top=800, height=12)
-    b.text("Commission file number 1-3285", page=1, top=760, height=12)
-    b.text("State of Incorporation: Delaware I.R.S. Employer Identification No. 41-0417775", page=1, top=740, height=12)
-    b.text("Principal executive offices: 3M Center, St. Paul, Minnesota 55144", page=1, top=720, height=12)
+    b = _cover("FORM 10-K", "Commission file number 1-3285",
+               "State of Incorporation: Delaware I.R.S. Employer Identification No. 41-0417775",
+               "Principal executive offices: 3M Center, St. Paul, Minnesota 55144")
     assert "company" not in filing_profile(b.doc)
 
 
 def test_a_cover_whose_name_is_a_logo_names_the_group_that_heads_the_statements():
     # Coca-Cola's 2017 cover prints its name as an image above the registrant note (and the form's
     # title above it is no name)
-    b = DocBuilder()
-    b.text("FORM 10-K", page=1, top=800, height=12)
-    b.text("(Exact name of Registrant as specified in its charter)", page=1, top=760, height=12)
-    b.text("Delaware 58-0628465", page=1, top=740, height=12)
+    b = _cover("FORM 10-K", "(Exact name of Registrant as specified in its charter)", "Delaware 58-0628465")
     b.text("THE COCA-COLA COMPANY AND SUBSIDIARIES", page=3, top=800, height=12)
     assert filing_profile(b.doc)["company"] == "THE COCA-COLA COMPANY"
 
@@ -77,14 +76,9 @@ def test_a_document_without_a_cover_has_no_profile():
 
 
 def _cover_with_symbols(*rows: str):
-    b = DocBuilder()
-    b.text("FORM 10-K", page=1, top=800, height=12)
-    b.text("For the fiscal year ended January 1, 2023", page=1, top=780, height=12)
-    b.text("JOHNSON & JOHNSON (Exact name of registrant as specified in its charter)", page=1, top=760, height=12)
-    b.text("SECURITIES REGISTERED PURSUANT TO SECTION 12(b) OF THE ACT", page=1, top=740, height=12)
-    for n, row in enumerate(rows):
-        b.text(row, page=1, top=720 - 20 * n, height=12)
-    return b.doc
+    return _cover("FORM 10-K", "For the fiscal year ended January 1, 2023",
+                  "JOHNSON & JOHNSON (Exact name of registrant as specified in its charter)",
+                  "SECURITIES REGISTERED PURSUANT TO SECTION 12(b) OF THE ACT", *rows).doc
 
 
 def test_cover_gives_the_trading_symbol_and_a_name_on_the_line_of_its_note():
