@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
 from .index import SCORE_DECIMALS
 from .model import SemanticDocument, SemanticUnit
@@ -100,15 +100,29 @@ def continuation_flags(doc: SemanticDocument) -> list[bool]:
     """
     layout = _Layout(doc)
     flags = [False] * len(doc.units)
+    for first, _last in _tables(layout):
+        flags[first] = layout.continues(first)
+    return flags
+
+
+def table_captions(doc: SemanticDocument) -> Iterator[tuple[int, int, str | None]]:
+    """(first, last, caption) of every table of ``doc`` in text order: its unit positions (caption included)
+    and its caption's text, whitespace-normalised (None when it has none)."""
+    layout = _Layout(doc)
+    for first, last in _tables(layout):
+        yield first, last, _caption_text(doc.units, doc.text, first)
+
+
+def _tables(layout: _Layout) -> Iterator[tuple[int, int]]:
+    """(first, last) unit positions of every table of the layout's document, in text order."""
     position = 0
-    while position < len(doc.units):
+    while position < len(layout.units):
         table = layout.table_of(position)
         if table is None:
             position = layout.bounds(position)[1] + 1
             continue
-        flags[table[0]] = layout.continues(table[0])
+        yield table
         position = table[1] + 1
-    return flags
 
 
 def _compatible(unit: SemanticUnit, entities: frozenset[str]) -> bool:

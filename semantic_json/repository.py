@@ -15,7 +15,7 @@ filling an index costs the memory of one document, not of the index.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator, MutableMapping
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, Union
 
@@ -37,10 +37,11 @@ from .model import SemanticDocument
 from .priors import PROFILE_KEY, SUBJECT_KEY, DocumentStats, Profiles, info_text
 from .provenance import UNKNOWN_DOCUMENT, VerificationResult, check_pdf, source_text, verify_region
 from .regions import RegionDraft, best_drafts, to_region
+from .statements import primary_statements, query_statements
 from .store import open_store
-from .store.base import IndexStore
-from .store.records import SearchRecord, StoredSource, StoredVectors, UnitLayout
-from .store.base import DamagedDocumentError, IndexFileError, read_vectors, whole_document
+from .store.base import DamagedDocumentError, IndexFileError, IndexStore, read_vectors
+from .store.documents import HeldDocuments
+from .store.records import SearchRecord, StoredVectors, UnitLayout
 from .store.sqlite import document_fingerprint
 from .textnorm import BIGRAM_JOIN, query_content
 from .transport import EvidenceRegion, SearchResult, SourceSpan
@@ -63,88 +64,17 @@ DOC_PRIOR_WEIGHT = 0.15
 #: Weight of the profile prior: an anchor gains up to this much when its document's profile (info
 #: ``profile``: company, form, period of a filing) best matches the query. A question names its filing.
 PROFILE_PRIOR_WEIGHT = 0.3
+#: Added to an anchor in the primary statement a query names ("based on the balance sheet": the filing's
+#: own balance sheet, not a note's or a subsidiary's; statements.py).
+STATEMENT_MATCH_BONUS = 0.15
 #: Prefix of caller notes in the index file's meta table (apart from the store's own keys).
 NOTE_PREFIX = "note:"
 #: Region ids remembered for get_region() (oldest forgotten first).
 MAX_REMEMBERED_REGIONS = 10_000
 #: Default number of regions returned by search().
 DEFAULT_K = 5
-#: Documents read from a store that stay in memory (the least recently used one is read again when needed).
-MAX_READ_DOCUMENTS = 32
 
 RegionRef = Union[EvidenceRegion, str]
-
-
-class _Documents(MutableMapping):
-    """The repository's documents by id, in the order they were (last) added. A document held by the store
-    is read from it when first asked for: ``source()`` reads what a search result shows of it (text,
-    segments, units as its layout holds them), ``[document_id]`` the whole SemanticDocument. At most
-    MAX_READ_DOCUMENTS of those read stay in memory; membership, order and length never read one."""
-
-    def __init__(self) -> None:
-        #: Documents added in this process (None: held by the store).
-        self._held: dict[str, SemanticDocument | None] = {}
-        #: What was read from the store, the most recently used last.
-        self._read: OrderedDict[str, StoredSource | SemanticDocument] = OrderedDict()
-        self._fingerprints: dict[str, str] = {}
-        #: Reads a stored document by id and fingerprint; None once the store is closed.
-        self.read: Callable[[str, str], StoredSource] | None = None
-        #: Where the store is, for the error when a whole document cannot be read.
-        self.where: str | Path = ""
-
-    def source(self, document_id: str) -> SemanticDocument | StoredSource:
-        """What region assembly and the transport read of a document (KeyError for an unknown id)."""
-        doc = self._held[document_id]
-        if doc is not None:
-            return doc
-        read = self._read.get(document_id)
-        if read is None:
-            if self.read is None:
-                raise IndexFileError(f"document {document_id!r} is in the index, which was closed: open it again")
-            read = self._keep(document_id, self.read(document_id, self._fingerprints[document_id]))
-        else:
-            self._read.move_to_end(document_id)
-        return read
-
-    def __getitem__(self, document_id: str) -> SemanticDocument:
-        read = self.source(document_id)
-        if isinstance(read, StoredSource):
-            read = self._keep(document_id, whole_document(self.where, read))
-        return read
-
-    def _keep(self, document_id: str, read: StoredSource | SemanticDocument):
-        self._read[document_id] = read
-        while len(self._read) > MAX_READ_DOCUMENTS:
-            self._read.popitem(last=False)
-        return read
-
-    def __setitem__(self, document_id: str, doc: SemanticDocument) -> None:
-        self._held[document_id] = doc
-        self._read.pop(document_id, None)
-
-    def stored(self, document_id: str, fingerprint: str) -> None:
-        """Hold ``document_id`` as one to read from the store (as ``fingerprint``) when asked for."""
-        self._held[document_id] = None
-        self._fingerprints[document_id] = fingerprint
-
-    def __delitem__(self, document_id: str) -> None:
-        del self._held[document_id]
-        self._read.pop(document_id, None)
-        self._fingerprints.pop(document_id, None)
-
-    def forget(self, document_id: str) -> None:
-        """Drop ``document_id`` (nothing happens for an unknown id) without reading it."""
-        if document_id in self._held:
-            del self[document_id]
-
-    def __contains__(self, document_id: object) -> bool:
-        return document_id in self._held
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._held)
-
-    def __len__(self) -> int:
-        return len(self._held)
 
 
 class SemanticRepository:
@@ -152,7 +82,7 @@ class SemanticRepository:
 
     def __init__(self, embedder: Embedder | None = None) -> None:
         self.embedder: Embedder = embedder if embedder is not None else LiteEmbedder()
-        self._documents = _Documents()
+        self._documents = HeldDocuments()
         #: Per document what entity filtering and region assembly read of its units: the document itself,
         #: or the layout from its search record while the document stays in the store.
         self._layouts: dict[str, SemanticDocument | UnitLayout] = {}
@@ -166,6 +96,8 @@ class SemanticRepository:
         self._notes: dict[str, str] = {}
         self._doc_stats = DocumentStats(self._lexical.vocabulary)
         self._profiles = Profiles()
+        #: Per document its units' primary-statement codes (statements.py; None: a layout stored before them).
+        self._statements: dict[str, np.ndarray | None] = {}
         #: Documents of the index file that could not be read (document id → why); see open().
         self.damaged: dict[str, str] = {}
 
@@ -208,6 +140,7 @@ class SemanticRepository:
             document_id = s.document_id
             repo._documents.stored(document_id, s.fingerprint)
             repo._layouts[document_id] = s.record.layout
+            repo._statements[document_id] = s.record.layout.statement_codes
             repo._lexical.add_postings(document_id, s.record.postings)
             repo._doc_stats.add_counts(document_id, s.record.counts)
             repo._profiles.set(document_id, info_text(s.info, PROFILE_KEY), info_text(s.info, SUBJECT_KEY))
@@ -280,6 +213,7 @@ class SemanticRepository:
             doc = repo._documents[document_id] = repo._layouts[document_id] = held[document_id]
             repo._lexical.add(doc)
             repo._doc_stats.add(doc)
+            repo._statements[document_id] = np.asarray(primary_statements(doc), dtype=np.uint8)
         repo._index = index
         return repo
 
@@ -333,6 +267,7 @@ class SemanticRepository:
             self._documents[document_id] = self._layouts[document_id] = doc
         self._lexical.add_postings(document_id, record.postings)
         self._doc_stats.add_counts(document_id, record.counts)
+        self._statements[document_id] = record.layout.statement_codes
         return True
 
     def remove(self, document_id: str) -> None:
@@ -352,6 +287,7 @@ class SemanticRepository:
         self._layouts.pop(document_id, None)
         self._lexical.remove(document_id)
         self._doc_stats.remove(document_id)
+        self._statements.pop(document_id, None)
         self._profiles.set(document_id, "", "")
 
     @property
@@ -408,8 +344,9 @@ class SemanticRepository:
         if several:  # a question that names its filer is about that filer's documents
             only = self._profiles.narrowed(query, self._layouts if only is None else only) or only
             several = only is None or len(only) > 1
+        statements = query_statements(concepts)  # "according to the balance sheet": its own, first
         scale = 1.0 + (DOC_PRIOR_WEIGHT + PROFILE_PRIOR_WEIGHT if several else 0.0) + (
-            ENTITY_MATCH_BONUS if query_entities else 0.0)
+            ENTITY_MATCH_BONUS if query_entities else 0.0) + (STATEMENT_MATCH_BONUS if statements else 0.0)
         prior = self._doc_stats.scores(query_keys) if several else {}
         profile = self._profiles.scores(set(keys)) if several else {}
         gate = bool(getattr(embedder, "lexical_gate", False))
@@ -429,6 +366,7 @@ class SemanticRepository:
             doc = self._layouts[document_id]
             rows = self._index.document_rows(document_id)
             bm25 = lexical.get(document_id)
+            codes = self._statements.get(document_id) if statements else None
             for position in sorted(positions):
                 context = ()
                 if query_entities:  # a unit is read (made from the layout) only to filter by entity
@@ -447,6 +385,8 @@ class SemanticRepository:
                 score += PROFILE_PRIOR_WEIGHT * profile.get(document_id, 0.0)
                 if query_entities and not query_entities.isdisjoint(context):
                     score += ENTITY_MATCH_BONUS
+                if codes is not None and int(codes[position]) in statements:
+                    score += STATEMENT_MATCH_BONUS
                 scored.append((document_id, position, round(min(max(score / scale, 0.0), 1.0), SCORE_DECIMALS)))
         if not scored:
             return {}

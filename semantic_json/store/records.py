@@ -38,6 +38,7 @@ from ..index import SparseVectors
 from ..lexical import PackedPostings, Postings, TermCounts
 from ..errors import DocumentIntegrityError
 from ..regions import announces, continuation_flags
+from ..statements import primary_statements
 from ..model import Entity, Segment, SemanticDocument, UnitKind, line_starts_of, sha256_text, unit_constructor
 
 #: First bytes of a search record and of a stored document (the format's version is the last byte).
@@ -219,6 +220,7 @@ class UnitLayout:
         arrays["lead_in"] = np.fromiter((end and announces(u, doc.text) for u, end in zip(units, ends_block)),
                                         np.uint8, len(units))
         arrays["continues"] = np.fromiter(continuation_flags(doc), np.uint8, len(units))
+        arrays["statement"] = np.fromiter(primary_statements(doc), np.uint8, len(units))
         names: dict[str, int] = {}
         lists: dict[str, np.ndarray] = {}
         _pack_lists("entity", [u.entities for u in units], names, lists)
@@ -247,6 +249,12 @@ class UnitLayout:
         """1 for the first unit of a table that continues the table right before it (regions.continuation_flags),
         per unit; None for a layout stored before the flags were (its regions keep the parts apart)."""
         return self._arrays["continues"] if "continues" in self._arrays else None
+
+    @property
+    def statement_codes(self) -> np.ndarray | None:
+        """Per unit, the code of the primary statement it lies in (statements.primary_statements, 0: none);
+        None for a layout stored before the codes were (no statement is lifted in its document)."""
+        return self._arrays.get("statement")
 
     def columns(self) -> list:
         """The layout as Python lists, one per LAYOUT_FIELDS entry (entity lists as their offsets and ids)."""

@@ -1,0 +1,100 @@
+"""A filing's primary statements (statements.py) and the lift a query naming one gives their rows."""
+
+from __future__ import annotations
+
+import pytest
+
+from semantic_json import SemanticRepository, compile
+from semantic_json.statements import STATEMENT_KINDS, primary_statements, query_statements, statement_kind
+
+BALANCE = STATEMENT_KINDS.index("BALANCE_SHEET") + 1
+INCOME = STATEMENT_KINDS.index("INCOME_STATEMENT") + 1
+
+
+@pytest.mark.parametrize("caption, kind", [
+    ("CONSOLIDATED BALANCE SHEETS · (In thousands, except share data)", BALANCE),
+    ("Condensed Consolidated Balance Sheets (Unaudited)", BALANCE),
+    ("Consolidated Statements of Financial Position · (Dollars in millions)", BALANCE),
+    ("3M Company and Subsidiaries Consolidated Statement of Income · Years ended December 31", INCOME),
+    ("Consolidated Statements of Earnings", INCOME),
+    ("연결 재무상태표 · (단위: 백만원)", BALANCE),
+    ("요약 손익계산서", INCOME),
+    # another entity's statement, an extract, a label of rows in selected data
+    ("CITYCENTER HOLDINGS, LLC CONSOLIDATED BALANCE SHEETS · (In thousands)", 0),
+    ("Key Balance Sheet Data", 0),
+    ("Statements of Operations:", 0),
+    ("Other Current Liabilities", 0),
+])
+def test_a_caption_titles_a_statement_only_when_it_opens_with_the_title(caption: str, kind: int) -> None:
+    assert statement_kind(caption) == kind
+
+
+def test_a_query_names_statements_through_the_lexicon() -> None:
+    assert query_statements(["BALANCE_SHEET", "WORKING_CAPITAL"]) == {BALANCE}
+    assert query_statements(["WORKING_CAPITAL"]) == frozenset()
+
+
+def _rows(n: int, start: int = 0) -> list[str]:
+    return [f"Other asset line {k} | {100 + k} | {90 + k}" for k in range(start, start + n)]
+
+
+CURRENT = ["Total current assets | 5,100 | 4,800", "Total current liabilities | 2,400 | 2,300"]
+
+
+def _filing() -> tuple[str, list[dict]]:
+    """An MD&A extract on page 20, a titled two-line extract on page 30, the balance sheet on pages 40-41, a
+    subsidiary's balance sheet on page 90 and a note restating the balance sheet with more lines on page 95
+    (each a table under its caption)."""
+    parts = [
+        ("Key Balance Sheet Data\nDecember 31 | 2023 | 2022\n" + "\n".join(CURRENT), "table", 20),
+        ("Liquidity is discussed below.", "text", 20),
+        ("Consolidated Balance Sheets\nDecember 31 | 2023 | 2022\n" + "\n".join(_rows(2)), "table", 30),
+        ("Consolidated Balance Sheets\nDecember 31 | 2023 | 2022\n" + "\n".join(_rows(12) + CURRENT[:1] + _rows(6, 12)),
+         "table", 40),
+        ("Consolidated Balance Sheets (continued)\nDecember 31 | 2023 | 2022\n" + "\n".join(CURRENT[1:] + _rows(8, 18)),
+         "table", 41),
+        ("Harbor Holdings, LLC Consolidated Balance Sheets\nDecember 31 | 2023 | 2022\n" + "\n".join(CURRENT),
+         "table", 90),
+        ("Consolidated Balance Sheets\nAs reported | Adjustment | As restated\n" + "\n".join(_rows(36)), "table", 95),
+    ]
+    text = "\n\n".join(part for part, _, _ in parts)
+    segments, at = [], 0
+    for n, (part, kind, page) in enumerate(parts):
+        segments.append({"start_char": at, "end_char": at + len(part), "chunk_id": f"c{n}", "kind": kind,
+                         "page_span": [page]})
+        at += len(part) + 2
+    return text, segments
+
+
+def _pages_coded(doc) -> dict[int, set[int]]:
+    pages: dict[int, set[int]] = {}
+    for unit, code in zip(doc.units, primary_statements(doc)):
+        pages.setdefault(code, set()).update(doc.segments[unit.segment].page_span)
+    return pages
+
+
+def test_the_primary_balance_sheet_is_the_first_full_titled_page_and_its_continuation() -> None:
+    text, segments = _filing()
+    doc = compile(text, "filing", segments=segments)
+    pages = _pages_coded(doc)
+    assert pages[BALANCE] == {40, 41}
+    assert {20, 30, 90, 95} <= pages[0]
+
+
+QUESTION = "what were total current assets and total current liabilities at the end of 2023?"
+
+
+def test_a_query_naming_the_balance_sheet_gets_the_filings_own_first(tmp_path) -> None:
+    text, segments = _filing()
+    repo = SemanticRepository()
+    repo.add(compile(text, "filing", segments=segments))
+    # without the statement's name the short extract matches best; named, the balance sheet comes first
+    assert repo.search(QUESTION, k=1)[0].source.chunk_ids == ["c0"]
+    named = repo.search("Based on the balance sheet, " + QUESTION, k=2)
+    assert named[0].source.chunk_ids[0] in ("c3", "c4")
+    stored = SemanticRepository.open(tmp_path / "index.sqlite")
+    stored.add(compile(text, "filing", segments=segments))
+    stored.close()
+    reopened = SemanticRepository.open(tmp_path / "index.sqlite", read_only=True)
+    assert [r.source.chunk_ids for r in reopened.search("Based on the balance sheet, " + QUESTION, k=2)] == [
+        r.source.chunk_ids for r in named]
