@@ -344,7 +344,7 @@ class SemanticRepository:
         if several:  # a question that names its filer is about that filer's documents
             only = self._profiles.narrowed(query, self._layouts if only is None else only) or only
             several = only is None or len(only) > 1
-        statements = query_statements(concepts)  # "according to the balance sheet": its own, first
+        statements = query_statements(concepts + inputs)  # "according to the balance sheet": its own, first
         scale = 1.0 + (DOC_PRIOR_WEIGHT + PROFILE_PRIOR_WEIGHT if several else 0.0) + (
             ENTITY_MATCH_BONUS if query_entities else 0.0) + (STATEMENT_MATCH_BONUS if statements else 0.0)
         prior = self._doc_stats.scores(query_keys) if several else {}
@@ -360,6 +360,11 @@ class SemanticRepository:
         for document_id, scores in lexical.items():
             best = np.argsort(-scores, kind="stable")[:LEXICAL_CANDIDATES]
             candidates.setdefault(document_id, set()).update(int(p) for p in best if scores[p] > 0)
+            codes = self._statements.get(document_id) if statements else None
+            if codes is not None:  # the asked statement's best rows compete, though other units match more words
+                lifted = np.flatnonzero(np.isin(codes, list(statements)) & (scores > 0))
+                best = lifted[np.argsort(-scores[lifted], kind="stable")[:LEXICAL_CANDIDATES]]
+                candidates[document_id].update(best.tolist())
         best_lexical = max((float(scores.max()) for scores in lexical.values()), default=0.0)
         scored: list[tuple[str, int, float]] = []
         for document_id, positions in candidates.items():

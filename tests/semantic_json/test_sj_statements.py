@@ -98,3 +98,22 @@ def test_a_query_naming_the_balance_sheet_gets_the_filings_own_first(tmp_path) -
     reopened = SemanticRepository.open(tmp_path / "index.sqlite", read_only=True)
     assert [r.source.chunk_ids for r in reopened.search("Based on the balance sheet, " + QUESTION, k=2)] == [
         r.source.chunk_ids for r in named]
+
+
+def test_a_metric_computed_from_a_statement_reaches_its_rows_among_many_closer_matches() -> None:
+    """"Working capital" is computed from the balance sheet (its lexicon inputs name it): the balance sheet's
+    rows compete, and come first, though 300 paragraphs that define working capital outscore them by cosine
+    and by BM25."""
+    text, segments = _filing()
+    paragraphs = [f"Working capital of region {k}: its current assets less its current liabilities, region {k}."
+                  for k in range(300)]
+    at = len(text) + 2
+    for n, paragraph in enumerate(paragraphs):
+        segments.append({"start_char": at, "end_char": at + len(paragraph), "chunk_id": f"w{n}", "kind": "text",
+                         "page_span": [100 + n // 10]})
+        at += len(paragraph) + 2
+    text = "\n\n".join([text, *paragraphs])
+    repo = SemanticRepository()
+    repo.add(compile(text, "filing", segments=segments))
+    first = repo.search("Does the company have positive working capital?", k=5)[0]
+    assert set(first.source.chunk_ids) <= {"c3", "c4"}
