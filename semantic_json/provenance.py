@@ -23,6 +23,8 @@ from .errors import SourceSpanError
 from .model import SemanticDocument
 from .transport import OPTIONAL_SOURCE_KEYS, EvidenceRegion
 
+#: Segment kind value written when a region spans segments of different kinds.
+MIXED_KIND = "mixed"
 VERIFIED = "verified"
 UNKNOWN_DOCUMENT = "unknown document"
 DOCUMENT_ID_DIFFERS = "document id differs"
@@ -76,12 +78,43 @@ def _units_in_span(doc: SemanticDocument, start: int, end: int) -> tuple[int, in
 def expected_provenance(doc: SemanticDocument, start: int, end: int) -> dict[str, Any]:
     """The optional source keys (pages, boxes, chunk_ids, kind, pdf_sha256) that the document's own segments
     give for the span [start, end), in transport form; empty for text without segments."""
-    from .regions import _provenance
-
     positions = _units_in_span(doc, start, end)
     if positions is None:
         return {}
-    return _canonical(_provenance(doc, *positions))
+    return _canonical(segment_provenance(doc, *positions))
+
+
+def segment_provenance(doc: SemanticDocument, first: int, last: int) -> dict[str, Any]:
+    """The optional source keys (pages, boxes, chunk_ids, kind, pdf_sha256, a table's title, unit, period and
+    headings) of units ``first`` to ``last``, from the segments they lie in."""
+    indexes = sorted({u.segment for u in doc.units[first : last + 1] if u.segment is not None})
+    if not indexes:
+        return {}
+    segments = [doc.segments[i] for i in indexes]
+    pages = sorted({p for s in segments for p in s.page_span} | {b.page for s in segments for b in s.boxes})
+    boxes = [
+        {**box.model_dump(mode="json"), "chunk_id": segment.chunk_id}
+        for segment in segments
+        for box in segment.boxes
+        if box.page in pages
+    ]
+    chunk_ids = list(dict.fromkeys(s.chunk_id for s in segments if s.chunk_id is not None))
+    kinds = {s.kind for s in segments}
+    pdf_hashes = {s.pdf_sha256 for s in segments if s.pdf_sha256}
+    extra: dict[str, Any] = {"pages": pages, "boxes": boxes, "chunk_ids": chunk_ids}
+    extra["kind"] = kinds.pop() if len(kinds) == 1 else MIXED_KIND
+    if len(pdf_hashes) == 1:
+        extra["pdf_sha256"] = pdf_hashes.pop()
+    titled = next((s for s in segments if s.title), None)
+    if titled is not None:
+        extra["table_title"] = titled.title
+        extra["unit"] = titled.unit
+        extra["period"] = titled.period
+    headings = next((s.headings for s in segments if s.headings), None)
+    if headings:
+        extra["headings"] = list(headings)
+    return extra
+
 
 
 def _canonical(value: Any) -> Any:

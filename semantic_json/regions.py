@@ -12,7 +12,9 @@ Steps, for the anchors (unit positions with scores) that retrieval found in a do
    the first unit that is about an entity outside the region's entities, or that lies in another zone.
    A text region that ends in a lead-in ("... are expected to be paid as follows:"), or that a short
    lead-in block of its own follows ("The following table sets forth ...:"), takes the table right after
-   it when the table is at most TABLE_WHOLE_MAX_CHARS long: the sentence announced it.
+   it (over a short heading between them) when the table is at most TABLE_WHOLE_MAX_CHARS long: the
+   sentence announced it. A lead-in followed by list items takes the items ("... mainly due to:" and its
+   bullets) while the region stays within REGION_MAX_CHARS.
 3. **Merge** regions that overlap or touch. Join regions in parts of one long table (row-wise splits under
    the same caption) while the joined region stays within TABLE_WHOLE_MAX_CHARS, as the table would be
    taken had it not been split. Score each region by its best anchor, raised by its second best
@@ -34,6 +36,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from .index import SCORE_DECIMALS
 from .model import SemanticDocument, SemanticUnit
 from .patterns import is_lead_in
+from .provenance import segment_provenance
 from .transport import EvidenceRegion, SourceSpan
 
 #: Maximum distance, in units, between two anchors of one cluster.
@@ -58,8 +61,6 @@ LEAD_IN_MAX_CHARS = 400
 CAPTION_MAX_LINE_GAP = 2
 #: Unit kinds that belong to tables.
 TABLE_KINDS = frozenset({"table_row", "caption"})
-#: Segment kind value written when a region spans segments of different kinds.
-MIXED_KIND = "mixed"
 
 
 @dataclass
@@ -351,20 +352,45 @@ def _lead_in_block(layout: _Layout, draft: RegionDraft, first: int) -> int | Non
 
 def _attach_announced_table(layout: _Layout, draft: RegionDraft) -> None:
     """Extend a text region that ends in a lead-in, or is followed by a short lead-in block of its own,
-    to the table right after it, whole (the table's rows carry what the sentence announced); nothing
-    when the table is longer than TABLE_WHOLE_MAX_CHARS or something else comes between."""
+    to the table right after it, whole (the table's rows carry what the sentence announced), with a short
+    heading between them (the parser's reading of the table's title or column labels, "(Dollars in
+    Millions) 2022 2021"); nothing when the table is longer than TABLE_WHOLE_MAX_CHARS or something else
+    comes between."""
     units = layout.units
     if draft.last + 1 >= len(units) or layout.bounds(draft.last)[1] != draft.last:
         return
     lead = draft.last if layout.announces(draft.last) else _lead_in_block(layout, draft, draft.last + 1)
     if lead is None or lead + 1 >= len(units):
         return
-    table = layout.table_of(lead + 1)
-    if table is None or table[0] != lead + 1 or layout.span_chars(table[0], table[1]) > TABLE_WHOLE_MAX_CHARS:
+    start = lead + 1
+    if units[start].kind == "heading":  # a short heading over the table: its title or column labels
+        heading_last = layout.bounds(start)[1]
+        if layout.span_chars(start, heading_last) <= LEAD_IN_MAX_CHARS and heading_last + 1 < len(units):
+            start = heading_last + 1
+    table = layout.table_of(start)
+    if table is None or table[0] != start or layout.span_chars(table[0], table[1]) > TABLE_WHOLE_MAX_CHARS:
         return
     draft.last = table[1]
     draft.is_table = True
     draft.zone = units[table[1]].segment
+
+
+def _attach_announced_list(layout: _Layout, draft: RegionDraft) -> None:
+    """Extend a text region that ends in a lead-in ("Other income increased, mainly due to:") over the list
+    items right after it, each whole, while the region stays within REGION_MAX_CHARS: they are what the
+    sentence announced. Stops at a unit that is not a list item, at one about another entity, and at an
+    item that is a lead-in itself (another list starts)."""
+    units = layout.units
+    if layout.bounds(draft.last)[1] != draft.last or not layout.announces(draft.last):
+        return
+    position = draft.last + 1
+    while position < len(units) and units[position].kind == "list_item" and not layout.announces(position):
+        last = layout.bounds(position)[1]
+        if layout.span_chars(draft.first, last) > REGION_MAX_CHARS or not all(
+                _compatible(units[p], draft.entities) for p in range(position, last + 1)):
+            break
+        draft.last = last
+        position = last + 1
 
 
 def _merge(drafts: list[RegionDraft]) -> list[RegionDraft]:
@@ -444,6 +470,8 @@ def assemble(doc: SemanticDocument, hits: Sequence[tuple[int, float]]) -> list[R
         else:
             _expand_text(layout, draft)
             _attach_announced_table(layout, draft)
+            if not draft.is_table:
+                _attach_announced_list(layout, draft)
     drafts = _join_table_parts(layout, _merge(drafts))
     for draft in drafts:
         draft.score = region_score(draft.anchors.values())
@@ -521,37 +549,6 @@ def best_drafts(hits: Mapping[str, Sequence[tuple[int, float]]], layouts: Mappin
     return sorted(_distinct(drafts, documents, limit, layouts)[0], key=rank)
 
 
-def _provenance(doc: SemanticDocument, first: int, last: int) -> dict[str, Any]:
-    """Optional source keys (pages, boxes, chunk_ids, kind, pdf_sha256) from the segments the units lie in."""
-    indexes = sorted({u.segment for u in doc.units[first : last + 1] if u.segment is not None})
-    if not indexes:
-        return {}
-    segments = [doc.segments[i] for i in indexes]
-    pages = sorted({p for s in segments for p in s.page_span} | {b.page for s in segments for b in s.boxes})
-    boxes = [
-        {**box.model_dump(mode="json"), "chunk_id": segment.chunk_id}
-        for segment in segments
-        for box in segment.boxes
-        if box.page in pages
-    ]
-    chunk_ids = list(dict.fromkeys(s.chunk_id for s in segments if s.chunk_id is not None))
-    kinds = {s.kind for s in segments}
-    pdf_hashes = {s.pdf_sha256 for s in segments if s.pdf_sha256}
-    extra: dict[str, Any] = {"pages": pages, "boxes": boxes, "chunk_ids": chunk_ids}
-    extra["kind"] = kinds.pop() if len(kinds) == 1 else MIXED_KIND
-    if len(pdf_hashes) == 1:
-        extra["pdf_sha256"] = pdf_hashes.pop()
-    titled = next((s for s in segments if s.title), None)
-    if titled is not None:
-        extra["table_title"] = titled.title
-        extra["unit"] = titled.unit
-        extra["period"] = titled.period
-    headings = next((s.headings for s in segments if s.headings), None)
-    if headings:
-        extra["headings"] = list(headings)
-    return extra
-
-
 def to_region(doc: SemanticDocument, draft: RegionDraft, region_id: str) -> EvidenceRegion:
     """The EvidenceRegion of `draft`: exact text slice, line and character coordinates, provenance."""
     units = doc.units
@@ -565,7 +562,7 @@ def to_region(doc: SemanticDocument, draft: RegionDraft, region_id: str) -> Evid
         start_line=doc.line_of(start),
         end_line=doc.line_of(end - 1),
         document_sha256=doc.document_sha256,
-        **_provenance(doc, draft.first, draft.last),
+        **segment_provenance(doc, draft.first, draft.last),
     )
     entities = sorted({e for u in units[draft.first : draft.last + 1] for e in u.entities})
     return EvidenceRegion(

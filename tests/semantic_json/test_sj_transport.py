@@ -338,3 +338,57 @@ def test_tables_that_are_not_parts_of_one_each_keep_their_place(second_caption: 
     repo.add(compile(text, "cashflow", segments=segments))
     tables = [s["chunk_id"] for s in segments if s["kind"] == "table"]
     assert [r.source.chunk_ids for r in repo.search(QUERY_CASH, k=2)] == [[tables[1]], [tables[0]]]
+
+
+def _segments_of(parts: list[tuple[str, str]], page: int) -> tuple[str, list[dict]]:
+    """One document of ``parts`` ((text, segment kind), in order, a blank line apart), all on ``page``."""
+    segments, at = [], 0
+    for n, (part, kind) in enumerate(parts):
+        segments.append({"start_char": at, "end_char": at + len(part), "chunk_id": f"p{page}-{n}", "kind": kind,
+                         "page_span": [page]})
+        at += len(part) + 2
+    return "\n\n".join(part for part, _ in parts), segments
+
+
+def test_a_lead_in_takes_its_table_over_a_short_heading_between_them() -> None:
+    """The parser may read a table's column labels as a heading of their own, between lead-in and rows."""
+    text, segments = _segments_of([
+        ("At the end of fiscal years 2022 and 2021, inventories were comprised of:", "text"),
+        ("(Dollars in Millions) 2022 2021", "heading"),
+        ("3. Inventories · (Dollars in Millions)\nRaw materials and supplies | $ 2,070; 1,592\n"
+         "Goods in process | 1,700; 2,075\nFinished goods | 4,497; 4,538", "table"),
+        ("4. Property, Plant and Equipment", "heading"),
+    ], 58)
+    repo = SemanticRepository()
+    repo.add(compile(text, "inventories", segments=segments))
+    region = repo.search("what were inventories comprised of at the end of fiscal 2022")[0]
+    assert region.source.chunk_ids == ["p58-0", "p58-1", "p58-2"]
+    assert region.text.endswith("Finished goods | 4,497; 4,538")
+
+
+def _list_document(after: str) -> tuple[str, list[dict]]:
+    """A lead-in, three list items (each a paragraph of its own, as the parser gives them), then ``after``."""
+    return _segments_of([
+        ("Other income—net increased $6.1 billion, mainly due to:", "text"),
+        ("- net periodic benefit credits recorded in 2021 versus costs in 2020;", "text"),
+        ("- lower asset impairment charges;", "text"),
+        ("- higher net gains on equity securities.", "text"),
+        (after, "text"),
+    ], 44)
+
+
+QUERY_OTHER_INCOME = "why did other income net increase"
+
+
+@pytest.mark.parametrize("after", [
+    "Research and development expenses rose on higher spending.",  # not a list item
+    "- In 2020, other income decreased, mainly due to:",  # another lead-in: another list
+])
+def test_a_lead_in_takes_the_list_it_announces_and_stops_where_the_list_ends(after: str) -> None:
+    text, segments = _list_document(after)
+    repo = SemanticRepository()
+    repo.add(compile(text, "pfizer", segments=segments))
+    region = repo.search(QUERY_OTHER_INCOME)[0]
+    assert region.text.startswith("Other income—net increased $6.1 billion, mainly due to:")
+    assert region.text.endswith("- higher net gains on equity securities.")
+    assert region.source.chunk_ids == ["p44-0", "p44-1", "p44-2", "p44-3"]
