@@ -52,6 +52,9 @@ FILE_NUMBER_WINDOW = 2
 #: The group's title that heads the statements ("THE COCA-COLA COMPANY AND SUBSIDIARIES"): the registrant's
 #: name, when the cover prints it only as a logo.
 GROUP_TITLE = re.compile(r"^(?P<name>.+?),?\s+and\s+(?:its\s+)?(?:consolidated\s+)?subsidiaries$", re.IGNORECASE)
+#: A name printed in small capitals whose text layer splits each word's first letter from the rest ("MGM
+#: R ESORTS I NTERNATIONAL"): a lone capital before a word of capitals.
+SMALL_CAPS_SPLIT = re.compile(r"\b([A-Z]) (?=[A-Z]{2,}\b)")
 #: The heading of the cover's column of trading symbols (SEC covers since 2019).
 SYMBOL_HEADING = re.compile(r"trading\s+symbols?(?:\(s\))?", re.IGNORECASE)
 #: A trading symbol as printed there: two to five capitals standing alone ("JNJ", "VZ"; not "JNJ24C").
@@ -158,7 +161,7 @@ def filing_profile(doc: DoclingDocument) -> dict[str, str]:
     if company is None and korean_company:
         company = korean_company.group("name")
     if company:
-        facts["company"] = company
+        facts["company"] = SMALL_CAPS_SPLIT.sub(r"\1", company)
     ticker = _ticker(joined)
     if ticker:
         facts["ticker"] = ticker

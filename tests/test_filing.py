@@ -44,6 +44,15 @@ def test_a_cover_without_the_registrant_note_names_the_company_below_its_file_nu
     assert filing_profile(b.doc)["company"] == "MICROSOFT CORPORATION"
 
 
+def test_a_name_in_small_capitals_split_by_the_text_layer_is_joined_again():
+    # MGM's 2018 cover: each word's first capital stands apart from its small capitals
+    b = _cover("FORM 10-K", "For the fiscal year ended December 31, 2018", "MGM R ESORTS I NTERNATIONAL",
+               "(Exact name of registrant as specified in its charter)")
+    facts = filing_profile(b.doc)
+    assert facts["company"] == "MGM RESORTS INTERNATIONAL"
+    assert facts["profile"].startswith("MGM RESORTS INTERNATIONAL · FORM 10-K")
+
+
 def test_the_state_line_below_a_file_number_is_not_taken_for_the_name():
     b = _cover("FORM 10-K", "Commission file number 1-3285",
                "State of Incorporation: Delaware I.R.S. Employer Identification No. 41-0417775",
