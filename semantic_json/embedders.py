@@ -54,8 +54,9 @@ E5_MIN_SCORE = 0.75
 #: Rows per batch given to sentence-transformers.
 NEURAL_BATCH_SIZE = 32
 E5_DEFAULT_MODEL = "intfloat/multilingual-e5-small"
-#: Version of the lite features: 2 reads a digit-led name ("3M") as one word (textnorm.TOKEN_PATTERN).
-_LITE_VERSION = "2"
+#: Version of the lite features: 2 reads a digit-led name ("3M") as one word (textnorm.TOKEN_PATTERN); 3 reads
+#: an analyst's fiscal year ("FY2022", "FY22") as the year (textnorm.FISCAL_YEAR_RE).
+_LITE_VERSION = "3"
 
 
 @runtime_checkable

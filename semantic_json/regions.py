@@ -53,7 +53,7 @@ REGION_MAX_CHARS = 2400
 TABLE_REGION_MAX_CHARS = 6000
 #: A table (one table segment: a block of rows under its caption and header) at most this long is taken
 #: whole: the rows next to the asked one are what a ratio or a comparison needs, and they cost little.
-TABLE_WHOLE_MAX_CHARS = 2400
+TABLE_WHOLE_MAX_CHARS = 2000
 #: A lead-in block of its own ("The following table sets forth ...:") between a region and the table it
 #: announces is at most this many characters long.
 LEAD_IN_MAX_CHARS = 400

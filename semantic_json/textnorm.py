@@ -17,6 +17,9 @@ from functools import lru_cache
 TOKEN_PATTERN = re.compile(r"(?<![0-9])\d{1,3}[A-Za-z][A-Za-z0-9]*|\d+(?:[.,]\d+)*%?|[A-Za-z가-힣][A-Za-z0-9가-힣]*")
 
 HANGUL_RE = re.compile(r"[가-힣]")
+#: A fiscal year as analysts write it ("FY2022", "FY22"): the term is the year itself, as reports print it
+#: ("fiscal 2022", "2022"), so a question's "FY2022" matches the rows and the filing of that year.
+FISCAL_YEAR_RE = re.compile(r"fy((?:19|20)\d{2}|\d{2})")
 
 #: Minimum syllables a Korean stem keeps after an ending or particle is stripped.
 MIN_HANGUL_STEM_SYLLABLES = 2
@@ -148,6 +151,10 @@ def normalize_token(token: str) -> str | None:
     if token[0].isdigit():
         return token.lower()  # a number as printed; a digit-led name ("3M") in lower case like other words
     word = token.lower()
+    fiscal = FISCAL_YEAR_RE.fullmatch(word)
+    if fiscal:
+        year = fiscal.group(1)
+        return year if len(year) == 4 else "20" + year
     if HANGUL_RE.search(word):
         if word in STOPWORDS:
             return None

@@ -91,7 +91,8 @@ def test_documents_named_by_the_caller_are_not_narrowed(corpus: SemanticReposito
 @pytest.mark.parametrize("text, terms", [
     ("3M Company", ["3m", "company"]),  # a digit-led name is one word, as its filer writes it
     ("Item 1A and 5G networks", ["item", "1a", "5g", "network"]),
-    ("FY2022 2024E 2,345.6 3.5%", ["fy2022", "2024", "2,345.6", "3.5%"]),  # four digits stay a year
+    ("FY2022 2024E 2,345.6 3.5%", ["2022", "2024", "2,345.6", "3.5%"]),  # four digits stay a year
+    ("FY22 and fiscal 2021", ["2022", "fiscal", "2021"]),  # an analyst's fiscal year is the year printed
     ("2024년 3분기", ["2024", "년", "3", "분기"]),  # Hangul after digits is not a Latin name
 ])
 def test_digit_led_names_are_one_term(text: str, terms: list[str]) -> None:
