@@ -10,6 +10,7 @@ several documents keeps to that filer's (Profiles.named, Profiles.narrowed).
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Collection, Iterable
 from typing import Any
@@ -32,6 +33,8 @@ GENERIC_NAME_WORDS = frozenset({
 })
 #: A trading symbol at the end of a subject ("Microsoft Corporation MSFT"): two to five capitals.
 SYMBOL_CHARS = range(2, 6)
+#: A year as a term ("2022"; "FY2022" is read as 2022).
+YEAR_TERM = re.compile(r"(?:19|20)\d{2}")
 #: BM25 parameters of the document prior.
 DOC_BM25_K1 = 1.2
 DOC_BM25_B = 0.75
@@ -181,6 +184,18 @@ class Profiles:
                 if len(following[name[0]]) < 2 or (len(name) > 1 and name[1] in capitalised):
                     named.add(document_id)
         return frozenset(named)
+
+    def of_period(self, query: str, documents: Iterable[str]) -> frozenset[str]:
+        """Of ``documents``, those whose profile holds the latest year the query names that any of them holds
+        ("FY2018 - FY2020": the FY2020 filing, which reports all three years; "in 2024, as of FY2021": the
+        FY2021 one); empty when the query names no year that any of them holds."""
+        years = sorted((t for t in normalized_terms(query) if YEAR_TERM.fullmatch(t)), reverse=True)
+        held = [d for d in documents if d in self.keys]
+        for year in years:
+            found = frozenset(d for d in held if year in self.keys[d])
+            if found:
+                return found
+        return frozenset()
 
     def naming(self, query_keys: Iterable[str]) -> dict[str, frozenset[str]]:
         """Per document, the query keys its subject holds (they name the document, not a unit of it)."""

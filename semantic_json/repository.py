@@ -67,6 +67,9 @@ PROFILE_PRIOR_WEIGHT = 0.3
 #: Added to an anchor in the primary statement a query names ("based on the balance sheet": the filing's
 #: own balance sheet, not a note's or a subsidiary's; statements.py).
 STATEMENT_MATCH_BONUS = 0.15
+#: Added, in a search over several documents, to an anchor of a document of the period the query names
+#: (Profiles.of_period: "FY2022" finds the FY2022 10-K before the FY2018 one of the same filer).
+PERIOD_MATCH_BONUS = 0.15
 #: Prefix of caller notes in the index file's meta table (apart from the store's own keys).
 NOTE_PREFIX = "note:"
 #: Region ids remembered for get_region() (oldest forgotten first).
@@ -345,8 +348,10 @@ class SemanticRepository:
             only = self._profiles.narrowed(query, self._layouts if only is None else only) or only
             several = only is None or len(only) > 1
         statements = query_statements(concepts + inputs)  # "according to the balance sheet": its own, first
+        period = self._profiles.of_period(query, self._layouts if only is None else only) if several else frozenset()
         scale = 1.0 + (DOC_PRIOR_WEIGHT + PROFILE_PRIOR_WEIGHT if several else 0.0) + (
-            ENTITY_MATCH_BONUS if query_entities else 0.0) + (STATEMENT_MATCH_BONUS if statements else 0.0)
+            ENTITY_MATCH_BONUS if query_entities else 0.0) + (STATEMENT_MATCH_BONUS if statements else 0.0) + (
+            PERIOD_MATCH_BONUS if period else 0.0)
         prior = self._doc_stats.scores(query_keys) if several else {}
         profile = self._profiles.scores(set(keys)) if several else {}
         gate = bool(getattr(embedder, "lexical_gate", False))
@@ -392,6 +397,8 @@ class SemanticRepository:
                     score += ENTITY_MATCH_BONUS
                 if codes is not None and int(codes[position]) in statements:
                     score += STATEMENT_MATCH_BONUS
+                if document_id in period:
+                    score += PERIOD_MATCH_BONUS
                 scored.append((document_id, position, round(min(max(score / scale, 0.0), 1.0), SCORE_DECIMALS)))
         if not scored:
             return {}

@@ -99,3 +99,35 @@ def test_digit_led_names_are_one_term(text: str, terms: list[str]) -> None:
     from semantic_json.textnorm import normalized_terms
 
     assert normalized_terms(text) == terms
+
+
+@pytest.fixture(scope="module")
+def years() -> Profiles:
+    profiles = Profiles()
+    for year in (2018, 2020, 2022):
+        profiles.set(f"acme{year}", f"ACME INC. · FORM 10-K · For the fiscal year ended December 31, {year} · "
+                                    f"FY{year}", "ACME INC.")
+    return profiles
+
+
+@pytest.mark.parametrize("query, period", [
+    ("What is the FY2018 - FY2020 3 year average capex as a % of revenue for ACME?", {"acme2020"}),  # the latest
+    ("As of FY 2021 and FY2022, how much did ACME expect to pay retirees in 2024?", {"acme2022"}),
+    ("How much did ACME expect to pay in 2024, as of 2020?", {"acme2020"}),  # 2024: no filing of that year
+    ("Did ACME pay dividends in FY18?", {"acme2018"}),
+    ("Did ACME pay dividends?", set()),
+])
+def test_the_period_a_query_names_is_the_latest_year_a_filing_holds(years: Profiles, query: str,
+                                                                     period: set[str]) -> None:
+    assert years.of_period(query, ["acme2018", "acme2020", "acme2022"]) == period
+
+
+def test_a_corpus_search_prefers_the_filing_of_the_year_asked_for() -> None:
+    repo = SemanticRepository()
+    # the FY2022 filing's sentence names the year asked for and says more than the FY2018 filing's own
+    repo.add(compile("Dividends. Dividends paid per common share were $0.50 in 2022 and $0.40 in 2018.", "acme2022"),
+             info={"profile": "ACME INC. · FORM 10-K · FY2022", "subject": "ACME INC."})
+    repo.add(compile("Dividends. Dividends paid per share were $0.40.", "acme2018"),
+             info={"profile": "ACME INC. · FORM 10-K · FY2018", "subject": "ACME INC."})
+    result = repo.search("How much were ACME's dividends per share in FY2018?", k=2)
+    assert [r.document_id for r in result] == ["acme2018", "acme2022"]
