@@ -125,9 +125,9 @@ def test_the_period_a_query_names_is_the_latest_year_a_filing_holds(years: Profi
 def test_a_corpus_search_prefers_the_filing_of_the_year_asked_for() -> None:
     repo = SemanticRepository()
     # the FY2022 filing's sentence names the year asked for and says more than the FY2018 filing's own
-    repo.add(compile("Dividends. Dividends paid per common share were $0.50 in 2022 and $0.40 in 2018.", "acme2022"),
-             info={"profile": "ACME INC. · FORM 10-K · FY2022", "subject": "ACME INC."})
-    repo.add(compile("Dividends. Dividends paid per share were $0.40.", "acme2018"),
-             info={"profile": "ACME INC. · FORM 10-K · FY2018", "subject": "ACME INC."})
+    for year, sentence in ((2022, "Dividends paid per common share were $0.50 in 2022 and $0.40 in 2018."),
+                           (2018, "Dividends paid per share were $0.40.")):
+        repo.add(compile(f"Dividends. {sentence}", f"acme{year}"),
+                 info={"profile": f"ACME INC. · FORM 10-K · FY{year}", "subject": "ACME INC."})
     result = repo.search("How much were ACME's dividends per share in FY2018?", k=2)
     assert [r.document_id for r in result] == ["acme2018", "acme2022"]
