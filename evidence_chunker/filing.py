@@ -26,8 +26,12 @@ COVER_MAX_ITEMS = 400
 FORM = re.compile(r"\bform\s+(10-k(?:/a)?|10-q(?:/a)?|8-k|20-f|40-f|6-k|s-1|10-kt)\b", re.IGNORECASE)
 KOREAN_FORM = re.compile(r"(사업보고서|분기보고서|반기보고서|감사보고서)")
 _MONTH = r"(?:" + MONTH_NAMES + r")"
+#: Words of another cover column that the text layer may interleave between "ended" and the date ("For the
+#: quarterly period ended Commission file June 30, 2022 number 1-5805"): at most this many.
+PERIOD_INTERLEAVED_WORDS = 3
 PERIOD = re.compile(
     r"for\s+the\s+(?P<kind>fiscal\s+year|year|quarterly\s+period|quarter|transition\s+period)\s+ended\s*:?\s*"
+    r"(?P<skip>(?:[A-Za-z]+\s+){0," + str(PERIOD_INTERLEAVED_WORDS) + r"}?)"
     r"(?P<date>" + _MONTH + r"\s+\d{1,2}\s*,?\s*(?P<year>(?:19|20)\d{2}))",
     re.IGNORECASE,
 )
@@ -171,7 +175,10 @@ def filing_profile(doc: DoclingDocument) -> dict[str, str]:
     period = PERIOD.search(joined) or REPORT_DATE.search(joined)
     korean_period = KOREAN_PERIOD.search(joined)
     if period:
-        facts["period"] = " ".join(period.group(0).split())
+        printed = period.group(0)
+        if period.re is PERIOD and period.group("skip"):  # the other column's words are not the period's
+            printed = joined[period.start() : period.start("skip")] + joined[period.end("skip") : period.end()]
+        facts["period"] = " ".join(printed.split())
         facts["fiscal_year"] = period.group("year")
     elif korean_period:
         facts["period"] = korean_period.group(0)

@@ -53,6 +53,15 @@ def test_a_name_in_small_capitals_split_by_the_text_layer_is_joined_again():
     assert facts["profile"].startswith("MGM RESORTS INTERNATIONAL · FORM 10-K")
 
 
+def test_a_period_interleaved_with_the_file_number_column_is_read():
+    # JPMorgan's 10-Q cover: the text layer runs "Commission file number" into the period line
+    b = _cover("FORM 10-Q", "For the quarterly period ended Commission file June 30, 2022 number 1-5805",
+               "JPMorgan Chase & Co.", "(Exact name of registrant as specified in its charter)")
+    facts = filing_profile(b.doc)
+    assert facts["period"] == "For the quarterly period ended June 30, 2022"
+    assert facts["fiscal_year"] == "2022"
+
+
 def test_the_state_line_below_a_file_number_is_not_taken_for_the_name():
     b = _cover("FORM 10-K", "Commission file number 1-3285",
                "State of Incorporation: Delaware I.R.S. Employer Identification No. 41-0417775",
