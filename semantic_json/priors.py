@@ -4,7 +4,8 @@ period, read from its cover page), plus the words that name each document's subj
 
 Both tell which document a question is about; repository.py adds them to the anchors' scores. A question
 that names its filer ("3M's operating margin", "JnJ's FY2022 financials") goes further: a search over
-several documents keeps to that filer's (Profiles.named, Profiles.narrowed).
+several documents keeps to that filer's (Profiles.named, Profiles.narrowed); and the documents of the
+period it names are lifted (Profiles.of_period: "FY2018 - FY2020" is the FY2020 filing's).
 """
 
 from __future__ import annotations

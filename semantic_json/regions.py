@@ -384,9 +384,9 @@ def _attach_announced_list(layout: _Layout, draft: RegionDraft) -> None:
     if layout.bounds(draft.last)[1] != draft.last or not layout.announces(draft.last):
         return
     position = draft.last + 1
-    while position < len(units) and units[position].kind == "list_item" and not layout.announces(position):
+    while position < len(units) and units[position].kind == "list_item":
         last = layout.bounds(position)[1]
-        if layout.span_chars(draft.first, last) > REGION_MAX_CHARS or not all(
+        if layout.announces(last) or layout.span_chars(draft.first, last) > REGION_MAX_CHARS or not all(
                 _compatible(units[p], draft.entities) for p in range(position, last + 1)):
             break
         draft.last = last

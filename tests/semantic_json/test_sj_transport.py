@@ -384,10 +384,15 @@ QUERY_OTHER_INCOME = "why did other income net increase"
     "Research and development expenses rose on higher spending.",  # not a list item
     "- In 2020, other income decreased, mainly due to:",  # another lead-in: another list
 ])
-def test_a_lead_in_takes_the_list_it_announces_and_stops_where_the_list_ends(after: str) -> None:
+@pytest.mark.parametrize("stored", [False, True])
+def test_a_lead_in_takes_the_list_it_announces_and_stops_where_the_list_ends(after: str, stored: bool,
+                                                                            tmp_path) -> None:
     text, segments = _list_document(after)
-    repo = SemanticRepository()
+    repo = SemanticRepository.open(tmp_path / "index.sqlite") if stored else SemanticRepository()
     repo.add(compile(text, "pfizer", segments=segments))
+    if stored:  # a reopened file reads the lead-in flags from the stored layout
+        repo.close()
+        repo = SemanticRepository.open(tmp_path / "index.sqlite", read_only=True)
     region = repo.search(QUERY_OTHER_INCOME)[0]
     assert region.text.startswith("Other income—net increased $6.1 billion, mainly due to:")
     assert region.text.endswith("- higher net gains on equity securities.")
