@@ -189,13 +189,14 @@ class Profiles:
     def of_period(self, query: str, documents: Iterable[str]) -> frozenset[str]:
         """Of ``documents``, those whose profile holds the latest year the query names that any of them holds
         ("FY2018 - FY2020": the FY2020 filing, which reports all three years; "in 2024, as of FY2021": the
-        FY2021 one); empty when the query names no year that any of them holds."""
+        FY2021 one), and those whose period is not known (they may be of that year); empty when the query
+        names no year that any of them holds."""
         years = sorted((t for t in normalized_terms(query) if YEAR_TERM.fullmatch(t)), reverse=True)
-        held = [d for d in documents if d in self.keys]
+        dated = {d: {k for k in self.keys.get(d, ()) if YEAR_TERM.fullmatch(k)} for d in documents}
         for year in years:
-            found = frozenset(d for d in held if year in self.keys[d])
+            found = frozenset(d for d, held in dated.items() if year in held)
             if found:
-                return found
+                return found | frozenset(d for d, held in dated.items() if not held)
         return frozenset()
 
     def naming(self, query_keys: Iterable[str]) -> dict[str, frozenset[str]]:

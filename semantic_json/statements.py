@@ -39,7 +39,7 @@ STATEMENT_KINDS = ("BALANCE_SHEET", "INCOME_STATEMENT", "CASH_FLOW_STATEMENT", "
 #: Words that may precede a statement's title in its caption without making it another entity's statement.
 TITLE_QUALIFIERS = re.compile(
     r"(?:[^·]*?\band\s+(?:consolidated\s+)?subsidiar(?:y|ies)(?:\s+companies)?\b)?"  # 3M Company and Subsidiaries
-    r"(?:(?:the|consolidated|combined|condensed|unaudited|interim|separate|and|연결|요약|별도|분기|반기)\b|[\W_])*",
+    r"(?:(?:the|consolidated|combined|condensed|unaudited|interim|separate|and)\b|연결|요약|별도|분기|반기|[\W_])*",
     re.IGNORECASE,
 )
 #: A page's titled tables are the statement when they hold at least this share of the units of the fullest

@@ -107,6 +107,7 @@ def years() -> Profiles:
     for year in (2018, 2020, 2022):
         profiles.set(f"acme{year}", f"ACME INC. · FORM 10-K · For the fiscal year ended December 31, {year} · "
                                     f"FY{year}", "ACME INC.")
+    profiles.set("brief", "ACME Korea investor brief", "ACME Korea")  # no period read from it
     return profiles
 
 
@@ -120,6 +121,9 @@ def years() -> Profiles:
 def test_the_period_a_query_names_is_the_latest_year_a_filing_holds(years: Profiles, query: str,
                                                                      period: set[str]) -> None:
     assert years.of_period(query, ["acme2018", "acme2020", "acme2022"]) == period
+    # a document whose period is not known may be of the year asked for: it is never left behind
+    with_brief = years.of_period(query, ["acme2018", "acme2020", "acme2022", "brief"])
+    assert with_brief == (period | {"brief"} if period else set())
 
 
 def test_a_corpus_search_prefers_the_filing_of_the_year_asked_for() -> None:

@@ -18,6 +18,7 @@ INCOME = STATEMENT_KINDS.index("INCOME_STATEMENT") + 1
     ("3M Company and Subsidiaries Consolidated Statement of Income · Years ended December 31", INCOME),
     ("Consolidated Statements of Earnings", INCOME),
     ("연결 재무상태표 · (단위: 백만원)", BALANCE),
+    ("연결재무상태표", BALANCE),  # Korean writes the qualifier and the title as one word too
     ("요약 손익계산서", INCOME),
     # another entity's statement, an extract, a label of rows in selected data
     ("CITYCENTER HOLDINGS, LLC CONSOLIDATED BALANCE SHEETS · (In thousands)", 0),
