@@ -35,8 +35,9 @@ BM25_K1 = 1.2
 BM25_B = 0.75
 #: Weight of a term a unit inherits (from its table's caption) against one of its own words.
 INHERITED_WEIGHT = 0.4
-#: A term that is a year ("2022", "fy2022"): in a table row, a column label, weighed as inherited.
-YEAR_TERM_RE = re.compile(r"(?:fy)?(?:19|20)\d{2}")
+#: A term that is a year ("2022"; textnorm reads "FY2022" as 2022): in a table row, a column label, weighed
+#: as inherited.
+YEAR_TERM_RE = re.compile(r"(?:19|20)\d{2}")
 #: Weight of a pair of adjacent words of the unit's own text (a phrase match counts on top of its words).
 BIGRAM_WEIGHT = 1.0
 #: Weight of a lexicon concept (a paraphrase class such as "operating income" / 영업이익).

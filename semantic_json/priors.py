@@ -11,14 +11,13 @@ period it names are lifted (Profiles.of_period: "FY2018 - FY2020" is the FY2020 
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter
 from collections.abc import Collection, Iterable
 from typing import Any
 
 import numpy as np
 
-from .lexical import KeyVocabulary, TermCounts, document_term_counts
+from .lexical import YEAR_TERM_RE, KeyVocabulary, TermCounts, document_term_counts
 from .model import SemanticDocument
 from .textnorm import BIGRAM_JOIN, TOKEN_PATTERN, normalized_terms, term_bigrams
 
@@ -34,8 +33,6 @@ GENERIC_NAME_WORDS = frozenset({
 })
 #: A trading symbol at the end of a subject ("Microsoft Corporation MSFT"): two to five capitals.
 SYMBOL_CHARS = range(2, 6)
-#: A year as a term ("2022"; "FY2022" is read as 2022).
-YEAR_TERM = re.compile(r"(?:19|20)\d{2}")
 #: BM25 parameters of the document prior.
 DOC_BM25_K1 = 1.2
 DOC_BM25_B = 0.75
@@ -132,6 +129,10 @@ class Profiles:
         self.subjects: dict[str, frozenset[str]] = {}
         #: Per document: the first two distinctive words of its company's name, and its trading symbol.
         self.names: dict[str, tuple[tuple[str, ...], str | None]] = {}
+        #: Per document: the years its profile holds (its period, "FY2022"; none: its period is not known).
+        self.years: dict[str, frozenset[str]] = {}
+        #: Per first name word, the second words that follow it in the names (see named); None: not yet read.
+        self._following: dict[str, set[str]] | None = None
 
     def set(self, document_id: str, text: str, subject: str = "") -> None:
         """Keep (or, with empty texts, forget) a document's profile and subject keys."""
@@ -141,6 +142,11 @@ class Profiles:
                 store[document_id] = keys
             else:
                 store.pop(document_id, None)
+        years = frozenset(k for k in self.keys.get(document_id, ()) if YEAR_TERM_RE.fullmatch(k))
+        if years:
+            self.years[document_id] = years
+        else:
+            self.years.pop(document_id, None)
         words = subject.split()
         last = words[-1] if len(words) > 1 else ""
         # the symbol filing_subject appends, never a legal form in capitals ("AMCOR PLC")
@@ -151,6 +157,7 @@ class Profiles:
             self.names[document_id] = (name, symbol.casefold() if symbol else None)
         else:
             self.names.pop(document_id, None)
+        self._following = None
 
     def named(self, query: str) -> frozenset[str]:
         """The documents whose filer the query names ("What drove 3M's operating margin", "JnJ's FY2022
@@ -173,10 +180,12 @@ class Profiles:
                 capitalised.update(normalized_terms(token)[:1])
         # a first word is ambiguous when names go on from it in different ways (American Express, American
         # Water Works); one company's names over the years ("Adobe Systems", "Adobe") are not
-        following: dict[str, set[str]] = {}
-        for name, _symbol in self.names.values():
-            if name:
-                following.setdefault(name[0], set()).update(name[1:2])
+        following = self._following
+        if following is None:  # read once per change of the names, not per query
+            following = self._following = {}
+            for name, _symbol in self.names.values():
+                if name:
+                    following.setdefault(name[0], set()).update(name[1:2])
         named = set()
         for document_id, (name, symbol) in self.names.items():
             if symbol is not None and symbol in symbols:
@@ -191,8 +200,10 @@ class Profiles:
         ("FY2018 - FY2020": the FY2020 filing, which reports all three years; "in 2024, as of FY2021": the
         FY2021 one), and those whose period is not known (they may be of that year); empty when the query
         names no year that any of them holds."""
-        years = sorted((t for t in normalized_terms(query) if YEAR_TERM.fullmatch(t)), reverse=True)
-        dated = {d: {k for k in self.keys.get(d, ()) if YEAR_TERM.fullmatch(k)} for d in documents}
+        years = sorted((t for t in normalized_terms(query) if YEAR_TERM_RE.fullmatch(t)), reverse=True)
+        if not years:
+            return frozenset()
+        dated = {d: self.years.get(d, frozenset()) for d in documents}
         for year in years:
             found = frozenset(d for d, held in dated.items() if year in held)
             if found:

@@ -508,7 +508,9 @@ def _distinct(drafts: list[tuple[str, RegionDraft]], documents: Callable[[str], 
             continue
         seen.add(key)
         if draft.is_table:
-            layout = layout_of.get(document_id) or layout_of.setdefault(document_id, _Layout(layouts[document_id]))
+            layout = layout_of.get(document_id)
+            if layout is None:
+                layout = layout_of[document_id] = _Layout(layouts[document_id])
             if any(other_id == document_id and _one_long_table(layout, other, draft) for other_id, other in kept):
                 held.append((document_id, draft))
                 continue
