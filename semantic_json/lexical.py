@@ -9,7 +9,9 @@ row ("2017: 5,466,312"): it is the label of a column, printed down every row of 
 table, and tells which column holds the figure, not which row is asked for. BM25's length
 normalisation keeps a long paragraph that mentions everything once from outranking the row that states the
 asked figure, and a unit with too few words of its own (a heading, an axis label) is damped by
-SHORT_UNIT_TERMS: what a heading says reaches the units under it, and a bare heading is not evidence.
+SHORT_UNIT_TERMS: what a heading says reaches the units under it, and a bare heading is not evidence. A
+cross-reference ("See Note 12 ... for information regarding dividends.") is damped like a heading: it names
+what the answer is about and where it is, and holds none of it.
 
 Postings are NumPy arrays per document, sorted by key id, so scoring a query costs one binary search per
 query key and document; nothing but NumPy is needed.
@@ -27,6 +29,7 @@ from typing import Protocol
 import numpy as np
 
 from .model import SemanticDocument, SemanticUnit
+from .patterns import is_cross_reference
 from .textnorm import normalized_terms, term_bigrams
 
 #: BM25 term-frequency saturation.
@@ -53,10 +56,12 @@ MUTED_KEY_WEIGHT = 0.1
 SHORT_UNIT_TERMS = 5
 #: Unit kinds that never stand alone as lexical evidence (they reach the units they govern instead).
 DAMPED_KINDS = frozenset({"heading"})
+#: Unit kinds damped the same way when their text only points elsewhere (patterns.is_cross_reference).
+POINTER_KINDS = frozenset({"proposition", "list_item"})
 #: Segment kinds whose units are damped the same way: a table of contents names what the document holds
 #: and where, so it matches the words of many questions without holding any answer.
 DAMPED_SEGMENT_KINDS = frozenset({"contents"})
-#: Factor on the score of a unit of DAMPED_KINDS or in a segment of DAMPED_SEGMENT_KINDS.
+#: Factor on the score of a unit of DAMPED_KINDS, in a segment of DAMPED_SEGMENT_KINDS, or a cross-reference.
 DAMPED_KIND_FACTOR = 0.5
 
 
@@ -210,7 +215,7 @@ def unit_fields(unit: SemanticUnit) -> dict[str, float]:
 
 def _damping(unit: SemanticUnit, own_terms: int, navigation: bool) -> float:
     factor = min(1.0, own_terms / SHORT_UNIT_TERMS)
-    if unit.kind in DAMPED_KINDS or navigation:
+    if unit.kind in DAMPED_KINDS or navigation or (unit.kind in POINTER_KINDS and is_cross_reference(unit.text)):
         factor *= DAMPED_KIND_FACTOR
     return factor
 

@@ -90,3 +90,40 @@ def is_lead_in(text: str) -> bool:
     """True for a sentence that announces the table or list after it: "Sales by product were:", "The
     payments are expected as follows.", "주요 내역은 다음과 같습니다."; a heading alone ("Revenue:") is one too."""
     return bool(LEAD_IN_RE.search(text.rstrip()))
+
+
+# --------------------------------------------------------------------------------------------
+# Cross-references
+# --------------------------------------------------------------------------------------------
+
+#: Where a cross-reference points: a note, an item, a page, a section of this report or another filing.
+_LOCATION = (
+    r"\b(?:notes?|items?|parts?|pages?|sections?|captions?|exhibits?|schedules?|appendix"
+    r"|(?:annual|quarterly)\s+report|proxy\s+statement|form\s+10-[kq]|10-[kq]|this\s+report)\b"
+)
+#: A sentence that only sends the reader elsewhere: "See Note 12 ... for information regarding dividends.",
+#: "Refer to Business Segment Results on page 18 for discussion of revenue sharing.", "For additional
+#: information, see Item 7.", "The information required by this Item is incorporated herein by reference to
+#: the Proxy Statement.", "자세한 내용은 주석 12를 참조하시기 바랍니다."
+CROSS_REFERENCE_RE = re.compile(
+    r"^\W{0,3}(?:"
+    r"(?:see|refer\s+to|please\s+(?:see|refer\s+to)|reference\s+is\s+made\s+to)\b.{0,240}?" + _LOCATION
+    + r"|for\s+(?:additional|further|more|a\s+(?:further|more\s+detailed))\s+(?:information|details|discussion|description)\b"
+    r"[^;]{0,120}?,?\s*(?:see|refer\s+to|read)\b.{0,200}?" + _LOCATION
+    + r"|(?:the\s+)?information\s+(?:required\s+by\s+this\s+item|regarding|about|concerning|on|with\s+respect\s+to)\b"
+    r".{0,200}?\b(?:is|are)\s+(?:included|set\s+forth|contained|presented|provided|discussed|incorporated|found)\b"
+    r".{0,200}?(?:" + _LOCATION + r"|by\s+reference)"
+    r").{0,200}$"
+    r"|^[^()]{0,300}(?:참조|참고)\s*(?:하시기\s*바랍니다|하십시오|하여\s*주시기\s*바랍니다|바랍니다|하세요)?\s*\.?\s*\)?$"
+    r"|^\W{0,3}(?:주석|註)\s*\d+[^.]{0,40}참조\W{0,3}$",
+    re.IGNORECASE | re.DOTALL,
+)
+#: A cross-reference is one sentence: longer text says something of its own.
+CROSS_REFERENCE_MAX_CHARS = 400
+
+
+def is_cross_reference(text: str) -> bool:
+    """True for a sentence that only points elsewhere ("See Note 12 ... for information regarding dividends.",
+    "자세한 내용은 주석 12를 참조하시기 바랍니다."): it names what the answer is about, and holds none of it."""
+    text = text.strip()
+    return 0 < len(text) <= CROSS_REFERENCE_MAX_CHARS and bool(CROSS_REFERENCE_RE.search(text))

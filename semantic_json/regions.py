@@ -37,6 +37,7 @@ from .index import SCORE_DECIMALS
 from .model import SemanticDocument, SemanticUnit
 from .patterns import is_lead_in
 from .provenance import segment_provenance
+from .repeats import Repeats
 from .transport import EvidenceRegion, SourceSpan
 
 #: Maximum distance, in units, between two anchors of one cluster.
@@ -487,14 +488,15 @@ def _ranking(order: Mapping[str, int]) -> Callable[[tuple[str, RegionDraft]], tu
 
 def _distinct(drafts: list[tuple[str, RegionDraft]], documents: Callable[[str], Any], limit: int,
               layouts: Mapping[str, Any]) -> tuple[list[tuple[str, RegionDraft]], bool]:
-    """The first ``limit`` drafts in order without one whose text (whitespace-normalised) an earlier draft
-    of the same document already has, and whether none of them was held back.
+    """The first ``limit`` drafts in order without one that repeats what earlier drafts of the same document
+    say (repeats.Repeats: the same text, or a passage the filing prints twice), and whether none of them was
+    held back.
 
     The same text in two documents is two pieces of evidence (two sources). A draft in another part of a
     long table that an earlier draft already stands for is held back: it takes a place only when no
     draft about anything else is left. ``documents`` gives a document by id: only those of the drafts
     looked at are read."""
-    seen: set[tuple[str, str]] = set()
+    said = Repeats()
     kept: list[tuple[str, RegionDraft]] = []
     held: list[tuple[str, RegionDraft]] = []
     layout_of: dict[str, _Layout] = {}
@@ -502,11 +504,8 @@ def _distinct(drafts: list[tuple[str, RegionDraft]], documents: Callable[[str], 
         if len(kept) == limit:
             break
         doc = documents(document_id)
-        text = doc.text[doc.units[draft.first].start_char : doc.units[draft.last].end_char]
-        key = (document_id, " ".join(text.split()))
-        if key in seen:
+        if said.repeats(document_id, doc.text[doc.units[draft.first].start_char : doc.units[draft.last].end_char]):
             continue
-        seen.add(key)
         if draft.is_table:
             layout = layout_of.get(document_id)
             if layout is None:

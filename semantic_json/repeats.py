@@ -1,0 +1,62 @@
+"""Regions that repeat what an earlier region of the same document already says.
+
+A filing prints some passages twice, word for word or nearly: the MD&A repeats a note's paragraph, a
+dividend sentence stands in Item 5 and again in the equity note, a lead-in region holds the list item that
+also ranks on its own. Two such regions in one result say one thing and take two of its places. A region
+repeats when most of its word shingles (runs of SHINGLE_WORDS words, case and punctuation ignored) are
+already in a region kept before it from the same document, and it prints no figure that one does not; exact
+duplicates are the limiting case. Parallel sentences about different facts share as many words ("... a new
+$4,200,000,000 five year unsecured revolving credit agreement ..." and "... 364 day ...") but not their
+figures, and are kept.
+
+The same passage in two documents (this year's filing and last year's) is two sources and is kept.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: Words per shingle: long enough that common phrases ("in millions, except per share") rarely make a match
+#: on their own, short enough that a reworded clause leaves most of a repeated paragraph's shingles intact.
+SHINGLE_WORDS = 5
+#: Share of a region's shingles already kept that makes it a repeat (when it adds no figure). Two thirds:
+#: on finqa_dev, a passage printed twice with some words changed keeps 0.7-0.8 of its shingles.
+REPEAT_SHARE = 0.6
+
+_WORD = re.compile(r"\w+")
+_FIGURE = re.compile(r"\d+(?:[.,]\d+)*")
+
+
+def shingles(text: str) -> set[tuple[str, ...]]:
+    """The runs of SHINGLE_WORDS words of ``text`` (lower case, punctuation dropped); one run of all its
+    words when it has fewer."""
+    words = _WORD.findall(text.lower())
+    if len(words) <= SHINGLE_WORDS:
+        return {tuple(words)} if words else set()
+    return {tuple(words[i : i + SHINGLE_WORDS]) for i in range(len(words) - SHINGLE_WORDS + 1)}
+
+
+def figures(text: str) -> set[str]:
+    """The numbers ``text`` prints, as printed ("4,200,000,000", "0.55", "2022")."""
+    return set(_FIGURE.findall(text))
+
+
+class Repeats:
+    """What the regions kept so far say, per document; ``repeats`` tells whether a new one adds anything."""
+
+    def __init__(self) -> None:
+        self._kept: dict[str, list[tuple[set[tuple[str, ...]], set[str]]]] = {}
+
+    def repeats(self, document_id: str, text: str) -> bool:
+        """True when ``text`` says what one kept region of this document already says (REPEAT_SHARE of its
+        shingles, and none of its figures new); otherwise it is kept, to be compared with the ones after it.
+
+        One region at a time, not all kept ones together: a sentence whose words and figures are spread over
+        two kept regions ("terminated the $3,800,000,000 364 day agreement", after a terminated five-year
+        one and a new 364-day one) says something neither does."""
+        own, numbers = shingles(text), figures(text)
+        kept = self._kept.setdefault(document_id, [])
+        if own and any(len(own & words) >= REPEAT_SHARE * len(own) and numbers <= printed for words, printed in kept):
+            return True
+        kept.append((own, numbers))
+        return False

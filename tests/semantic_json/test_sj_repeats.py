@@ -1,0 +1,98 @@
+"""Regions that repeat an earlier region of the same document (repeats.py), and cross-references, which are
+damped like headings (patterns.is_cross_reference, lexical damping)."""
+
+from __future__ import annotations
+
+import pytest
+
+from semantic_json import SemanticRepository, compile
+from semantic_json.patterns import is_cross_reference
+from semantic_json.repeats import Repeats
+
+DIVIDEND = ("During 2022, 2021 and 2020, the quarterly cash dividend was $0.55, $0.50 and $0.50 per share, "
+            "respectively. In December 2022, the Board authorized a 10% increase in the quarterly cash dividend "
+            "to $0.605 per share effective in 2023.")
+# the same facts, printed again in a note with a few words changed
+DIVIDEND_AGAIN = ("During 2022, 2021 and 2020 the quarterly cash dividend was $0.55, $0.50 and $0.50 per share, "
+                  "respectively. In December 2022, the Board of Directors authorized a 10% increase in the quarterly "
+                  "cash dividend to $0.605 per share effective in 2023.")
+FIVE_YEAR = ("Effective May 26, 2023, the Company terminated the $3,800,000,000 five year unsecured revolving "
+             "credit agreement, dated as of May 27, 2022, among the Company, as borrower, and the lenders.")
+NEW_364 = ("On May 26, 2023, the Company entered into a new $4,200,000,000 364 day unsecured revolving credit "
+           "agreement among the Company, as borrower, and the lenders.")
+OLD_364 = ("Effective May 26, 2023, the Company terminated the $3,800,000,000 364 day unsecured revolving "
+           "credit agreement, dated as of May 27, 2022, among the Company, as borrower, and the lenders.")
+
+
+def test_a_passage_printed_again_with_the_same_figures_repeats() -> None:
+    said = Repeats()
+    assert not said.repeats("a", DIVIDEND)
+    assert said.repeats("a", DIVIDEND)  # word for word
+    assert said.repeats("a", DIVIDEND_AGAIN)  # reworded, nothing new
+    assert said.repeats("a", DIVIDEND[:120])  # a part of it
+    assert not said.repeats("b", DIVIDEND)  # another document is another source
+
+
+def test_a_parallel_sentence_about_other_facts_is_kept() -> None:
+    said = Repeats()
+    assert not said.repeats("a", FIVE_YEAR)
+    # most words are shared, a figure is not: a different agreement
+    assert not said.repeats("a", FIVE_YEAR.replace("$3,800,000,000", "$4,100,000,000"))
+    assert not said.repeats("a", NEW_364)
+    # every word and figure of the terminated 364-day agreement is in the two kept ones, but in neither alone
+    assert not said.repeats("a", OLD_364)
+
+
+def _filing(*paragraphs: str) -> tuple[str, list[dict]]:
+    text = "\n\n".join(paragraphs)
+    segments, at = [], 0
+    for n, part in enumerate(paragraphs):
+        segments.append({"start_char": at, "end_char": at + len(part), "chunk_id": f"c{n}", "kind": "text",
+                         "page_span": [10 * (n + 1)]})
+        at += len(part) + 2
+    return text, segments
+
+
+def test_search_returns_a_passage_the_filing_prints_twice_once() -> None:
+    filler = [f"Segment {k} sold {k} thousand units of product line {k} in the period." for k in range(20)]
+    text, segments = _filing(DIVIDEND, *filler[:10], DIVIDEND_AGAIN, *filler[10:],
+                             "The Company has paid cash dividends every quarter since becoming a public company.")
+    repo = SemanticRepository()
+    repo.add(compile(text, "filing", segments=segments))
+    regions = repo.search("What quarterly cash dividend per share did the Board pay in 2022?", k=3)
+    texts = [r.text for r in regions]
+    assert sum("$0.605" in t for t in texts) == 1, texts
+    assert any("every quarter since" in t for t in texts), texts  # the place goes to the next region
+
+
+@pytest.mark.parametrize("text, pointer", [
+    ("See Note 12 ‘‘Shareholders’ Equity’’ included in Item 8 of this 10-K for information regarding the "
+     "Company’s dividends.", True),
+    ("Refer to Business Segment Results on page 18 for discussion of revenue sharing.", True),
+    ("For additional information, see Note 5.", True),
+    ("(See Note 7)", True),
+    ("The information required by this Item is incorporated herein by reference to the Proxy Statement.", True),
+    ("자세한 내용은 주석 12를 참조하시기 바랍니다.", True),
+    ("(주석 12 참조)", True),
+    # a lead-in, or a sentence with something of its own
+    ("See the table below.", False),
+    ("Revenue increased 5% to $3.2 billion. See Note 3.", False),
+    ("Sales were $5 million (see Note 4).", False),
+    ("매출은 3,000억원이다(주석 5 참조).", False),
+    ("We refer to these employees as colleagues.", False),
+])
+def test_a_cross_reference_is_a_sentence_that_only_points_elsewhere(text: str, pointer: bool) -> None:
+    assert is_cross_reference(text) is pointer
+
+
+def test_a_cross_reference_does_not_outrank_the_evidence_it_points_to() -> None:
+    """Undamped, the pointer scores above the sentence it points to (it has more of the query's words)."""
+    pointer = ("See Note 12 included in Item 8 of this report for information regarding dividends paid to "
+               "shareholders in 2022.")
+    evidence = "In 2022 the Company paid a quarterly cash dividend of $0.55 per share, 2,900 million for the year."
+    filler = [f"Segment {k} sold {k} thousand units of product line {k} in the period." for k in range(20)]
+    text, segments = _filing(*filler[:10], pointer, *filler[10:], evidence)
+    repo = SemanticRepository()
+    repo.add(compile(text, "filing", segments=segments))
+    first = repo.search("Has the Company paid dividends to shareholders in 2022?", k=2)[0]
+    assert "$0.55" in first.text, first.text
