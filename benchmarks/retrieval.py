@@ -18,7 +18,9 @@ A result is a hit when it comes from the question's PDF and its page span shares
 first hit within the top ``--k``, mean cl100k tokens of the top-5 results' text (what an LLM would be sent),
 answer in context at 1 and 5 (share of the questions whose ``answer`` has numbers that have every one of
 those numbers printed in the text of the first / top-5 results from the question's PDF: a window can cover
-the evidence page without holding the answer), ingest seconds and pages/s, mean and p95 query milliseconds.
+the evidence page without holding the answer), ans@5 over the questions whose evidence pages print the
+answer (benchmarks/answers.py: most real-report answers are computed, and no retrieval carries those),
+ingest seconds and pages/s, mean and p95 query milliseconds.
 """
 
 from __future__ import annotations
@@ -28,12 +30,11 @@ import datetime as _dt
 import json
 import os
 import platform
-import re
 import sys
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Iterable, Optional, Sequence
+from typing import Iterable, Mapping, Optional, Sequence
 
 import numpy as np
 
@@ -41,6 +42,7 @@ if __package__ in (None, ""):  # run as a script: make the repo and this folder 
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     sys.path.insert(1, str(Path(__file__).resolve().parents[1]))
 
+from answers import carries, printed_on_evidence  # noqa: E402
 from retrieval_systems import SYSTEMS, Hit, IngestStats, RetrievalSystem, SystemUnavailable  # noqa: E402
 
 from evidence_chunker.tokens import count_tokens  # noqa: E402
@@ -199,6 +201,8 @@ class SettingMetrics:
     query_ms_p95: float
     recall_by_tag: dict[str, float] = field(default_factory=dict)
     answer_recall_first: Optional[float] = None
+    #: ans@5 over the questions whose evidence pages print the answer (answers.printed_on_evidence)
+    answer_recall_printed: Optional[float] = None
 
 
 def covers_evidence(hit: Hit, question: Question) -> bool:
@@ -214,38 +218,11 @@ def first_hit_rank(hits: Sequence[Hit], question: Question) -> Optional[int]:
     return None
 
 
-#: A number as printed: digits with thousands separators and a decimal part ("1,682.5", "34,229", "0.48").
-_NUMBER = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?")
-
-
-def _canonical_number(text: str) -> str:
-    """``"1,577.00"`` → ``"1577"``: separators dropped, a zero decimal part dropped."""
-    plain = text.replace(",", "")
-    if "." in plain:
-        plain = plain.rstrip("0").rstrip(".")
-    return plain
-
-
-def answer_numbers(answer: str) -> set[str]:
-    """The numbers of an answer, canonical (see ``_canonical_number``)."""
-    return {_canonical_number(m.group()) for m in _NUMBER.finditer(answer)}
-
-
 def answer_in_context(hits: Sequence[Hit], question: Question, cutoff: int = CONTEXT_RESULTS) -> Optional[bool]:
-    """Whether every number of the answer is printed in the top ``cutoff`` hits from the question's PDF.
-
-    None when the answer has no number ("Yes, ...", a list of names): the measure is defined, as in the
-    finqa_dev README, over answers that contain numbers, so a judgement answer neither counts as found nor
-    as missed.
-    """
-    if not question.answer:
-        return None
-    numbers = answer_numbers(question.answer)
-    if not numbers:
-        return None
-    texts = [h.text for h in hits[:cutoff] if h.pdf == question.pdf]
-    printed = {_canonical_number(m.group()) for text in texts for m in _NUMBER.finditer(text)}
-    return numbers <= printed
+    """Whether every number of the answer is printed in the top ``cutoff`` hits from the question's PDF
+    (answers.carries); None when the answer has no number, as in the finqa_dev README: a judgement answer
+    neither counts as found nor as missed."""
+    return carries(question.answer, [h.text for h in hits[:cutoff] if h.pdf == question.pdf])
 
 
 def recall_at(ranks: Sequence[Optional[int]], cutoff: int) -> float:
@@ -291,12 +268,15 @@ def run_setting(system: RetrievalSystem, questions: Sequence[Question], setting:
 
 
 def summarise(
-    system: str, setting: str, questions: Sequence[Question], outcomes: Sequence[QuestionOutcome], k: int = DEFAULT_K
+    system: str, setting: str, questions: Sequence[Question], outcomes: Sequence[QuestionOutcome], k: int = DEFAULT_K,
+    printed: Optional[Mapping[str, bool]] = None,
 ) -> SettingMetrics:
-    """Aggregate per-question outcomes (in the order of ``questions``) into SettingMetrics."""
+    """Aggregate per-question outcomes (in the order of ``questions``) into SettingMetrics; ``printed`` (question
+    id → whether its evidence pages print its answer) gives the ans@5 over the answers that are printed."""
     ranks = [o.rank for o in outcomes]
     latencies = np.array([o.query_ms for o in outcomes], dtype=float)
     answered = [o.answer_in_context for o in outcomes if o.answer_in_context is not None]
+    carried = [bool(o.answer_in_context) for o in outcomes if printed and printed.get(o.id)]
     answered_first = [o.answer_first for o in outcomes if o.answer_first is not None]
     by_tag: dict[str, list[Optional[int]]] = {}
     for question, outcome in zip(questions, outcomes):
@@ -312,6 +292,7 @@ def summarise(
         mean_context_tokens=float(np.mean([o.context_tokens for o in outcomes])) if outcomes else 0.0,
         answer_recall=sum(answered) / len(answered) if answered else None,
         answer_recall_first=sum(answered_first) / len(answered_first) if answered_first else None,
+        answer_recall_printed=sum(carried) / len(carried) if carried else None,
         query_ms_mean=float(latencies.mean()) if len(latencies) else 0.0,
         query_ms_p95=float(np.percentile(latencies, LATENCY_PERCENTILE)) if len(latencies) else 0.0,
         recall_by_tag={tag: recall_at(r, min(TAG_RECALL_CUTOFF, k)) for tag, r in sorted(by_tag.items())},
@@ -338,7 +319,8 @@ class SystemRun:
 
 
 def run_system(
-    system_name: str, pdfs: Sequence[Path], questions: Sequence[Question], settings: Iterable[str], k: int = DEFAULT_K
+    system_name: str, pdfs: Sequence[Path], questions: Sequence[Question], settings: Iterable[str], k: int = DEFAULT_K,
+    printed: Optional[Mapping[str, bool]] = None,
 ) -> SystemRun:
     """Build the named system (SYSTEMS), ingest ``pdfs`` once, then evaluate each setting."""
     count_tokens("warm-up")  # load cl100k once, so the first system's ingest is not billed for it
@@ -353,7 +335,7 @@ def run_system(
     metrics, outcomes = [], {}
     for setting in settings:
         outcomes[setting] = run_setting(system, questions, setting, k)
-        metrics.append(summarise(system_name, setting, questions, outcomes[setting], k))
+        metrics.append(summarise(system_name, setting, questions, outcomes[setting], k, printed))
     return SystemRun(system_name, stats, setup_seconds, ingest_seconds, metrics, outcomes)
 
 
@@ -374,7 +356,7 @@ def _fmt_ratio(value: Optional[float]) -> str:
     return "-" if value is None else f"{value:.3f}"
 
 
-TABLE_COLUMNS = ("system", "setting", "R@1", "R@3", "R@5", "R@10", "MRR", "ans@1", "ans@5", "top-5 tok", "ingest s", "pages/s", "query ms", "p95 ms")
+TABLE_COLUMNS = ("system", "setting", "R@1", "R@3", "R@5", "R@10", "MRR", "ans@1", "ans@5", "ans@5 printed", "top-5 tok", "ingest s", "pages/s", "query ms", "p95 ms")
 
 
 def table_rows(runs: Sequence[SystemRun]) -> list[list[str]]:
@@ -390,6 +372,7 @@ def table_rows(runs: Sequence[SystemRun]) -> list[list[str]]:
                     f"{m.mrr:.3f}",
                     _fmt_ratio(m.answer_recall_first),
                     _fmt_ratio(m.answer_recall),
+                    _fmt_ratio(m.answer_recall_printed),
                     f"{m.mean_context_tokens:.0f}",
                     f"{run.ingest_seconds:.2f}",
                     f"{run.pages_per_second:.1f}",
@@ -476,6 +459,8 @@ def results_markdown(runs: Sequence[SystemRun], questions: Sequence[Question], s
         f"- k = {meta['k']}; a hit is a result from the question's PDF covering an evidence page; "
         f"ans@1 / ans@{CONTEXT_RESULTS} = share of questions whose answer is in the first / top {CONTEXT_RESULTS} results' text "
         "(every number of the answer printed there; over the answers that have numbers); "
+        f"ans@{CONTEXT_RESULTS} printed = the same over the {meta.get('answers_printed', '-')} of "
+        f"{meta.get('numeric_answers', '-')} answers that their evidence pages print (the rest are computed); "
         f"top-{CONTEXT_RESULTS} tok = mean cl100k tokens of the top {CONTEXT_RESULTS} results' text",
         "",
         format_markdown_table(runs),
@@ -528,11 +513,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         pdfs = [p for p in pdfs if p.name in asked]
     print(f"{len(questions)} questions, {len(pdfs)} PDFs in {args.pdf_dir}, settings: {', '.join(settings)}, k={args.k}")
 
+    printed = printed_on_evidence(questions, args.pdf_dir)
+    print(f"{sum(printed.values())} of {len(printed)} answers with numbers are printed on their evidence pages "
+          f"(the rest are computed): no system can carry more than {sum(printed.values())} of them")
     runs: list[SystemRun] = []
     skipped: dict[str, str] = {}
     for name in args.system_names:
         try:
-            run = run_system(name, pdfs, questions, settings, args.k)
+            run = run_system(name, pdfs, questions, settings, args.k, printed)
         except SystemUnavailable as exc:
             skipped[name] = str(exc)
             print(f"skipping {name}: {exc}")
@@ -551,6 +539,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         "pdfs": len(pdfs),
         "pages": sum(n for name, n in pdf_page_counts(args.pdf_dir).items() if name in {p.name for p in pdfs}),
         "k": args.k,
+        "numeric_answers": len(printed),
+        "answers_printed": sum(printed.values()),
     }
     if args.output is not None:
         args.output.mkdir(parents=True, exist_ok=True)

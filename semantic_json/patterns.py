@@ -86,6 +86,17 @@ LEAD_IN_RE = re.compile(
 )
 
 
+#: A page's number printed in its footer or header, read into the body text: "86", "- 12 -", "F-7", "Page 3 of 9", "iv".
+PAGE_NUMBER_RE = re.compile(r"^[-–—\s]*(?:page\s+)?(?:[A-Z]-)?(?:\d{1,4}|(?=[ivx])x{0,3}(?:ix|iv|v?i{0,3}))(?:\s+of\s+\d{1,4})?[-–—\s]*$",
+                            re.IGNORECASE)
+
+
+def is_page_number(text: str) -> bool:
+    """True for a page number alone ("86", "- 12 -", "F-7", "Page 3 of 9"): furniture between a page's last
+    sentence and the next page's first."""
+    return bool(PAGE_NUMBER_RE.match(text.strip())) and bool(text.strip())
+
+
 def is_lead_in(text: str) -> bool:
     """True for a sentence that announces the table or list after it: "Sales by product were:", "The
     payments are expected as follows.", "주요 내역은 다음과 같습니다."; a heading alone ("Revenue:") is one too."""

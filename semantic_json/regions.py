@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
 from .index import SCORE_DECIMALS
 from .model import SemanticDocument, SemanticUnit
-from .patterns import is_lead_in
+from .patterns import is_lead_in, is_page_number
 from .provenance import segment_provenance
 from .repeats import Repeats
 from .transport import EvidenceRegion, SourceSpan
@@ -81,6 +81,11 @@ def announces(unit: SemanticUnit, text: str) -> bool:
     """Whether `unit` (of a document whose text is `text`) is a lead-in to what follows it (patterns.is_lead_in);
     a table row never is."""
     return unit.kind != "table_row" and is_lead_in(text[unit.start_char : unit.end_char])
+
+
+def is_page_furniture(unit: SemanticUnit, text: str) -> bool:
+    """Whether `unit` is a page number alone that the parser read into the body text ("86", "F-7")."""
+    return unit.kind in ("proposition", "heading") and is_page_number(text[unit.start_char : unit.end_char])
 
 
 def _caption_text(units: Sequence[Any], text: str, first: int) -> str | None:
@@ -141,6 +146,7 @@ class _Layout:
         self._lead_in = getattr(doc, "lead_in_flags", None)
         #: A stored layout's continuation flags (None: computed from the text, or absent from an old layout).
         self._continues = getattr(doc, "continuation_flags", None)
+        self._page_numbers = getattr(doc, "page_number_flags", None)
         self._bounds: dict[int, tuple[int, int]] = {}
         self._has_rows: dict[int, bool] = {}
 
@@ -205,6 +211,12 @@ class _Layout:
         if self._text is None:
             return False
         return announces(self.units[pos], self._text)
+
+    def is_page_number(self, pos: int) -> bool:
+        """Whether unit `pos` is a page number alone (is_page_furniture)."""
+        if self._page_numbers is not None:
+            return bool(self._page_numbers[pos])
+        return self._text is not None and is_page_furniture(self.units[pos], self._text)
 
     def continues(self, first: int) -> bool:
         """Whether the table starting at unit ``first`` continues the table right before it (another part
@@ -353,8 +365,8 @@ def _lead_in_block(layout: _Layout, draft: RegionDraft, first: int) -> int | Non
 
 def _attach_announced_table(layout: _Layout, draft: RegionDraft) -> None:
     """Extend a text region that ends in a lead-in, or is followed by a short lead-in block of its own,
-    to the table right after it, whole (the table's rows carry what the sentence announced), with a short
-    heading between them (the parser's reading of the table's title or column labels, "(Dollars in
+    to the table right after it, whole (the table's rows carry what the sentence announced), over a page
+    number and a short heading between them (the parser's reading of the table's title or column labels, "(Dollars in
     Millions) 2022 2021"); nothing when the table is longer than TABLE_WHOLE_MAX_CHARS or something else
     comes between."""
     units = layout.units
@@ -364,6 +376,8 @@ def _attach_announced_table(layout: _Layout, draft: RegionDraft) -> None:
     if lead is None or lead + 1 >= len(units):
         return
     start = lead + 1
+    while start + 1 < len(units) and layout.is_page_number(start):  # the page broke between them
+        start += 1
     if units[start].kind == "heading":  # a short heading over the table: its title or column labels
         heading_last = layout.bounds(start)[1]
         if layout.span_chars(start, heading_last) <= LEAD_IN_MAX_CHARS and heading_last + 1 < len(units):

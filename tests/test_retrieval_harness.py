@@ -195,6 +195,25 @@ def test_answer_recall_looks_for_every_number_of_the_answer_in_the_top_five_resu
     assert summarise("fake", "corpus", questions, outcomes).answer_recall == pytest.approx(1 / 2)
 
 
+def test_ans_at_5_printed_counts_only_the_answers_their_evidence_pages_print():
+    """Real PDF pages: en-02's answer (0.48) is printed on its page 6; a computed answer on the same page is not."""
+    from answers import printed_on_evidence
+
+    def q(qid, answer):
+        return Question(id=qid, pdf="annual_report_en.pdf", question=qid, evidence_pages=frozenset({6}), answer=answer)
+
+    questions = [q("printed", "0.48"), q("computed", "It rose 12.34567%"), q("judgement", "Yes, it did.")]
+    printed = printed_on_evidence(questions, SAMPLE_PDFS)
+    assert printed == {"printed": True, "computed": False}  # no number: not measured
+    system = FakeSystem({"printed": [_hit("annual_report_en.pdf", 6, text="EPS 0.48")],
+                         "computed": [_hit("annual_report_en.pdf", 6)], "judgement": [_hit("annual_report_en.pdf", 6)]})
+    outcomes = run_setting(system, questions, "single-doc", k=5)
+    metrics = summarise("fake", "single-doc", questions, outcomes, k=5, printed=printed)
+    assert metrics.answer_recall == pytest.approx(1 / 2)
+    assert metrics.answer_recall_printed == pytest.approx(1.0)
+    assert summarise("fake", "single-doc", questions, outcomes, k=5).answer_recall_printed is None
+
+
 def test_context_tokens_count_the_top_five_results_text():
     texts = ["Revenue 12,480", "부채비율 201.9%", "x", "y", "z", "not counted: sixth result"]
     system = FakeSystem({"q1": [_hit("a.pdf", 1, text=t) for t in texts]})
@@ -272,6 +291,8 @@ def test_cli_writes_results_for_the_bm25_baseline(tmp_path, capsys):
     assert all(s["recall"]["@1"] == 1.0 for s in system["settings"])
     assert system["ingest"]["pages"] == 10
     assert "| bm25-fixed512 | corpus |" in (tmp_path / "out" / "results.md").read_text(encoding="utf-8")
+    assert (document["numeric_answers"], document["answers_printed"]) == (2, 2)
+    assert all(s["answer_recall_printed"] is not None for s in system["settings"])
 
 
 def test_cli_rejects_an_unknown_system(capsys):

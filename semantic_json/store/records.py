@@ -37,7 +37,7 @@ import numpy as np
 from ..index import SparseVectors
 from ..lexical import PackedPostings, Postings, TermCounts
 from ..errors import DocumentIntegrityError
-from ..regions import announces, continuation_flags
+from ..regions import announces, continuation_flags, is_page_furniture
 from ..statements import primary_statements
 from ..model import Entity, Segment, SemanticDocument, UnitKind, line_starts_of, sha256_text, unit_constructor
 
@@ -220,6 +220,7 @@ class UnitLayout:
         arrays["lead_in"] = np.fromiter((end and announces(u, doc.text) for u, end in zip(units, ends_block)),
                                         np.uint8, len(units))
         arrays["continues"] = np.fromiter(continuation_flags(doc), np.uint8, len(units))
+        arrays["page_number"] = np.fromiter((is_page_furniture(u, doc.text) for u in units), np.uint8, len(units))
         arrays["statement"] = np.fromiter(primary_statements(doc), np.uint8, len(units))
         names: dict[str, int] = {}
         lists: dict[str, np.ndarray] = {}
@@ -249,6 +250,12 @@ class UnitLayout:
         """1 for the first unit of a table that continues the table right before it (regions.continuation_flags),
         per unit; None for a layout stored before the flags were (its regions keep the parts apart)."""
         return self._arrays["continues"] if "continues" in self._arrays else None
+
+    @property
+    def page_number_flags(self) -> np.ndarray | None:
+        """1 for a unit that is a page number alone (regions.is_page_furniture), per unit; None for a layout
+        stored before the flags were (a lead-in there takes no table over a page number)."""
+        return self._arrays.get("page_number")
 
     @property
     def statement_codes(self) -> np.ndarray | None:

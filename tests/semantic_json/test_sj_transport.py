@@ -350,19 +350,29 @@ def _segments_of(parts: list[tuple[str, str]], page: int) -> tuple[str, list[dic
     return "\n\n".join(part for part, _ in parts), segments
 
 
-def test_a_lead_in_takes_its_table_over_a_short_heading_between_them() -> None:
-    """The parser may read a table's column labels as a heading of their own, between lead-in and rows."""
-    text, segments = _segments_of([
+@pytest.mark.parametrize("page_number", [None, "57", "F-12"])
+@pytest.mark.parametrize("stored", [False, True])
+def test_a_lead_in_takes_its_table_over_a_short_heading_between_them(page_number: str | None, stored: bool,
+                                                                     tmp_path) -> None:
+    """The parser may read a table's column labels as a heading of their own, between lead-in and rows; and
+    the previous page's number, when the page broke after the lead-in."""
+    parts = [
         ("At the end of fiscal years 2022 and 2021, inventories were comprised of:", "text"),
         ("(Dollars in Millions) 2022 2021", "heading"),
         ("3. Inventories · (Dollars in Millions)\nRaw materials and supplies | $ 2,070; 1,592\n"
          "Goods in process | 1,700; 2,075\nFinished goods | 4,497; 4,538", "table"),
         ("4. Property, Plant and Equipment", "heading"),
-    ], 58)
-    repo = SemanticRepository()
+    ]
+    if page_number:
+        parts.insert(1, (page_number, "text"))
+    text, segments = _segments_of(parts, 58)
+    repo = SemanticRepository.open(tmp_path / "index.sqlite") if stored else SemanticRepository()
     repo.add(compile(text, "inventories", segments=segments))
+    if stored:
+        repo.close()
+        repo = SemanticRepository.open(tmp_path / "index.sqlite", read_only=True)
     region = repo.search("what were inventories comprised of at the end of fiscal 2022")[0]
-    assert region.source.chunk_ids == ["p58-0", "p58-1", "p58-2"]
+    assert region.source.chunk_ids == [f"p58-{n}" for n in range(len(parts) - 1)]
     assert region.text.endswith("Finished goods | 4,497; 4,538")
 
 
@@ -397,3 +407,13 @@ def test_a_lead_in_takes_the_list_it_announces_and_stops_where_the_list_ends(aft
     assert region.text.startswith("Other income—net increased $6.1 billion, mainly due to:")
     assert region.text.endswith("- higher net gains on equity securities.")
     assert region.source.chunk_ids == ["p44-0", "p44-1", "p44-2", "p44-3"]
+
+
+@pytest.mark.parametrize("text, page_number", [
+    ("86", True), ("- 12 -", True), ("F-7", True), ("Page 3 of 9", True), ("xii", True),
+    ("Revenue", False), ("12,345", False), ("(1)", False), ("mix", False), ("Item 7", False), ("", False),
+])
+def test_a_page_number_alone_is_page_furniture(text: str, page_number: bool) -> None:
+    from semantic_json.patterns import is_page_number
+
+    assert is_page_number(text) is page_number

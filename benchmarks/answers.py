@@ -1,0 +1,83 @@
+"""Whether retrieved text carries a question's answer, and whether the answer is printed in the PDF at all.
+
+"Answer in context" (ans@k in retrieval.py) asks whether every number of a question's ``answer`` is printed
+in the text of the top-k results. Many real-report answers are computed ("the quick ratio improved from
+0.67 to 0.69", "CAPEX/Revenue 5.1%"): no page prints them, and no retrieval can carry them. So the harness
+also reads the text layer of each question's evidence pages, and reports ans@5 over the questions whose
+answer those pages print: how much of what can be carried is carried.
+
+Numbers are compared as printed, canonical: separators and a zero decimal part dropped ("1,577.00" is
+"1577"); "12.4" is not found inside "112.4".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Optional, Protocol
+
+#: A number as printed: digits with thousands separators and a decimal part ("1,682.5", "34,229", "0.48").
+NUMBER = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?")
+
+
+class AskedQuestion(Protocol):
+    """What this module reads of a question (retrieval.Question has it)."""
+
+    id: str
+    pdf: str
+    answer: Optional[str]
+    evidence_pages: frozenset[int]
+
+
+def canonical_number(text: str) -> str:
+    """``"1,577.00"`` → ``"1577"``: separators dropped, a zero decimal part dropped."""
+    plain = text.replace(",", "")
+    if "." in plain:
+        plain = plain.rstrip("0").rstrip(".")
+    return plain
+
+
+def answer_numbers(answer: str) -> set[str]:
+    """The numbers of an answer, canonical (see ``canonical_number``)."""
+    return {canonical_number(m.group()) for m in NUMBER.finditer(answer)}
+
+
+def carries(answer: Optional[str], texts: Iterable[str]) -> Optional[bool]:
+    """Whether every number of ``answer`` is printed in ``texts``; None when the answer has no number ("Yes,
+    ...", a list of names): the measure is defined over answers that contain numbers."""
+    numbers = answer_numbers(answer) if answer else set()
+    if not numbers:
+        return None
+    printed = {canonical_number(m.group()) for text in texts for m in NUMBER.finditer(text)}
+    return numbers <= printed
+
+
+def page_texts(pdf: Path, pages: Iterable[int]) -> list[str]:
+    """The text layer (pypdfium2) of the given 1-based ``pages`` of ``pdf``, in that order."""
+    import pypdfium2 as pdfium
+
+    document = pdfium.PdfDocument(str(pdf))
+    try:
+        texts = []
+        for number in pages:
+            page = document[number - 1]
+            textpage = page.get_textpage()
+            texts.append(textpage.get_text_range())
+            textpage.close()
+            page.close()
+        return texts
+    finally:
+        document.close()
+
+
+def printed_on_evidence(questions: Sequence[AskedQuestion], pdf_dir: Path) -> dict[str, bool]:
+    """Question id → whether its evidence pages print every number of its answer, for the questions whose
+    answer has numbers (the others are left out, as ``carries`` leaves them out)."""
+    printed: dict[str, bool] = {}
+    for question in questions:
+        if not question.answer or not answer_numbers(question.answer):
+            continue
+        texts = page_texts(pdf_dir / question.pdf, sorted(question.evidence_pages))
+        printed[question.id] = bool(carries(question.answer, texts))
+    return printed
