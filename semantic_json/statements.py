@@ -13,7 +13,10 @@ Which tables are primary, per kind:
    (BALANCE_SHEET: "balance sheet", "statement of financial position", 재무상태표 ...), after nothing but
    qualifiers ("Consolidated", "Condensed", "Unaudited", 연결, 요약 ...). "CITYCENTER HOLDINGS, LLC
    CONSOLIDATED BALANCE SHEETS" and "Key Balance Sheet Data" are not titled so; a group's name may come
-   first ("3M Company and Subsidiaries Consolidated Statement of Income"). A title ending in a colon labels
+   first ("3M Company and Subsidiaries Consolidated Statement of Income"), and so may the filer's own name
+   as its cover prints it ("SQUARE, INC. CONSOLIDATED BALANCE SHEETS", "JPMorgan Chase & Co. Consolidated
+   statements of income"): a name that ends in a legal form and stands in the document's first
+   COVER_CHARS characters. A subsidiary's or the parent company's statements are not named on the cover. A title ending in a colon labels
    rows of a larger table ("Statements of Operations:" in selected financial data), not a statement.
 2. **The first full page.** Titled tables are grouped by the page they start on. The statement is on the
    first page whose titled tables hold at least FULL_SHARE of the units of the fullest page's: a primary
@@ -42,6 +45,17 @@ TITLE_QUALIFIERS = re.compile(
     r"(?:(?:the|consolidated|combined|condensed|unaudited|interim|separate|and)\b|연결|요약|별도|분기|반기|[\W_])*",
     re.IGNORECASE,
 )
+#: What may stand between a filer's name and a statement's title ("SQUARE, INC. CONSOLIDATED BALANCE SHEETS").
+TRAILING_QUALIFIERS = re.compile(
+    r"(?:\b(?:the|consolidated|combined|condensed|unaudited|interim|separate|and)\b|[^\w.&]|\s)*$", re.IGNORECASE)
+#: A company's name ends in its legal form ("Inc.", "Corporation", "& Co.", "plc", ...).
+LEGAL_FORM = re.compile(
+    r"(?:\b(?:inc|incorporated|corp|corporation|company|co|plc|ltd|limited|llc|lp|l\.p|n\.v|s\.a|ag|se|holdings|group)"
+    r"|&\s*co)\.?$", re.IGNORECASE)
+#: A name longer than this before a title is a sentence, not a name.
+FILER_NAME_MAX_CHARS = 80
+#: How much of a document's text its cover takes, where the filer's own name is printed.
+COVER_CHARS = 4000
 #: A page's titled tables are the statement when they hold at least this share of the units of the fullest
 #: page's: the first such page is taken (notes that restate a statement follow it).
 FULL_SHARE = 0.5
@@ -49,14 +63,32 @@ FULL_SHARE = 0.5
 TITLE_SEPARATOR = " · "
 
 
-def statement_kind(caption: str) -> int:
-    """The code of the statement that ``caption`` titles (1 + index in STATEMENT_KINDS), 0 for none."""
+def _normalized(text: str) -> str:
+    return " ".join(text.split()).lower()
+
+
+def filer_named(prefix: str, cover: str) -> bool:
+    """Whether ``prefix`` (what precedes a statement's title in its caption, qualifiers included) is a
+    company's name that the document's cover (``cover``, normalised by ``_normalized``) prints: the filer's
+    own name ("SQUARE, INC. CONSOLIDATED BALANCE SHEETS"), not a subsidiary's."""
+    name = TRAILING_QUALIFIERS.sub("", prefix)
+    if not name or len(name) > FILER_NAME_MAX_CHARS or not LEGAL_FORM.search(name):
+        return False
+    return _normalized(name) in cover
+
+
+def statement_kind(caption: str, cover: str = "") -> int:
+    """The code of the statement that ``caption`` titles (1 + index in STATEMENT_KINDS), 0 for none.
+
+    ``cover`` is the document's cover text (normalised, see ``primary_statements``): a title may then follow
+    the name the cover gives the filer."""
     title = caption.split(TITLE_SEPARATOR, 1)[0].rstrip()
     if title.endswith(":"):
         return 0  # a label of rows in a larger table ("Statements of Operations:" in selected financial data)
     lead = TITLE_QUALIFIERS.match(title).end()
     for match in load_lexicon().find(title):
-        if match.start > lead:
+        named = match.start > lead and match.concept in STATEMENT_KINDS and filer_named(title[: match.start], cover)
+        if match.start > lead and not named:
             break
         if match.concept in STATEMENT_KINDS:
             return STATEMENT_KINDS.index(match.concept) + 1
@@ -80,8 +112,9 @@ def primary_statements(doc: SemanticDocument) -> list[int]:
     """Per unit: the code of the primary statement whose table it lies in (caption included), else 0."""
     # kind -> page -> [(first, last)] of the titled tables starting on that page
     titled: dict[int, dict[int, list[tuple[int, int]]]] = {}
+    cover = _normalized(doc.text[:COVER_CHARS])
     for first, last, caption in table_captions(doc):
-        kind = statement_kind(caption) if caption else 0
+        kind = statement_kind(caption, cover) if caption else 0
         page = _first_page(doc, first) if kind else None
         if page is not None:
             titled.setdefault(kind, {}).setdefault(page, []).append((first, last))

@@ -30,6 +30,43 @@ def test_a_caption_titles_a_statement_only_when_it_opens_with_the_title(caption:
     assert statement_kind(caption) == kind
 
 
+COVER = "UNITED STATES SECURITIES AND EXCHANGE COMMISSION Form 10-K SQUARE, INC. (Exact name of registrant as " \
+        "specified in its charter) JPMorgan Chase & Co."
+
+
+@pytest.mark.parametrize("caption, kind", [
+    ("SQUARE, INC. CONSOLIDATED BALANCE SHEETS · (In thousands, except share and per share data)", BALANCE),
+    ("JPMorgan Chase & Co. Consolidated statements of income (unaudited)", INCOME),
+    # a name the cover does not print, one without a legal form, the filer's name without a title after it
+    ("CITYCENTER HOLDINGS, LLC CONSOLIDATED BALANCE SHEETS", 0),
+    ("PARENT COMPANY – CONDENSED BALANCE SHEETS", 0),
+    ("SQUARE Selected Balance Sheet Data", 0),
+    ("SQUARE, INC. Key Balance Sheet Data", 0),
+])
+def test_a_title_may_follow_the_filers_own_name_as_its_cover_prints_it(caption: str, kind: int) -> None:
+    from semantic_json.statements import _normalized
+
+    assert statement_kind(caption, _normalized(COVER)) == kind
+    assert statement_kind(caption) == 0  # without the cover, no name is the filer's
+
+
+def test_the_filers_named_statement_is_primary_and_a_subsidiarys_is_not() -> None:
+    parts = [
+        "FORM 10-K\nNORTHWIND TRADING, INC.\n(Exact name of registrant as specified in its charter)",
+        "NORTHWIND TRADING, INC. CONSOLIDATED BALANCE SHEETS\nDecember 31 | 2023 | 2022\n" + "\n".join(_rows(14)),
+        "HARBOR HOLDINGS, LLC CONSOLIDATED BALANCE SHEETS\nDecember 31 | 2023 | 2022\n" + "\n".join(_rows(20)),
+    ]
+    text = "\n\n".join(parts)
+    segments, at = [], 0
+    for n, (part, kind) in enumerate(zip(parts, ["text", "table", "table"])):
+        segments.append({"start_char": at, "end_char": at + len(part), "chunk_id": f"c{n}", "kind": kind,
+                         "page_span": [1 + 40 * n]})
+        at += len(part) + 2
+    pages = _pages_coded(compile(text, "filing", segments=segments))
+    assert pages[BALANCE] == {41}
+    assert 81 in pages[0]
+
+
 def test_a_query_names_statements_through_the_lexicon() -> None:
     assert query_statements(["BALANCE_SHEET", "WORKING_CAPITAL"]) == {BALANCE}
     assert query_statements(["WORKING_CAPITAL"]) == frozenset()
