@@ -41,7 +41,11 @@ from .regions import table_captions
 STATEMENT_KINDS = ("BALANCE_SHEET", "INCOME_STATEMENT", "CASH_FLOW_STATEMENT", "EQUITY_STATEMENT")
 #: Words that may precede a statement's title in its caption without making it another entity's statement.
 TITLE_QUALIFIERS = re.compile(
-    r"(?:[^·]*?\band\s+(?:consolidated\s+)?subsidiar(?:y|ies)(?:\s+companies)?\b)?"  # 3M Company and Subsidiaries
+    # the 10-K part and item the statements are printed under, read into the caption from the page's running
+    # header ("PART II Item 8 ITEM 8. FINANCIAL STATEMENTS AND SUPPLEMENTARY DATA INCOME STATEMENTS")
+    r"(?:(?:part\s+[ivx]+|item\s+8\.?|financial\s+statements\s+and\s+supplementary\s+data)\b[\s.]*)*"
+    # the group: "3M Company and Subsidiaries", also with the text layer's "INTERNATIONALAND SUBSIDIARIES"
+    r"(?:[^·]*?and\s+(?:consolidated\s+)?subsidiar(?:y|ies)(?:\s+companies)?\b)?"
     r"(?:(?:the|consolidated|combined|condensed|unaudited|interim|separate|and)\b|연결|요약|별도|분기|반기|[\W_])*",
     re.IGNORECASE,
 )

@@ -20,6 +20,11 @@ INCOME = STATEMENT_KINDS.index("INCOME_STATEMENT") + 1
     ("연결 재무상태표 · (단위: 백만원)", BALANCE),
     ("연결재무상태표", BALANCE),  # Korean writes the qualifier and the title as one word too
     ("요약 손익계산서", INCOME),
+    # the text layer's "INTERNATIONALAND", a running header of Part II, Item 8 read into the caption
+    ("MGM RESORTS INTERNATIONALAND SUBSIDIARIES CONSOLIDATED BALANCE SHEETS", BALANCE),
+    ("PART II Item 8 ITEM 8. FINANCIAL STATEMENTS AND SUPPLEMENTARY DATA INCOME STATEMENTS", INCOME),
+    ("Item 7. Analysis of the Balance Sheet", 0),
+    ("Condensed Consolidating Balance Sheets", 0),  # the guarantors' columns, not the filer's statement
     # another entity's statement, an extract, a label of rows in selected data
     ("CITYCENTER HOLDINGS, LLC CONSOLIDATED BALANCE SHEETS · (In thousands)", 0),
     ("Key Balance Sheet Data", 0),
