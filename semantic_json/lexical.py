@@ -11,7 +11,9 @@ normalisation keeps a long paragraph that mentions everything once from outranki
 asked figure, and a unit with too few words of its own (a heading, an axis label) is damped by
 SHORT_UNIT_TERMS: what a heading says reaches the units under it, and a bare heading is not evidence. A
 cross-reference ("See Note 12 ... for information regarding dividends.") is damped like a heading: it names
-what the answer is about and where it is, and holds none of it.
+what the answer is about and where it is, and holds none of it. So is a filing form's instruction or check
+box ("Indicate by check mark whether the registrant is ...", "Emerging growth company | ☐"): the same on
+every cover, it matches a question's words ("growth company") without being about the company's figures.
 
 Postings are NumPy arrays per document, sorted by key id, so scoring a query costs one binary search per
 query key and document; nothing but NumPy is needed.
@@ -29,7 +31,7 @@ from typing import Protocol
 import numpy as np
 
 from .model import SemanticDocument, SemanticUnit
-from .patterns import is_cross_reference
+from .patterns import is_cross_reference, is_form_boilerplate
 from .textnorm import normalized_terms, term_bigrams
 
 #: BM25 term-frequency saturation.
@@ -61,7 +63,8 @@ POINTER_KINDS = frozenset({"proposition", "list_item"})
 #: Segment kinds whose units are damped the same way: a table of contents names what the document holds
 #: and where, so it matches the words of many questions without holding any answer.
 DAMPED_SEGMENT_KINDS = frozenset({"contents"})
-#: Factor on the score of a unit of DAMPED_KINDS, in a segment of DAMPED_SEGMENT_KINDS, or a cross-reference.
+#: Factor on the score of a unit of DAMPED_KINDS, in a segment of DAMPED_SEGMENT_KINDS, a cross-reference or
+#: a form's boilerplate.
 DAMPED_KIND_FACTOR = 0.5
 
 
@@ -215,7 +218,9 @@ def unit_fields(unit: SemanticUnit) -> dict[str, float]:
 
 def _damping(unit: SemanticUnit, own_terms: int, navigation: bool) -> float:
     factor = min(1.0, own_terms / SHORT_UNIT_TERMS)
-    if unit.kind in DAMPED_KINDS or navigation or (unit.kind in POINTER_KINDS and is_cross_reference(unit.text)):
+    text = unit.text
+    if (unit.kind in DAMPED_KINDS or navigation or is_form_boilerplate(text)
+            or (unit.kind in POINTER_KINDS and is_cross_reference(text))):
         factor *= DAMPED_KIND_FACTOR
     return factor
 

@@ -129,8 +129,17 @@ CROSS_REFERENCE_RE = re.compile(
     r"|^\W{0,3}(?:주석|註)\s*\d+[^.]{0,40}참조\W{0,3}$",
     re.IGNORECASE | re.DOTALL,
 )
+#: A filing form's instructions and check boxes ("Indicate by check mark whether the registrant ...",
+#: "Large accelerated filer | ☑"): the same on every cover, about the form rather than the company's figures.
+FORM_BOILERPLATE_RE = re.compile(r"^\W{0,3}(?:if\s+[^.]{0,80}?,\s*)?indicate\s+by\s+check\s*mark\b|[☐☑☒✓✔□■]", re.IGNORECASE)
 #: A cross-reference is one sentence: longer text says something of its own.
 CROSS_REFERENCE_MAX_CHARS = 400
+
+
+def is_form_boilerplate(text: str) -> bool:
+    """True for a filing form's instruction or check box ("Indicate by check mark whether the registrant is a
+    shell company", "Emerging growth company | ☐")."""
+    return bool(FORM_BOILERPLATE_RE.search(text))
 
 
 def is_cross_reference(text: str) -> bool:

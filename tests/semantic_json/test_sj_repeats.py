@@ -96,3 +96,30 @@ def test_a_cross_reference_does_not_outrank_the_evidence_it_points_to() -> None:
     repo.add(compile(text, "filing", segments=segments))
     first = repo.search("Has the Company paid dividends to shareholders in 2022?", k=2)[0]
     assert "$0.55" in first.text, first.text
+
+
+@pytest.mark.parametrize("text, boilerplate", [
+    ("Indicate by check mark whether the registrant is a shell company (as defined in Rule 12b-2 of the Act).", True),
+    ("If an emerging growth company, indicate by check mark if the registrant has elected not to use the "
+     "extended transition period.", True),
+    ("Large accelerated filer | ☑ | Accelerated filer | ☐", True),
+    ("Emerging growth company | ☐", True),
+    ("Sales grew 1.3% in 2022, a year of low growth for the company.", False),
+    ("Title of each class | Trading Symbol | Name of each exchange on which registered", False),
+])
+def test_a_forms_instructions_and_check_boxes_are_boilerplate(text: str, boilerplate: bool) -> None:
+    from semantic_json.patterns import is_form_boilerplate
+
+    assert is_form_boilerplate(text) is boilerplate
+
+
+def test_a_cover_check_box_does_not_outrank_the_figure_asked_for() -> None:
+    """Undamped, the cover's check box matches "growth company" better than the sentence on sales growth."""
+    cover = "Emerging growth company | ☐ | Smaller reporting company | ☐"
+    evidence = "Worldwide sales grew 1.3% in 2022, which is low growth for the Company."
+    filler = [f"Segment {k} sold {k} thousand units of product line {k} in the period." for k in range(20)]
+    text, segments = _filing(cover, *filler, evidence)
+    repo = SemanticRepository()
+    repo.add(compile(text, "filing", segments=segments))
+    first = repo.search("Are the Company's 2022 financials those of a high growth company?", k=2)[0]
+    assert "1.3%" in first.text, first.text
