@@ -23,6 +23,9 @@ NEW_364 = ("On May 26, 2023, the Company entered into a new $4,200,000,000 364 d
 OLD_364 = ("Effective May 26, 2023, the Company terminated the $3,800,000,000 364 day unsecured revolving "
            "credit agreement, dated as of May 27, 2022, among the Company, as borrower, and the lenders.")
 
+#: Paragraphs about nothing asked, so that BM25 has a collection to weigh terms in.
+FILLER = [f"Segment {k} sold {k} thousand units of product line {k} in the period." for k in range(20)]
+
 
 def test_a_passage_printed_again_with_the_same_figures_repeats() -> None:
     said = Repeats()
@@ -54,8 +57,7 @@ def _filing(*paragraphs: str) -> tuple[str, list[dict]]:
 
 
 def test_search_returns_a_passage_the_filing_prints_twice_once() -> None:
-    filler = [f"Segment {k} sold {k} thousand units of product line {k} in the period." for k in range(20)]
-    text, segments = _filing(DIVIDEND, *filler[:10], DIVIDEND_AGAIN, *filler[10:],
+    text, segments = _filing(DIVIDEND, *FILLER[:10], DIVIDEND_AGAIN, *FILLER[10:],
                              "The Company has paid cash dividends every quarter since becoming a public company.")
     repo = SemanticRepository()
     repo.add(compile(text, "filing", segments=segments))
@@ -85,16 +87,21 @@ def test_a_cross_reference_is_a_sentence_that_only_points_elsewhere(text: str, p
     assert is_cross_reference(text) is pointer
 
 
+def _first_region(query: str, *paragraphs: str):
+    """The first region for ``query`` in a document of ``paragraphs``, each a text segment of its own."""
+    text, segments = _filing(*paragraphs)
+    repo = SemanticRepository()
+    repo.add(compile(text, "filing", segments=segments))
+    return repo.search(query, k=2)[0]
+
+
 def test_a_cross_reference_does_not_outrank_the_evidence_it_points_to() -> None:
     """Undamped, the pointer scores above the sentence it points to (it has more of the query's words)."""
     pointer = ("See Note 12 included in Item 8 of this report for information regarding dividends paid to "
                "shareholders in 2022.")
     evidence = "In 2022 the Company paid a quarterly cash dividend of $0.55 per share, 2,900 million for the year."
-    filler = [f"Segment {k} sold {k} thousand units of product line {k} in the period." for k in range(20)]
-    text, segments = _filing(*filler[:10], pointer, *filler[10:], evidence)
-    repo = SemanticRepository()
-    repo.add(compile(text, "filing", segments=segments))
-    first = repo.search("Has the Company paid dividends to shareholders in 2022?", k=2)[0]
+    first = _first_region("Has the Company paid dividends to shareholders in 2022?",
+                          *FILLER[:10], pointer, *FILLER[10:], evidence)
     assert "$0.55" in first.text, first.text
 
 
@@ -117,9 +124,5 @@ def test_a_cover_check_box_does_not_outrank_the_figure_asked_for() -> None:
     """Undamped, the cover's check box matches "growth company" better than the sentence on sales growth."""
     cover = "Emerging growth company | ☐ | Smaller reporting company | ☐"
     evidence = "Worldwide sales grew 1.3% in 2022, which is low growth for the Company."
-    filler = [f"Segment {k} sold {k} thousand units of product line {k} in the period." for k in range(20)]
-    text, segments = _filing(cover, *filler, evidence)
-    repo = SemanticRepository()
-    repo.add(compile(text, "filing", segments=segments))
-    first = repo.search("Are the Company's 2022 financials those of a high growth company?", k=2)[0]
+    first = _first_region("Are the Company's 2022 financials those of a high growth company?", cover, *FILLER, evidence)
     assert "1.3%" in first.text, first.text
