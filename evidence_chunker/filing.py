@@ -6,6 +6,10 @@ fiscal year ended December 31, 2018", the registrant's exact name above "(Exact 
 specified in its charter)", its trading symbol under "Trading Symbol(s)"), and so does a Korean report's
 cover (사업보고서, 사업연도, 회사명).
 
+A quarterly report's fiscal year is the one its quarter falls in: the cover prints only the quarter's end
+("For the quarterly period ended December 31, 2022"), and the notes name the fiscal year end of the last
+annual report ("... Form 10-K for the fiscal year ended June 30, 2022"), so AMCOR's quarter is in FY2023.
+
 ``filing_profile`` returns what it found as a dict and a one-line ``profile`` text; ingest stores it with
 the document, and the repository's document prior matches questions against it.
 """
@@ -39,6 +43,16 @@ REPORT_DATE = re.compile(
     r"date\s+of\s+report[^:]{0,60}:?\s*(?P<date>" + _MONTH + r"\s+\d{1,2}\s*,?\s*(?P<year>(?:19|20)\d{2}))",
     re.IGNORECASE,
 )
+#: A quarterly report names its annual report's fiscal year end ("... read in conjunction with the Annual
+#: Report on Form 10-K for the fiscal year ended June 30, 2022"): the month and day its fiscal years end on.
+FISCAL_YEAR_END = re.compile(
+    r"fiscal\s+year\s+end(?:ed|ing|s)?\s+(?:on\s+)?(?P<month>" + MONTH_NAMES + r")\s+(?P<day>\d{1,2})\b",
+    re.IGNORECASE,
+)
+#: Pages of a quarterly report searched for its fiscal year end (the notes' basis of presentation).
+FISCAL_YEAR_END_PAGES = 25
+#: Period kinds of a quarterly report.
+QUARTER_KINDS = ("quarterly period", "quarter")
 KOREAN_PERIOD = re.compile(r"사업\s*연도\s*(?P<year>(?:19|20)\d{2})\s*년")
 REGISTRANT_NOTE = re.compile(r"exact\s+name\s+of\s+(?:the\s+)?registrant", re.IGNORECASE)
 KOREAN_COMPANY = re.compile(r"회\s*사\s*명\s*[:：]\s*(?P<name>[^\s(]+)")
@@ -89,6 +103,35 @@ def _cover_texts(doc: DoclingDocument) -> list[str]:
         if len(texts) >= COVER_MAX_ITEMS:
             break
     return texts
+
+
+_MONTH_NUMBER = {name: n for n, name in enumerate(MONTH_NAMES.split("|"), start=1)}
+
+
+def _month_day(month: str, day: str) -> tuple[int, int]:
+    return _MONTH_NUMBER[month.lower()], int(day)
+
+
+def _fiscal_year_end(doc: DoclingDocument) -> tuple[int, int] | None:
+    """(month, day) of the fiscal year end that the first FISCAL_YEAR_END_PAGES pages name most often."""
+    counts: dict[tuple[int, int], int] = {}
+    for item, _level in doc.iterate_items(with_groups=False):
+        if not isinstance(item, TextItem) or not item.prov:
+            continue
+        if item.prov[0].page_no > FISCAL_YEAR_END_PAGES:
+            break
+        for match in FISCAL_YEAR_END.finditer(item.text):
+            end = _month_day(match.group("month"), match.group("day"))
+            counts[end] = counts.get(end, 0) + 1
+    return max(counts, key=counts.__getitem__) if counts else None
+
+
+def quarter_fiscal_year(period_month: str, period_day: str, period_year: str, year_end: tuple[int, int]) -> str:
+    """The fiscal year a quarter ended on the given date belongs to, for fiscal years ending on ``year_end``
+    (month, day): the year of the first fiscal year end on or after the quarter's end. AMCOR's quarter ended
+    December 31, 2022, of fiscal years ending June 30, is in fiscal 2023."""
+    after_year_end = _month_day(period_month, period_day) > year_end
+    return str(int(period_year) + 1) if after_year_end else period_year
 
 
 def _is_name(text: str) -> bool:
@@ -180,6 +223,11 @@ def filing_profile(doc: DoclingDocument) -> dict[str, str]:
             printed = joined[period.start() : period.start("skip")] + joined[period.end("skip") : period.end()]
         facts["period"] = " ".join(printed.split())
         facts["fiscal_year"] = period.group("year")
+        quarterly = period.re is PERIOD and " ".join(period.group("kind").split()).lower() in QUARTER_KINDS
+        year_end = _fiscal_year_end(doc) if quarterly else None
+        if year_end is not None:  # a quarter of a fiscal year that ends mid-year is in the next one
+            month, day = re.match(r"(\w+)\s+(\d{1,2})", period.group("date")).groups()
+            facts["fiscal_year"] = quarter_fiscal_year(month, day, period.group("year"), year_end)
     elif korean_period:
         facts["period"] = korean_period.group(0)
         facts["fiscal_year"] = korean_period.group("year")

@@ -11,6 +11,7 @@ period it names are lifted (Profiles.of_period: "FY2018 - FY2020" is the FY2020 
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Collection, Iterable
 from typing import Any
@@ -33,6 +34,10 @@ GENERIC_NAME_WORDS = frozenset({
 })
 #: A trading symbol at the end of a subject ("Microsoft Corporation MSFT"): two to five capitals.
 SYMBOL_CHARS = range(2, 6)
+#: A profile of a quarterly (or half-year) report: its form, or its period.
+QUARTERLY_PROFILE = re.compile(r"\b10-Q\b|quarterly\s+period|\bquarter\s+ended|분기보고서|반기보고서", re.IGNORECASE)
+#: A query that asks about a quarter: "Q2 of FY2023", "second quarter", "quarterly", "10-Q", 분기, 반기.
+QUARTER_QUERY = re.compile(r"\bQ[1-4]\b|\bquarter(?:ly|s)?\b|\b10-Q\b|\d\s*분기|분기|반기", re.IGNORECASE)
 #: BM25 parameters of the document prior.
 DOC_BM25_K1 = 1.2
 DOC_BM25_B = 0.75
@@ -131,6 +136,8 @@ class Profiles:
         self.names: dict[str, tuple[tuple[str, ...], str | None]] = {}
         #: Per document: the years its profile holds (its period, "FY2022"; none: its period is not known).
         self.years: dict[str, frozenset[str]] = {}
+        #: The documents whose profile is a quarterly report's (QUARTERLY_PROFILE).
+        self.quarterly: set[str] = set()
         #: Per first name word, the second words that follow it in the names (see named); None: not yet read.
         self._following: dict[str, set[str]] | None = None
 
@@ -142,6 +149,10 @@ class Profiles:
                 store[document_id] = keys
             else:
                 store.pop(document_id, None)
+        if QUARTERLY_PROFILE.search(text):
+            self.quarterly.add(document_id)
+        else:
+            self.quarterly.discard(document_id)
         years = frozenset(k for k in self.keys.get(document_id, ()) if YEAR_TERM_RE.fullmatch(k))
         if years:
             self.years[document_id] = years
@@ -199,7 +210,10 @@ class Profiles:
         """Of ``documents``, those whose profile holds the latest year the query names that any of them holds
         ("FY2018 - FY2020": the FY2020 filing, which reports all three years; "in 2024, as of FY2021": the
         FY2021 one), and those whose period is not known (they may be of that year); empty when the query
-        names no year that any of them holds."""
+        names no year that any of them holds.
+
+        Of the year's filings, a query that asks about a quarter ("Q2 of FY2023") keeps the quarterly reports
+        and one that does not keeps the others (the annual report), when the year has both."""
         years = sorted((t for t in normalized_terms(query) if YEAR_TERM_RE.fullmatch(t)), reverse=True)
         if not years:
             return frozenset()
@@ -207,6 +221,11 @@ class Profiles:
         for year in years:
             found = frozenset(d for d, held in dated.items() if year in held)
             if found:
+                quarterly = found & self.quarterly
+                if QUARTER_QUERY.search(query):
+                    found = quarterly or found
+                else:
+                    found = (found - quarterly) or found
                 return found | frozenset(d for d, held in dated.items() if not held)
         return frozenset()
 

@@ -118,3 +118,27 @@ def test_the_12g_block_after_the_symbols_is_not_read_for_one():
     facts = filing_profile(_cover_with_symbols(
         "Trading Symbol(s)", "SECURITIES REGISTERED PURSUANT TO SECTION 12(G) OF THE ACT: NONE"))
     assert "ticker" not in facts
+
+
+def _quarterly(period: str, notes: str | None) -> DocBuilder:
+    """A 10-Q cover for ``period``, and on page 9 the notes' basis of presentation (``notes``)."""
+    b = _cover("FORM 10-Q", f"For the quarterly period ended {period}", "Commission File Number 001-38932",
+               "AMCOR PLC", "(Exact name of registrant as specified in its charter)")
+    if notes:
+        b.text(notes, page=9, top=700, height=40)
+    return b
+
+
+def test_a_quarter_is_in_the_fiscal_year_its_annual_reports_end():
+    """A fiscal year that ends on June 30: the quarter ended December 31, 2022 is in fiscal 2023."""
+    notes = ("These statements should be read in conjunction with the consolidated financial statements in our "
+             "Annual Report on Form 10-K for the fiscal year ended June 30, 2022.")
+    facts = filing_profile(_quarterly("December 31, 2022", notes).doc)
+    assert facts["fiscal_year"] == "2023"
+    assert facts["profile"].endswith("For the quarterly period ended December 31, 2022 · FY2023")
+    # the quarter that ends the fiscal year, and a calendar fiscal year, keep the period's year
+    assert filing_profile(_quarterly("June 30, 2022", notes).doc)["fiscal_year"] == "2022"
+    calendar = notes.replace("June 30, 2022", "December 31, 2022")
+    assert filing_profile(_quarterly("June 30, 2023", calendar).doc)["fiscal_year"] == "2023"
+    # no fiscal year end named: the calendar year of the quarter's end
+    assert filing_profile(_quarterly("December 31, 2022", None).doc)["fiscal_year"] == "2022"

@@ -126,6 +126,20 @@ def test_the_period_a_query_names_is_the_latest_year_a_filing_holds(years: Profi
     assert with_brief == (period | {"brief"} if period else set())
 
 
+def test_of_a_years_filings_a_quarter_asked_for_keeps_the_quarterly_report() -> None:
+    profiles = Profiles()
+    profiles.set("annual", "AMCOR PLC · FORM 10-K · For the fiscal year ended June 30, 2023 · FY2023", "AMCOR PLC")
+    profiles.set("q2", "AMCOR PLC · FORM 10-Q · For the quarterly period ended December 31, 2022 · FY2023", "AMCOR PLC")
+    both = ["annual", "q2"]
+    assert profiles.of_period("What is AMCOR's restructuring liability as of Q2 of FY2023?", both) == {"q2"}
+    assert profiles.of_period("AMCOR's second quarter of fiscal 2023 sales?", both) == {"q2"}
+    assert profiles.of_period("Has AMCOR's quick ratio improved between FY2023 and FY2022?", both) == {"annual"}
+    # a year with one filing keeps it, whichever it is
+    assert profiles.of_period("What is AMCOR's restructuring liability as of Q2 of FY2023?", ["annual"]) == {"annual"}
+    profiles.set("q2", "")
+    assert profiles.quarterly == set()
+
+
 def test_a_corpus_search_prefers_the_filing_of_the_year_asked_for() -> None:
     repo = SemanticRepository()
     # the FY2022 filing's sentence names the year asked for and says more than the FY2018 filing's own
