@@ -86,9 +86,12 @@ LEAD_IN_RE = re.compile(
 )
 
 
-#: A page's number printed in its footer or header, read into the body text: "86", "- 12 -", "F-7", "Page 3 of 9", "iv".
-PAGE_NUMBER_RE = re.compile(r"^[-–—\s]*(?:page\s+)?(?:[A-Z]-)?(?:\d{1,4}|(?=[ivx])x{0,3}(?:ix|iv|v?i{0,3}))(?:\s+of\s+\d{1,4})?[-–—\s]*$",
-                            re.IGNORECASE)
+#: A page's number printed in its footer or header, read into the body text: "86", "- 12 -", "F-7", "Page 3
+#: of 9", "iv".
+PAGE_NUMBER_RE = re.compile(
+    r"^[-–—\s]*(?:page\s+)?(?:[A-Z]-)?(?:\d{1,4}|(?=[ivx])x{0,3}(?:ix|iv|v?i{0,3}))(?:\s+of\s+\d{1,4})?[-–—\s]*$",
+    re.IGNORECASE,
+)
 
 
 def is_page_number(text: str) -> bool:
@@ -131,7 +134,9 @@ CROSS_REFERENCE_RE = re.compile(
 )
 #: A filing form's instructions and check boxes ("Indicate by check mark whether the registrant ...",
 #: "Large accelerated filer | ☑"): the same on every cover, about the form rather than the company's figures.
-FORM_BOILERPLATE_RE = re.compile(r"^\W{0,3}(?:if\s+[^.]{0,80}?,\s*)?indicate\s+by\s+check\s*mark\b|[☐☑☒✓✔□■]", re.IGNORECASE)
+#: Only the ballot-box characters count: reports use □, ■ and ✓ as bullets (□ 주요 사업).
+FORM_BOILERPLATE_RE = re.compile(r"^\W{0,3}(?:if\s+[^.]{0,80}?,\s*)?indicate\s+by\s+check\s*mark\b|[☐☑☒]",
+                                 re.IGNORECASE)
 #: A cross-reference is one sentence: longer text says something of its own.
 CROSS_REFERENCE_MAX_CHARS = 400
 

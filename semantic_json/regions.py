@@ -366,9 +366,9 @@ def _lead_in_block(layout: _Layout, draft: RegionDraft, first: int) -> int | Non
 def _attach_announced_table(layout: _Layout, draft: RegionDraft) -> None:
     """Extend a text region that ends in a lead-in, or is followed by a short lead-in block of its own,
     to the table right after it, whole (the table's rows carry what the sentence announced), over a page
-    number and a short heading between them (the parser's reading of the table's title or column labels, "(Dollars in
-    Millions) 2022 2021"); nothing when the table is longer than TABLE_WHOLE_MAX_CHARS or something else
-    comes between."""
+    number and a short heading between them (the parser's reading of the table's title or column labels,
+    "(Dollars in Millions) 2022 2021"); nothing when the table is longer than TABLE_WHOLE_MAX_CHARS or
+    something else comes between."""
     units = layout.units
     if draft.last + 1 >= len(units) or layout.bounds(draft.last)[1] != draft.last:
         return

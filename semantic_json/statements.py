@@ -13,11 +13,13 @@ Which tables are primary, per kind:
    (BALANCE_SHEET: "balance sheet", "statement of financial position", 재무상태표 ...), after nothing but
    qualifiers ("Consolidated", "Condensed", "Unaudited", 연결, 요약 ...). "CITYCENTER HOLDINGS, LLC
    CONSOLIDATED BALANCE SHEETS" and "Key Balance Sheet Data" are not titled so; a group's name may come
-   first ("3M Company and Subsidiaries Consolidated Statement of Income"), and so may the filer's own name
-   as its cover prints it ("SQUARE, INC. CONSOLIDATED BALANCE SHEETS", "JPMorgan Chase & Co. Consolidated
-   statements of income"): a name that ends in a legal form and stands in the document's first
-   COVER_CHARS characters. A subsidiary's or the parent company's statements are not named on the cover. A title ending in a colon labels
-   rows of a larger table ("Statements of Operations:" in selected financial data), not a statement.
+   first ("3M Company and Subsidiaries Consolidated Statement of Income", also glued by the text layer:
+   "MGM RESORTS INTERNATIONALAND SUBSIDIARIES"), and so may the filer's own name as its cover prints it
+   ("SQUARE, INC. CONSOLIDATED BALANCE SHEETS", "JPMorgan Chase & Co. Consolidated statements of income"):
+   a name that ends in a legal form and stands in the document's first COVER_CHARS characters (a
+   subsidiary's or the parent company's statements are not named on the cover), and a running header of
+   Part II, Item 8 ("PART II Item 8 ... INCOME STATEMENTS"). A title ending in a colon labels rows of a
+   larger table ("Statements of Operations:" in selected financial data), not a statement.
 2. **The first full page.** Titled tables are grouped by the page they start on. The statement is on the
    first page whose titled tables hold at least FULL_SHARE of the units of the fullest page's: a primary
    statement lists every line item, where an MD&A extract holds a few; a note that restates the statement

@@ -112,6 +112,8 @@ def test_a_cross_reference_does_not_outrank_the_evidence_it_points_to() -> None:
     ("Large accelerated filer | ☑ | Accelerated filer | ☐", True),
     ("Emerging growth company | ☐", True),
     ("Sales grew 1.3% in 2022, a year of low growth for the company.", False),
+    ("□ 주요 사업의 내용", False),  # a bullet, not a check box
+    ("■ Revenue grew 5% to $3.2 billion", False),
     ("Title of each class | Trading Symbol | Name of each exchange on which registered", False),
 ])
 def test_a_forms_instructions_and_check_boxes_are_boilerplate(text: str, boilerplate: bool) -> None:
