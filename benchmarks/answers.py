@@ -13,6 +13,7 @@ Numbers are compared as printed, canonical: separators and a zero decimal part d
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Optional, Protocol
@@ -73,11 +74,19 @@ def page_texts(pdf: Path, pages: Iterable[int]) -> list[str]:
 
 def printed_on_evidence(questions: Sequence[AskedQuestion], pdf_dir: Path) -> dict[str, bool]:
     """Question id → whether its evidence pages print every number of its answer, for the questions whose
-    answer has numbers (the others are left out, as ``carries`` leaves them out)."""
+    answer has numbers (the others are left out, as ``carries`` leaves them out). A PDF whose pages cannot
+    be read is reported on stderr, and its questions are left out too."""
+    import pypdfium2 as pdfium
+
     printed: dict[str, bool] = {}
     for question in questions:
         if not question.answer or not answer_numbers(question.answer):
             continue
-        texts = page_texts(pdf_dir / question.pdf, sorted(question.evidence_pages))
+        try:
+            texts = page_texts(pdf_dir / question.pdf, sorted(question.evidence_pages))
+        except (pdfium.PdfiumError, IndexError, OSError) as exc:
+            print(f"warning: {pdf_dir / question.pdf}: cannot read evidence pages {sorted(question.evidence_pages)} "
+                  f"({exc}); question {question.id} is left out of ans@5 printed", file=sys.stderr)
+            continue
         printed[question.id] = bool(carries(question.answer, texts))
     return printed

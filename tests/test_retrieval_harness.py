@@ -214,6 +214,15 @@ def test_ans_at_5_printed_counts_only_the_answers_their_evidence_pages_print():
     assert summarise("fake", "single-doc", questions, outcomes, k=5).answer_recall_printed is None
 
 
+def test_a_pdf_whose_evidence_pages_cannot_be_read_is_reported_and_left_out(tmp_path, capsys):
+    from answers import printed_on_evidence
+
+    (tmp_path / "broken.pdf").write_bytes(b"%PDF-1.7 this is not a PDF")
+    question = Question(id="q", pdf="broken.pdf", question="q", evidence_pages=frozenset({1}), answer="0.48")
+    assert printed_on_evidence([question], tmp_path) == {}
+    assert "broken.pdf: cannot read evidence pages [1]" in capsys.readouterr().err
+
+
 def test_context_tokens_count_the_top_five_results_text():
     texts = ["Revenue 12,480", "부채비율 201.9%", "x", "y", "z", "not counted: sixth result"]
     system = FakeSystem({"q1": [_hit("a.pdf", 1, text=t) for t in texts]})
