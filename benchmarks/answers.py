@@ -18,6 +18,8 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Optional, Protocol
 
+from retrieval_systems import extract_page_texts
+
 #: A number as printed: digits with thousands separators and a decimal part ("1,682.5", "34,229", "0.48").
 NUMBER = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?")
 
@@ -54,24 +56,6 @@ def carries(answer: Optional[str], texts: Iterable[str]) -> Optional[bool]:
     return numbers <= printed
 
 
-def page_texts(pdf: Path, pages: Iterable[int]) -> list[str]:
-    """The text layer (pypdfium2) of the given 1-based ``pages`` of ``pdf``, in that order."""
-    import pypdfium2 as pdfium
-
-    document = pdfium.PdfDocument(str(pdf))
-    try:
-        texts = []
-        for number in pages:
-            page = document[number - 1]
-            textpage = page.get_textpage()
-            texts.append(textpage.get_text_range())
-            textpage.close()
-            page.close()
-        return texts
-    finally:
-        document.close()
-
-
 def printed_on_evidence(questions: Sequence[AskedQuestion], pdf_dir: Path) -> dict[str, bool]:
     """Question id → whether its evidence pages print every number of its answer, for the questions whose
     answer has numbers (the others are left out, as ``carries`` leaves them out). A PDF whose pages cannot
@@ -83,7 +67,7 @@ def printed_on_evidence(questions: Sequence[AskedQuestion], pdf_dir: Path) -> di
         if not question.answer or not answer_numbers(question.answer):
             continue
         try:
-            texts = page_texts(pdf_dir / question.pdf, sorted(question.evidence_pages))
+            texts = extract_page_texts(pdf_dir / question.pdf, sorted(question.evidence_pages))
         except (pdfium.PdfiumError, IndexError, OSError) as exc:
             print(f"warning: {pdf_dir / question.pdf}: cannot read evidence pages {sorted(question.evidence_pages)} "
                   f"({exc}); question {question.id} is left out of ans@5 printed", file=sys.stderr)

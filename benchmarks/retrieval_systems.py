@@ -24,7 +24,7 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Optional, Protocol, Sequence, runtime_checkable
+from typing import Callable, Iterable, Optional, Protocol, Sequence, runtime_checkable
 
 import numpy as np
 
@@ -89,14 +89,15 @@ class SystemUnavailable(RuntimeError):
 # --------------------------------------------------------------------------- page text and windows
 
 
-def extract_page_texts(pdf: Path) -> list[str]:
-    """Text of every page of ``pdf`` (pypdfium2's text layer, ``\\n`` line ends), page 1 first."""
+def extract_page_texts(pdf: Path, pages: Optional[Iterable[int]] = None) -> list[str]:
+    """Text of every page of ``pdf`` (pypdfium2's text layer, ``\\n`` line ends), page 1 first; or of the
+    given 1-based ``pages``, in that order."""
     import pypdfium2 as pdfium
 
     document = pdfium.PdfDocument(str(pdf))
     try:
         texts = []
-        for index in range(len(document)):
+        for index in (range(len(document)) if pages is None else (number - 1 for number in pages)):
             page = document[index]
             textpage = page.get_textpage()
             texts.append(textpage.get_text_range().replace("\r\n", "\n").replace("\r", "\n"))

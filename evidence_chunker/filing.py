@@ -36,7 +36,7 @@ PERIOD_INTERLEAVED_WORDS = 3
 PERIOD = re.compile(
     r"for\s+the\s+(?P<kind>fiscal\s+year|year|quarterly\s+period|quarter|transition\s+period)\s+ended\s*:?\s*"
     r"(?P<skip>(?:[A-Za-z]+\s+){0," + str(PERIOD_INTERLEAVED_WORDS) + r"}?)"
-    r"(?P<date>" + _MONTH + r"\s+\d{1,2}\s*,?\s*(?P<year>(?:19|20)\d{2}))",
+    r"(?P<date>(?P<month>" + _MONTH + r")\s+(?P<day>\d{1,2})\s*,?\s*(?P<year>(?:19|20)\d{2}))",
     re.IGNORECASE,
 )
 REPORT_DATE = re.compile(
@@ -226,8 +226,8 @@ def filing_profile(doc: DoclingDocument) -> dict[str, str]:
         quarterly = period.re is PERIOD and " ".join(period.group("kind").split()).lower() in QUARTER_KINDS
         year_end = _fiscal_year_end(doc) if quarterly else None
         if year_end is not None:  # a quarter of a fiscal year that ends mid-year is in the next one
-            month, day = re.match(r"(\w+)\s+(\d{1,2})", period.group("date")).groups()
-            facts["fiscal_year"] = quarter_fiscal_year(month, day, period.group("year"), year_end)
+            facts["fiscal_year"] = quarter_fiscal_year(period.group("month"), period.group("day"), period.group("year"),
+                                                       year_end)
     elif korean_period:
         facts["period"] = korean_period.group(0)
         facts["fiscal_year"] = korean_period.group("year")

@@ -116,7 +116,6 @@ def segment_provenance(doc: SemanticDocument, first: int, last: int) -> dict[str
     return extra
 
 
-
 def _canonical(value: Any) -> Any:
     """JSON round trip, so a value from the index and one parsed from a transport compare alike."""
     return json.loads(json.dumps(value, sort_keys=True))
