@@ -14,6 +14,8 @@ cross-reference ("See Note 12 ... for information regarding dividends.") is damp
 what the answer is about and where it is, and holds none of it. So is a filing form's instruction or check
 box ("Indicate by check mark whether the registrant is ...", "Emerging growth company | ☐"): the same on
 every cover, it matches a question's words ("growth company") without being about the company's figures.
+A query about a metric computed from figures (a margin, a ratio) damps, at query time, the units that print
+no figure (``figure_flags``, kept in the stored layout): they name the metric and do not give its value.
 
 Postings are NumPy arrays per document, sorted by key id, so scoring a query costs one binary search per
 query key and document; nothing but NumPy is needed.
@@ -31,7 +33,7 @@ from typing import Protocol
 import numpy as np
 
 from .model import SemanticDocument, SemanticUnit
-from .patterns import is_cross_reference, is_form_boilerplate
+from .patterns import is_cross_reference, is_form_boilerplate, prints_figure
 from .textnorm import normalized_terms, term_bigrams
 
 #: BM25 term-frequency saturation.
@@ -66,6 +68,12 @@ DAMPED_SEGMENT_KINDS = frozenset({"contents"})
 #: Factor on the score of a unit of DAMPED_KINDS, in a segment of DAMPED_SEGMENT_KINDS, a cross-reference or
 #: a form's boilerplate.
 DAMPED_KIND_FACTOR = 0.5
+#: Factor on the lexical score of a unit that prints no figure (patterns.prints_figure), for a query about a
+#: metric computed from the report's figures (a margin, a ratio: a lexicon concept with inputs). Reports name
+#: such metrics in many sentences that give no value ("could reduce our operating margins", "involves
+#: judgment on future operating margins"); the statement rows and the sentences with the figures are the
+#: evidence. The same factor as a heading's: such a sentence names what is asked and holds none of it.
+FIGURELESS_FACTOR = DAMPED_KIND_FACTOR
 
 
 @dataclass
@@ -223,6 +231,12 @@ def _damping(unit: SemanticUnit, own_terms: int, navigation: bool) -> float:
             or (unit.kind in POINTER_KINDS and is_cross_reference(text))):
         factor *= DAMPED_KIND_FACTOR
     return factor
+
+
+def figure_flags(doc: SemanticDocument) -> list[bool]:
+    """Per unit of ``doc``, whether its text prints a figure (patterns.prints_figure)."""
+    text = doc.text
+    return [prints_figure(text[u.start_char : u.end_char]) for u in doc.units]
 
 
 def document_postings(doc: SemanticDocument, vocabulary: KeyVocabulary) -> Postings:

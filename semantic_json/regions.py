@@ -20,8 +20,8 @@ Steps, for the anchors (unit positions with scores) that retrieval found in a do
    taken had it not been split. Score each region by its best anchor, raised by its second best
    (region_score: a region holding two of the things asked for outranks one holding one).
 4. **Choose** the best regions over all documents searched, leaving out one whose text an earlier region of
-   its document has, and holding back one in another part of a long table that a chosen region already
-   stands for (too far away to join): it takes a place only when nothing else is left.
+   its document has (one with that text and more takes the earlier one's place), and holding back one in
+   another part of a long table that a chosen region stands for: it takes a place only when nothing else is.
 
 A unit u is entity-compatible with a region about entities E when u.context_entities ⊆ E; so a unit
 about no entity is always compatible and a region about B_CORP never takes in a sentence about A_CORP.
@@ -29,7 +29,7 @@ about no entity is always compatible and a region about B_CORP never takes in a 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
@@ -503,8 +503,8 @@ def _ranking(order: Mapping[str, int]) -> Callable[[tuple[str, RegionDraft]], tu
 def _distinct(drafts: list[tuple[str, RegionDraft]], documents: Callable[[str], Any], limit: int,
               layouts: Mapping[str, Any]) -> tuple[list[tuple[str, RegionDraft]], bool]:
     """The first ``limit`` drafts in order without one that repeats what earlier drafts of the same document
-    say (repeats.Repeats: the same text, or a passage the filing prints twice), and whether none of them was
-    held back.
+    say (repeats.Repeats: the same text, or a passage the filing prints twice; one that says all an earlier
+    one says and more takes its place), and whether none of them was held back.
 
     The same text in two documents is two pieces of evidence (two sources). A draft in another part of a
     long table that an earlier draft already stands for is held back: it takes a place only when no
@@ -518,7 +518,16 @@ def _distinct(drafts: list[tuple[str, RegionDraft]], documents: Callable[[str], 
         if len(kept) == limit:
             break
         doc = documents(document_id)
-        if said.repeats(document_id, doc.text[doc.units[draft.first].start_char : doc.units[draft.last].end_char]):
+        text = doc.text[doc.units[draft.first].start_char : doc.units[draft.last].end_char]
+        key = (document_id, draft.first, draft.last)
+        if said.repeats(document_id, text, key=key):
+            continue
+        replaced = said.supersedes(document_id, text, key=key)  # it says all that earlier ones say, and more
+        held = [item for item in held if (item[0], item[1].first, item[1].last) not in replaced]
+        places = [n for n, (d, other) in enumerate(kept) if (d, other.first, other.last) in replaced]
+        if places:  # it takes the place and the score of the first
+            kept[places[0]] = (document_id, replace(draft, score=max(kept[n][1].score for n in places)))
+            kept = [item for n, item in enumerate(kept) if n not in places[1:]]
             continue
         if draft.is_table:
             layout = layout_of.get(document_id)

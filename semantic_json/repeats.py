@@ -9,6 +9,10 @@ duplicates are the limiting case. Parallel sentences about different facts share
 $4,200,000,000 five year unsecured revolving credit agreement ..." and "... 364 day ...") but not their
 figures, and are kept.
 
+A region can also say all that a kept one says and more: the same paragraph printed again with a sentence
+or a figure added. It then takes the kept one's place (``supersedes``), so the result holds the passage once,
+in its fuller form, where the shorter one ranked.
+
 The same passage in two documents (this year's filing and last year's) is two sources and is kept.
 """
 
@@ -43,21 +47,42 @@ def figures(text: str) -> set[str]:
 
 
 class Repeats:
-    """What the regions kept so far say, per document; ``repeats`` tells whether a new one adds anything."""
+    """What the regions kept so far say, per document; ``repeats`` tells whether a new one adds anything,
+    ``supersedes`` which kept ones it says all of."""
 
     def __init__(self) -> None:
-        self._kept: dict[str, list[tuple[set[tuple[str, ...]], set[str]]]] = {}
+        #: per document: the shingles, figures and caller's key of each region kept
+        self._kept: dict[str, list[tuple[set[tuple[str, ...]], set[str], object]]] = {}
 
-    def repeats(self, document_id: str, text: str) -> bool:
+    def repeats(self, document_id: str, text: str, key: object = None) -> bool:
         """True when ``text`` says what one kept region of this document already says (REPEAT_SHARE of its
-        shingles, and none of its figures new); otherwise it is kept, to be compared with the ones after it.
+        shingles, and none of its figures new); otherwise it is kept under ``key``, to be compared with the
+        ones after it.
 
         One region at a time, not all kept ones together: a sentence whose words and figures are spread over
         two kept regions ("terminated the $3,800,000,000 364 day agreement", after a terminated five-year
         one and a new 364-day one) says something neither does."""
         own, numbers = shingles(text), figures(text)
         kept = self._kept.setdefault(document_id, [])
-        if own and any(len(own & words) >= REPEAT_SHARE * len(own) and numbers <= printed for words, printed in kept):
+        if own and any(_says(own, numbers, words, printed) for words, printed, _ in kept):
             return True
-        kept.append((own, numbers))
+        kept.append((own, numbers, key))
         return False
+
+    def supersedes(self, document_id: str, text: str, key: object) -> list[object]:
+        """The keys of the other regions kept for this document that ``text`` (kept under ``key`` by
+        ``repeats``) says all of, by the rule of ``repeats`` the other way round, in the order they were
+        kept; they are forgotten."""
+        own, numbers = shingles(text), figures(text)
+        kept = self._kept.get(document_id, [])
+        covered = [n for n, (words, printed, other) in enumerate(kept)
+                   if other != key and words and _says(words, printed, own, numbers)]
+        if covered:
+            self._kept[document_id] = [entry for n, entry in enumerate(kept) if n not in covered]
+        return [kept[n][2] for n in covered]
+
+
+def _says(words: set[tuple[str, ...]], numbers: set[str], other_words: set[tuple[str, ...]], other_numbers: set[str]) -> bool:
+    """True when a text of ``words`` and ``numbers`` says nothing another (``other_words``, ``other_numbers``)
+    does not: REPEAT_SHARE of its shingles are the other's and all its figures."""
+    return len(words & other_words) >= REPEAT_SHARE * len(words) and numbers <= other_numbers

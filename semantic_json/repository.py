@@ -31,7 +31,7 @@ from .errors import (
     UnknownRegionError,
 )
 from .index import SCORE_DECIMALS, VectorIndex
-from .lexical import LexicalIndex, document_postings, query_keys as lexical_query_keys
+from .lexical import FIGURELESS_FACTOR, LexicalIndex, document_postings, figure_flags, query_keys as lexical_query_keys
 from .lexicon import load_lexicon
 from .model import SemanticDocument
 from .priors import PROFILE_KEY, SUBJECT_KEY, DocumentStats, Profiles, info_text
@@ -101,6 +101,8 @@ class SemanticRepository:
         self._profiles = Profiles()
         #: Per document its units' primary-statement codes (statements.py; None: a layout stored before them).
         self._statements: dict[str, np.ndarray | None] = {}
+        #: Per document 1 for each unit that prints a figure (lexical.figure_flags; None: a layout stored before).
+        self._figures: dict[str, np.ndarray | None] = {}
         #: Documents of the index file that could not be read (document id → why); see open().
         self.damaged: dict[str, str] = {}
 
@@ -144,6 +146,7 @@ class SemanticRepository:
             repo._documents.stored(document_id, s.fingerprint)
             repo._layouts[document_id] = s.record.layout
             repo._statements[document_id] = s.record.layout.statement_codes
+            repo._figures[document_id] = s.record.layout.figure_flags
             repo._lexical.add_postings(document_id, s.record.postings)
             repo._doc_stats.add_counts(document_id, s.record.counts)
             repo._profiles.set(document_id, info_text(s.info, PROFILE_KEY), info_text(s.info, SUBJECT_KEY))
@@ -217,6 +220,7 @@ class SemanticRepository:
             repo._lexical.add(doc)
             repo._doc_stats.add(doc)
             repo._statements[document_id] = np.asarray(primary_statements(doc), dtype=np.uint8)
+            repo._figures[document_id] = np.asarray(figure_flags(doc), dtype=np.uint8)
         repo._index = index
         return repo
 
@@ -271,6 +275,7 @@ class SemanticRepository:
         self._lexical.add_postings(document_id, record.postings)
         self._doc_stats.add_counts(document_id, record.counts)
         self._statements[document_id] = record.layout.statement_codes
+        self._figures[document_id] = record.layout.figure_flags
         return True
 
     def remove(self, document_id: str) -> None:
@@ -291,6 +296,7 @@ class SemanticRepository:
         self._lexical.remove(document_id)
         self._doc_stats.remove(document_id)
         self._statements.pop(document_id, None)
+        self._figures.pop(document_id, None)
         self._profiles.set(document_id, "", "")
 
     @property
@@ -332,7 +338,8 @@ class SemanticRepository:
         Candidates are the best anchors by cosine and, per document, the best by field-weighted BM25; each
         is scored by both (BM25 scaled to the best candidate), plus the document and profile priors and the
         entity bonus, and divided by the most those can add up to: scores stay in 0..1 without a clamp that
-        would tie the best anchors.
+        would tie the best anchors. For a query about a metric computed from figures (a margin, a ratio), a
+        unit that prints no figure keeps FIGURELESS_FACTOR of its BM25.
         """
         embedder = self.embedder
         query_vector = np.asarray(embedder.embed_query(query), dtype=np.float32)
@@ -348,6 +355,7 @@ class SemanticRepository:
             only = self._profiles.narrowed(query, self._layouts if only is None else only) or only
             several = only is None or len(only) > 1
         statements = query_statements(concepts + inputs)  # "according to the balance sheet": its own, first
+        metric = bool(inputs)  # a margin or a ratio: its value is in figures, not in a sentence that names it
         period = self._profiles.of_period(query, self._layouts if only is None else only) if several else frozenset()
         scale = 1.0 + (DOC_PRIOR_WEIGHT + PROFILE_PRIOR_WEIGHT if several else 0.0) + (
             ENTITY_MATCH_BONUS if query_entities else 0.0) + (STATEMENT_MATCH_BONUS if statements else 0.0) + (
@@ -377,6 +385,7 @@ class SemanticRepository:
             rows = self._index.document_rows(document_id)
             bm25 = lexical.get(document_id)
             codes = self._statements.get(document_id) if statements else None
+            figures = self._figures.get(document_id) if metric else None
             for position in sorted(positions):
                 context = ()
                 if query_entities:  # a unit is read (made from the layout) only to filter by entity
@@ -387,6 +396,8 @@ class SemanticRepository:
                     if unit.entities and unit.entities[0] not in query_entities:
                         continue  # its subject is another entity; the one asked for is only mentioned ("unlike B")
                 lexical_score = float(bm25[position]) / best_lexical if bm25 is not None and best_lexical else 0.0
+                if figures is not None and not figures[position]:
+                    lexical_score *= FIGURELESS_FACTOR
                 if gate and lexical_score == 0.0:
                     continue
                 cosine = float(cosines[rows[position]])

@@ -97,9 +97,27 @@ _INSTRUCTION_RE = re.compile(
 )
 
 
+#: Verbs that open what a conditional instruction tells the answerer to do ("..., then state that and
+#: explain why", "... then state 0", "..., please say so").
+INSTRUCTION_VERBS = ("state", "explain", "say", "answer", "respond", "reply", "indicate", "mention", "write",
+                     "return", "report", "note")
+
+# A clause that opens with "if" at the start of a sentence or after a semicolon and whose consequence is an
+# instruction: "If working capital is not a useful metric for this company, then please state that and
+# explain why." It names again what the question asks about, with words ("useful", "relevant", "metric",
+# "company") that every report prints in other places.
+_CONDITIONAL_INSTRUCTION_RE = re.compile(
+    r"(?:^|(?<=[.;?!]))\s*if\b[^.;?!]*?(?:,\s*|\bthen\s+)(?:then\s+)?(?:please\s+)?(?:"
+    + "|".join(INSTRUCTION_VERBS)
+    + r")\b[^.;?!]*[.;?!]?",
+    re.IGNORECASE,
+)
+
+
 def query_content(query: str) -> str:
-    """`query` without INSTRUCTION_WORDS (the words that say how to answer, not what to find)."""
-    return " ".join(_INSTRUCTION_RE.sub(" ", query).split())
+    """`query` without conditional instructions ("If X is not a useful metric, then state that and explain
+    why.") and INSTRUCTION_WORDS: the words that say how to answer, not what to find."""
+    return " ".join(_INSTRUCTION_RE.sub(" ", _CONDITIONAL_INSTRUCTION_RE.sub(" ", query)).split())
 
 
 _LATIN_WORD_RE = re.compile(r"[a-z][a-z0-9]*")

@@ -35,7 +35,7 @@ from typing import Any, get_args
 import numpy as np
 
 from ..index import SparseVectors
-from ..lexical import PackedPostings, Postings, TermCounts
+from ..lexical import PackedPostings, Postings, TermCounts, figure_flags
 from ..errors import DocumentIntegrityError
 from ..regions import announces, continuation_flags, is_page_furniture
 from ..statements import primary_statements
@@ -222,6 +222,7 @@ class UnitLayout:
         arrays["continues"] = np.fromiter(continuation_flags(doc), np.uint8, len(units))
         arrays["page_number"] = np.fromiter((is_page_furniture(u, doc.text) for u in units), np.uint8, len(units))
         arrays["statement"] = np.fromiter(primary_statements(doc), np.uint8, len(units))
+        arrays["figure"] = np.fromiter(figure_flags(doc), np.uint8, len(units))
         names: dict[str, int] = {}
         lists: dict[str, np.ndarray] = {}
         _pack_lists("entity", [u.entities for u in units], names, lists)
@@ -262,6 +263,12 @@ class UnitLayout:
         """Per unit, the code of the primary statement it lies in (statements.primary_statements, 0: none);
         None for a layout stored before the codes were (no statement is lifted in its document)."""
         return self._arrays.get("statement")
+
+    @property
+    def figure_flags(self) -> np.ndarray | None:
+        """1 for a unit that prints a figure (lexical.figure_flags), per unit; None for a layout stored before
+        the flags were (no unit of its document is damped for printing none)."""
+        return self._arrays.get("figure")
 
     def columns(self) -> list:
         """The layout as Python lists, one per LAYOUT_FIELDS entry (entity lists as their offsets and ids)."""

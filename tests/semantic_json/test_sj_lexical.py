@@ -132,6 +132,27 @@ def test_how_to_answer_words_leave_the_query_and_what_to_find_stays():
     assert query_content("What is the useful life of buildings?") == "What is the useful life of buildings?"
 
 
+@pytest.mark.parametrize("query, content", [
+    ("Does the company have positive working capital based on FY2022 data? If working capital is not a useful "
+     "or relevant metric for this company, then please state that and explain why.",
+     "Does the company have positive working capital based on FY2022 data?"),
+    ("Calculate inventory turnover for FY2022; if conventional inventory management is not meaningful for the "
+     "company then state that and explain why.", "inventory turnover for FY2022;"),
+    ("What were restructuring costs in FY2022? If restructuring costs are not explicitly outlined then state 0.",
+     "What were restructuring costs in FY2022?"),
+    ("Is the quick ratio healthy? If the quick ratio is not relevant to measure liquidity, please say so.",
+     "Is the quick ratio healthy?"),
+    # a condition that is part of what is asked stays
+    ("If the firm liquidated all of its assets, how much could each shareholder get?",
+     "If the firm liquidated all of its assets, how much could each shareholder get?"),
+    ("What happens if the notes are not repaid by 2025?", "What happens if the notes are not repaid by 2025?"),
+])
+def test_a_conditional_instruction_leaves_the_query(query, content):
+    from semantic_json.textnorm import query_content
+
+    assert query_content(query) == content
+
+
 def test_a_rare_instruction_word_in_the_report_does_not_pick_its_paragraph():
     repo = SemanticRepository()
     repo.add(_document("report", REPORT + [
@@ -195,3 +216,48 @@ def test_a_question_in_analysts_words_reaches_the_reports_wording(question: str,
     repo = SemanticRepository()
     repo.add(_document("wording", REPORT_WORDING))
     assert any(expected in region.text for region in repo.search(question, k=k))
+
+
+INCOME_TITLE = "CONSOLIDATED STATEMENTS OF INCOME · Years ended · (In millions)"
+MARGIN_REPORT = [
+    ("text", "The determination of the fair value involves significant judgment on future revenue growth, "
+             "operating margins and discount rates.", None),
+    ("text", "The cost of undertaking these security efforts could reduce our operating margins.", None),
+    *[("text", f"Product line {k} shipped to customers in region {k} during the year.", None) for k in range(12)],
+    ("table", "\n".join([INCOME_TITLE, "2022 | 2021",
+                         "Total revenue | 2022: 17,606; 2021: 15,785",
+                         "Cost of revenue | 2022: 2,165; 2021: 1,865",
+                         "Operating income | 2022: 6,098; 2021: 5,802",
+                         "Net income | 2022: 4,756; 2021: 4,822"]), INCOME_TITLE),
+]
+MARGIN_QUESTION = "Does the company have an improving operating margin profile as of FY2022?"
+
+
+def test_a_metric_question_gets_the_figures_before_sentences_that_only_name_the_metric(tmp_path):
+    """Operating margin is computed from revenue and operating income: the sentences that name "operating
+    margins" without a figure match its words best, the statement's rows hold its value."""
+    repo = SemanticRepository()
+    repo.add(_document("report", MARGIN_REPORT))
+    assert "Operating income | 2022: 6,098" in repo.search(MARGIN_QUESTION, k=3)[0].text
+    stored = SemanticRepository.open(tmp_path / "index.sqlite")  # the flags are kept in the index file
+    stored.add(_document("report", MARGIN_REPORT))
+    stored.close()
+    reopened = SemanticRepository.open(tmp_path / "index.sqlite", read_only=True)
+    assert "Operating income | 2022: 6,098" in reopened.search(MARGIN_QUESTION, k=3)[0].text
+
+
+def test_a_sentence_without_a_figure_still_answers_what_it_alone_says():
+    result = SemanticRepository()
+    result.add(_document("report", MARGIN_REPORT))
+    first = result.search("What security efforts could reduce operating margins?", k=3)[0]
+    assert "security efforts could reduce" in first.text
+
+
+@pytest.mark.parametrize("text, figure", [
+    ("Operating income | 2022: 6,098", True), ("margin of 34.6%", True), ("(90)", True), ("2.1:1", True),
+    ("In 2022, operating margins declined.", False), ("FY2022 and 2020-2021", False), ("operating margins", False),
+])
+def test_a_figure_is_a_number_other_than_a_year(text, figure):
+    from semantic_json.patterns import prints_figure
+
+    assert prints_figure(text) is figure

@@ -128,3 +128,38 @@ def test_a_cover_check_box_does_not_outrank_the_figure_asked_for() -> None:
     evidence = "Worldwide sales grew 1.3% in 2022, which is low growth for the Company."
     first = _first_region("Are the Company's 2022 financials those of a high growth company?", cover, *FILLER, evidence)
     assert "1.3%" in first.text, first.text
+
+
+AUCTION = ("In February 2021, the FCC concluded Auction 107 for C-Band wireless spectrum. The Company paid $45.5 "
+           "billion for the licenses it won. We expect to continue to make clearing payments through 2024.")
+# the same paragraph printed again in a note, with a sentence and a figure more
+AUCTION_FULLER = AUCTION + " In accordance with the FCC order, the clearing must be completed by December 2025."
+
+
+def test_a_passage_that_says_all_a_kept_one_says_and_more_supersedes_it() -> None:
+    said = Repeats()
+    assert not said.repeats("a", AUCTION, key="short")
+    assert not said.repeats("a", AUCTION_FULLER, key="full")  # it prints a figure the kept one does not
+    assert said.supersedes("a", AUCTION_FULLER, key="full") == ["short"]
+    assert said.repeats("a", AUCTION, key="again")  # what is kept now is the fuller one
+    # a parallel sentence about another agreement says neither all of the other nor its figures
+    said = Repeats()
+    said.repeats("a", FIVE_YEAR, key="five")
+    said.repeats("a", NEW_364, key="new")
+    assert said.supersedes("a", NEW_364, key="new") == []
+    assert said.supersedes("b", AUCTION_FULLER, key="x") == []  # another document's regions are not its own
+
+
+def test_search_returns_a_passage_printed_twice_once_in_its_fuller_form_at_the_better_place() -> None:
+    text, segments = _filing(AUCTION, *FILLER[:10], AUCTION_FULLER, *FILLER[10:],
+                             "Clearing payments for the spectrum licenses were $1.3 billion in 2021.")
+    repo = SemanticRepository()
+    repo.add(compile(text, "filing", segments=segments))
+    query = "How much does the Company expect to pay for clearing the C-Band spectrum licenses through 2024?"
+    regions = repo.search(query, k=3)
+    texts = [r.text for r in regions]
+    assert sum("Auction 107" in t for t in texts) == 1, texts
+    first = next(r for r in regions if "Auction 107" in r.text)
+    assert "December 2025" in first.text  # the fuller one, in the place of the shorter
+    assert any("$1.3 billion" in t for t in texts), texts  # the place it frees goes to the next region
+    assert [r.score for r in regions] == sorted((r.score for r in regions), reverse=True)
