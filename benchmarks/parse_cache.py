@@ -3,8 +3,9 @@
     python benchmarks/parse_cache.py ../shared/corpus/finqa_dev/pdfs --cache out/parse_cache [--workers 1]
 
 A cached entry is the DoclingDocument JSON the parser produced, keyed by the PDF's sha256 and a fingerprint
-of the parser's own source files (``evidence_chunker/parsing/``), so any change to the parser misses the
-cache instead of serving a stale parse. Downstream code (units, corpus, bridge, ranking) is never cached.
+of the parser's own source files (``evidence_chunker/parsing/`` and the text rules it reads,
+``evidence_chunker/patterns.py``), so any change to the parser misses the cache instead of serving a stale
+parse. Downstream code (units, corpus, bridge, ranking) is never cached.
 """
 
 from __future__ import annotations
@@ -25,14 +26,16 @@ from evidence_chunker.parsing.parsed import ParsedDoc  # noqa: E402
 from evidence_chunker.parsing.pdf_file import file_sha256  # noqa: E402
 
 PARSING_SOURCES = Path(__file__).resolve().parents[1] / "evidence_chunker" / "parsing"
+#: Modules outside ``parsing/`` that the parser reads: what a figure, a caption, a year is.
+PARSER_RULES = (Path(__file__).resolve().parents[1] / "evidence_chunker" / "patterns.py",)
 #: Characters of a hash kept in a cache file name.
 KEY_CHARS = 16
 
 
 def parser_fingerprint(parser: str) -> str:
-    """A hash of the parser name and every source file of ``evidence_chunker/parsing``."""
+    """A hash of the parser name, every source file of ``evidence_chunker/parsing`` and PARSER_RULES."""
     digest = hashlib.sha256(parser.encode())
-    for path in sorted(PARSING_SOURCES.rglob("*.py")):
+    for path in [*sorted(PARSING_SOURCES.rglob("*.py")), *PARSER_RULES]:
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:KEY_CHARS]

@@ -42,6 +42,8 @@ FIGURE_RE = re.compile(
     + _DIGITS + r"\s*" + _UNIT + r"?\s*[)）\]]?\s*(?:%p?)?\s*" + _FOOTNOTE_MARK + r"?$",
     re.IGNORECASE,
 )
+#: A ratio as printed: "2.1:1", "1 : 1.5" (a current ratio, a coverage, a split).
+RATIO_RE = re.compile(r"^\d+(?:\.\d+)?\s?:\s?\d+(?:\.\d+)?$")
 #: What a table prints where a figure is nil or not given: a dash, "n/a", "nm" (not meaningful), "nil".
 NIL_RE = re.compile(r"^(?:[-−–—‒―]+|n/?a|n\.a\.|n\.?m\.?|nil)$", re.IGNORECASE)
 
@@ -49,10 +51,10 @@ NIL_RE = re.compile(r"^(?:[-−–—‒―]+|n/?a|n\.a\.|n\.?m\.?|nil)$", re.IG
 def is_number(text: str) -> bool:
     """True for a cell printed as a figure: an amount, a percentage, a ratio or a count, with its sign,
     parentheses (a negative), currency, unit and footnote mark ("(1,234)", "USD 12", "3.5M", "12.5pp",
-    "1,234†", "≥ 5"), or a nil mark standing for one ("-", "n/a", "nm"). Years are numbers too; see
+    "1,234†", "≥ 5", "2.1:1"), or a nil mark standing for one ("-", "n/a", "nm"). Years are numbers too; see
     :func:`is_quantity`."""
     text = text.strip()
-    return bool(text) and bool(FIGURE_RE.match(text) or NIL_RE.match(text))
+    return bool(text) and bool(FIGURE_RE.match(text) or RATIO_RE.match(text) or NIL_RE.match(text))
 
 
 #: A year used as a label: "2024", "FY2024", "FY 2023", "2024E", "2024년", "2023년도", "Q1 2024", "'23".

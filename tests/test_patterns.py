@@ -48,6 +48,9 @@ EXAMPLES: list[tuple[str, str, object]] = [
     ("is_number", "3억", True),
     ("is_number", "5.2배", True),
     ("is_number", "120명", True),
+    ("is_number", "2.1:1", True),  # a current ratio as the MD&A prints it
+    ("is_number", "1 : 1.5", True),
+    ("is_number", "Ratio 2:1", False),
     ("is_number", "Revenue", False),
     ("is_number", "USD", False),
     ("is_number", "2023 2022", False),
