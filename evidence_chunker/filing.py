@@ -39,6 +39,21 @@ PERIOD = re.compile(
     r"(?P<date>(?P<month>" + _MONTH + r")\s+(?P<day>\d{1,2})\s*,?\s*(?P<year>(?:19|20)\d{2}))",
     re.IGNORECASE,
 )
+#: The same period as reports outside the US print it: "for the year ended 31 December 2022", "for the
+#: financial year ended 31st March 2023".
+PERIOD_DAY_FIRST = re.compile(
+    r"for\s+the\s+(?P<kind>(?:fiscal|financial)\s+year|year|quarterly\s+period|quarter|(?:three|six|nine)\s+months|"
+    r"half[\s-]year|period)\s+ended\s*:?\s*"
+    r"(?P<skip>)(?P<date>(?P<day>\d{1,2})(?:st|nd|rd|th)?\s+(?P<month>" + _MONTH + r")\s*,?\s*(?P<year>(?:19|20)\d{2}))",
+    re.IGNORECASE,
+)
+#: An annual report's cover names its year: "Annual Report 2022", "2022 Annual Report", "Integrated Report
+#: 2023" (not "Annual Report on Form 10-K", not a span of years such as "2022/23").
+ANNUAL_REPORT_YEAR = re.compile(
+    r"\b(?:annual|integrated)\s+report\s+(?P<year>(?:19|20)\d{2})\b(?![/-]\d)"
+    r"|(?<![/-])\b(?P<year_first>(?:19|20)\d{2})\s+(?:annual|integrated)\s+report\b",
+    re.IGNORECASE,
+)
 REPORT_DATE = re.compile(
     r"date\s+of\s+report[^:]{0,60}:?\s*(?P<date>" + _MONTH + r"\s+\d{1,2}\s*,?\s*(?P<year>(?:19|20)\d{2}))",
     re.IGNORECASE,
@@ -215,15 +230,16 @@ def filing_profile(doc: DoclingDocument) -> dict[str, str]:
     form = FORM.search(joined) or KOREAN_FORM.search(joined)
     if form:
         facts["form"] = form.group(1).upper() if form.re is FORM else form.group(1)
-    period = PERIOD.search(joined) or REPORT_DATE.search(joined)
+    period = PERIOD.search(joined) or PERIOD_DAY_FIRST.search(joined) or REPORT_DATE.search(joined)
     korean_period = KOREAN_PERIOD.search(joined)
+    annual_report = ANNUAL_REPORT_YEAR.search(joined)
     if period:
         printed = period.group(0)
         if period.re is PERIOD and period.group("skip"):  # the other column's words are not the period's
             printed = joined[period.start() : period.start("skip")] + joined[period.end("skip") : period.end()]
         facts["period"] = " ".join(printed.split())
         facts["fiscal_year"] = period.group("year")
-        quarterly = period.re is PERIOD and " ".join(period.group("kind").split()).lower() in QUARTER_KINDS
+        quarterly = period.re is not REPORT_DATE and " ".join(period.group("kind").split()).lower() in QUARTER_KINDS
         year_end = _fiscal_year_end(doc) if quarterly else None
         if year_end is not None:  # a quarter of a fiscal year that ends mid-year is in the next one
             facts["fiscal_year"] = quarter_fiscal_year(period.group("month"), period.group("day"), period.group("year"),
@@ -231,6 +247,9 @@ def filing_profile(doc: DoclingDocument) -> dict[str, str]:
     elif korean_period:
         facts["period"] = korean_period.group(0)
         facts["fiscal_year"] = korean_period.group("year")
+    elif annual_report:
+        facts["period"] = " ".join(annual_report.group(0).split())
+        facts["fiscal_year"] = annual_report.group("year") or annual_report.group("year_first")
     if not facts:
         return {}
     parts = [facts.get("company"), facts.get("ticker"), f"FORM {facts['form']}" if facts.get("form", "").isascii() and "form" in facts

@@ -87,6 +87,25 @@ def test_korean_business_report_cover():
     assert (facts["company"], facts["form"], facts["fiscal_year"]) == ("삼성전자주식회사", "사업보고서", "2023")
 
 
+def test_a_period_printed_day_first_is_read():
+    facts = filing_profile(_cover("Annual Report and Accounts", "Northwind Trading plc",
+                                  "for the year ended 31 December 2022").doc)
+    assert facts["fiscal_year"] == "2022" and facts["period"] == "for the year ended 31 December 2022"
+    facts = filing_profile(_cover("Interim report", "for the financial year ended 31st March 2023").doc)
+    assert facts["fiscal_year"] == "2023"
+
+
+def test_an_annual_reports_cover_year_is_its_fiscal_year():
+    assert filing_profile(_cover("Northwind Trading", "Annual Report 2023").doc)["fiscal_year"] == "2023"
+    assert filing_profile(_cover("2021 Integrated Report", "Northwind Trading").doc)["fiscal_year"] == "2021"
+    # a span of years says which fiscal year only by convention; a 10-K's "Annual Report on Form 10-K" none
+    assert filing_profile(_cover("Northwind Trading", "Annual Report 2022/23").doc) == {}
+    assert filing_profile(_cover("our Annual Report on Form 10-K").doc).get("fiscal_year") is None
+    # the period the cover prints, where it prints one, comes first
+    facts = filing_profile(_cover("2023 Annual Report", "For the fiscal year ended December 31, 2022").doc)
+    assert facts["fiscal_year"] == "2022"
+
+
 def test_a_document_without_a_cover_has_no_profile():
     b = DocBuilder()
     b.text("Revenue grew in every region.", page=1, top=800)
