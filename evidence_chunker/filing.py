@@ -181,6 +181,24 @@ def _name_after_file_number(texts: list[str]) -> str | None:
     return None
 
 
+#: A cover line that is a company's name alone: up to six capitalised words ending in a legal form
+#: ("Northwind Trading plc", "Siemens AG", "SK hynix Inc.", "Toyota Motor Corporation").
+LEGAL_NAME_LINE = re.compile(
+    r"^(?:[A-Z0-9&][\w&.,'’-]*\s+|[a-z]{1,3}\s+){1,6}"
+    r"(?:Inc\.?|Incorporated|Corporation|Corp\.?|plc|PLC|AG|SE|N\.V\.|S\.A\.|Ltd\.?|Limited|LLC|Co\.,?\s?Ltd\.?)$"
+)
+
+
+def _legal_name(texts: list[str]) -> str | None:
+    """The first cover line that is a company's name ending in its legal form (an annual report's cover,
+    which has no registrant note)."""
+    for text in texts:
+        text = " ".join(text.split())
+        if _is_name(text) and LEGAL_NAME_LINE.match(text):
+            return text
+    return None
+
+
 def _group_name(texts: list[str]) -> str | None:
     """The name in the first "<name> AND SUBSIDIARIES" line of the cover pages (a cover whose name is a logo)."""
     for text in texts:
@@ -222,6 +240,8 @@ def filing_profile(doc: DoclingDocument) -> dict[str, str]:
     korean_company = KOREAN_COMPANY.search(joined)
     if company is None and korean_company:
         company = korean_company.group("name")
+    if company is None:
+        company = _legal_name(texts)
     if company:
         facts["company"] = SMALL_CAPS_SPLIT.sub(r"\1", company)
     ticker = _ticker(joined)

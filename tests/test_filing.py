@@ -95,6 +95,16 @@ def test_a_period_printed_day_first_is_read():
     assert facts["fiscal_year"] == "2023"
 
 
+def test_an_annual_reports_cover_names_the_company_by_its_legal_name():
+    facts = filing_profile(_cover("Annual Report and Accounts", "Northwind Trading plc",
+                                  "for the year ended 31 December 2022").doc)
+    assert facts["company"] == "Northwind Trading plc"
+    assert filing_profile(_cover("Siemens AG", "Annual Report 2023").doc)["company"] == "Siemens AG"
+    # a sentence that ends in a legal form is not a name line
+    facts = filing_profile(_cover("Annual Report 2023", "The report was audited by the auditors of Siemens AG").doc)
+    assert "company" not in facts
+
+
 def test_an_annual_reports_cover_year_is_its_fiscal_year():
     assert filing_profile(_cover("Northwind Trading", "Annual Report 2023").doc)["fiscal_year"] == "2023"
     assert filing_profile(_cover("2021 Integrated Report", "Northwind Trading").doc)["fiscal_year"] == "2021"
