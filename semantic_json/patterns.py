@@ -100,15 +100,15 @@ def is_page_number(text: str) -> bool:
     return bool(PAGE_NUMBER_RE.match(text.strip())) and bool(text.strip())
 
 
-#: A figure: a digit that does not start a year standing alone ("6,098", "(90)", "34.6%", "$0.55", "2.1:1",
+#: Where a figure starts: a digit that does not start a year standing alone ("6,098", "(90)", "34.6%", "$0.55", "2.1:1",
 #: "2,015"; not "2022", "FY2022", "2020-2021").
-FIGURE_RE = re.compile(r"(?<![\d.,])(?!(?:19|20)\d\d(?![\d.,]\d))\d")
+FIGURE_DIGIT_RE = re.compile(r"(?<![\d.,])(?!(?:19|20)\d\d(?![\d.,]\d))\d")
 
 
 def prints_figure(text: str) -> bool:
     """True when ``text`` prints a figure other than a year: a sentence that names a metric without one
     ("could reduce our operating margins") does not give its value."""
-    return bool(FIGURE_RE.search(text))
+    return bool(FIGURE_DIGIT_RE.search(text))
 
 
 def is_lead_in(text: str) -> bool:
