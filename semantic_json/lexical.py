@@ -6,7 +6,8 @@ liabilities | 2017: 5,466,312") inherits the terms of its caption ("CONSOLIDATED
 thousands"), so a question naming the statement reaches the row; but the row's own words decide which row
 it is, so inherited terms weigh INHERITED_WEIGHT (a BM25F-style field weight). So does a year in a table
 row ("2017: 5,466,312"): it is the label of a column, printed down every row of every multi-year
-table, and tells which column holds the figure, not which row is asked for. BM25's length
+table, and tells which column holds the figure, not which row is asked for; a year that is the row's own
+label ("2024 | Pension benefits: 1,097", a schedule of payments by year) counts fully. BM25's length
 normalisation keeps a long paragraph that mentions everything once from outranking the row that states the
 asked figure, and a unit with too few words of its own (a heading, an axis label) is damped by
 SHORT_UNIT_TERMS: what a heading says reaches the units under it, and a bare heading is not evidence. A
@@ -45,6 +46,8 @@ INHERITED_WEIGHT = 0.4
 #: A term that is a year ("2022"; textnorm reads "FY2022" as 2022): in a table row, a column label, weighed
 #: as inherited.
 YEAR_TERM_RE = re.compile(r"(?:19|20)\d{2}")
+#: What ends a table row's label in its flattened text ("2024 | Pension benefits: 1,097").
+ROW_LABEL_END = " | "
 #: Weight of a pair of adjacent words of the unit's own text (a phrase match counts on top of its words).
 BIGRAM_WEIGHT = 1.0
 #: Weight of a lexicon concept (a paraphrase class such as "operating income" / 영업이익).
@@ -208,10 +211,13 @@ def query_keys(query: str, concepts: Iterable[str], entities: Iterable[str],
 
 def unit_fields(unit: SemanticUnit) -> dict[str, float]:
     """The unit's lexical keys with their field weights (own term 1, inherited term INHERITED_WEIGHT, a
-    table row's year INHERITED_WEIGHT too, ...)."""
+    table row's year INHERITED_WEIGHT too unless it is the row's own label, ...)."""
     own = set(normalized_terms(unit.text))
     if unit.kind == "table_row":
-        own = {term for term in own if not YEAR_TERM_RE.fullmatch(term)}
+        # a year in the row's label ("2024 | Pension benefits: 1,097") says which row it is
+        label, has_label = unit.text.split(ROW_LABEL_END, 1)[0], ROW_LABEL_END in unit.text and not unit.is_header
+        years = set(normalized_terms(label)) if has_label else set()
+        own = {term for term in own if not YEAR_TERM_RE.fullmatch(term) or term in years}
     keys: dict[str, float] = {}
     for term in unit.terms:
         keys[term] = 1.0 if term in own else INHERITED_WEIGHT

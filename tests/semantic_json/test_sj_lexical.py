@@ -261,3 +261,20 @@ def test_a_figure_is_a_number_other_than_a_year(text, figure):
     from semantic_json.patterns import prints_figure
 
     assert prints_figure(text) is figure
+
+
+def test_a_year_weighs_fully_as_a_rows_label_and_less_as_a_column_label():
+    """"2024 | Pension benefits: 1,097" is the row of 2024; in "Operating income | 2024: 6,098" the year
+    labels a column that every row of the table prints."""
+    from semantic_json.lexical import INHERITED_WEIGHT, unit_fields
+
+    title = "Estimated Future Benefit Payments · (dollars in millions)"
+    doc = _document("report", [("table", "\n".join([
+        title, "Year | Pension Benefits | Health Care",
+        "2023 | Pension Benefits: 1,648; Health Care: 883",
+        "2024 | Pension Benefits: 1,097; Health Care: 862",
+        "Operating income | 2024: 6,098; 2023: 5,802"]), title)])
+    rows = {doc.text[u.start_char:u.end_char].split(" |")[0]: u for u in doc.units if u.kind == "table_row"}
+    assert unit_fields(rows["2024"])["2024"] == 1.0
+    assert unit_fields(rows["2024"]).get("2023", 0.0) == 0.0
+    assert unit_fields(rows["Operating income"])["2024"] == INHERITED_WEIGHT
