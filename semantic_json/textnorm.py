@@ -101,15 +101,18 @@ _INSTRUCTION_RE = re.compile(
 #: explain why", "... then state 0", "..., please say so").
 INSTRUCTION_VERBS = ("state", "explain", "say", "answer", "respond", "reply", "indicate", "mention", "write",
                      "return", "report", "note")
+#: What such an instruction may go on with and still ask for nothing of its own: "that", "so", "why", "0".
+INSTRUCTION_OBJECTS = ("that", "so", "why", "this", "it", "0", "zero", "none", "n/a", "and", "please")
 
+_VERB = r"(?:" + "|".join(INSTRUCTION_VERBS) + r")"
 # A clause that opens with "if" at the start of a sentence or after a semicolon and whose consequence is an
-# instruction: "If working capital is not a useful metric for this company, then please state that and
-# explain why." It names again what the question asks about, with words ("useful", "relevant", "metric",
-# "company") that every report prints in other places.
+# instruction about the answer itself: "If working capital is not a useful metric for this company, then
+# please state that and explain why." It names again what the question asks about, with words ("useful",
+# "relevant", "metric", "company") that every report prints in other places. One that asks for something
+# ("If so, state the amount of the impairment charge.") is what to find, and stays.
 _CONDITIONAL_INSTRUCTION_RE = re.compile(
-    r"(?:^|(?<=[.;?!]))\s*if\b[^.;?!]*?(?:,\s*|\bthen\s+)(?:then\s+)?(?:please\s+)?(?:"
-    + "|".join(INSTRUCTION_VERBS)
-    + r")\b[^.;?!]*[.;?!]?",
+    r"(?:^|(?<=[.;?!]))\s*if\b[^.;?!]*?(?:,\s*|\bthen\s+)(?:then\s+)?(?:please\s+)?" + _VERB
+    + r"(?:\s+(?:" + "|".join(map(re.escape, INSTRUCTION_OBJECTS)) + r"|" + _VERB + r")\b)*\s*(?:[.;?!]|$)",
     re.IGNORECASE,
 )
 

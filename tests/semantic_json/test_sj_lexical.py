@@ -146,6 +146,8 @@ def test_how_to_answer_words_leave_the_query_and_what_to_find_stays():
     ("If the firm liquidated all of its assets, how much could each shareholder get?",
      "If the firm liquidated all of its assets, how much could each shareholder get?"),
     ("What happens if the notes are not repaid by 2025?", "What happens if the notes are not repaid by 2025?"),
+    ("Was goodwill impaired in 2022? If so, state the amount of the impairment charge.",
+     "Was goodwill impaired in 2022? If so, state the amount of the impairment charge."),
 ])
 def test_a_conditional_instruction_leaves_the_query(query, content):
     from semantic_json.textnorm import query_content
