@@ -215,8 +215,8 @@ def unit_fields(unit: SemanticUnit) -> dict[str, float]:
     own = set(normalized_terms(unit.text))
     if unit.kind == "table_row":
         # a year in the row's label ("2024 | Pension benefits: 1,097") says which row it is
-        label, has_label = unit.text.split(ROW_LABEL_END, 1)[0], ROW_LABEL_END in unit.text and not unit.is_header
-        years = set(normalized_terms(label)) if has_label else set()
+        label = unit.text.split(ROW_LABEL_END, 1)[0] if ROW_LABEL_END in unit.text and not unit.is_header else ""
+        years = set(normalized_terms(label))
         own = {term for term in own if not YEAR_TERM_RE.fullmatch(term) or term in years}
     keys: dict[str, float] = {}
     for term in unit.terms:
