@@ -249,9 +249,9 @@ def test_a_metric_question_gets_the_figures_before_sentences_that_only_name_the_
 
 
 def test_a_sentence_without_a_figure_still_answers_what_it_alone_says():
-    result = SemanticRepository()
-    result.add(_document("report", MARGIN_REPORT))
-    first = result.search("What security efforts could reduce operating margins?", k=3)[0]
+    repo = SemanticRepository()
+    repo.add(_document("report", MARGIN_REPORT))
+    first = repo.search("What security efforts could reduce operating margins?", k=3)[0]
     assert "security efforts could reduce" in first.text
 
 
