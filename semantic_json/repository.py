@@ -31,13 +31,13 @@ from .errors import (
     UnknownRegionError,
 )
 from .index import SCORE_DECIMALS, VectorIndex
-from .lexical import FIGURELESS_FACTOR, LexicalIndex, document_postings, figure_flags, query_keys as lexical_query_keys
+from .lexical import FIGURELESS_FACTOR, LexicalIndex, document_postings, query_keys as lexical_query_keys
 from .lexicon import load_lexicon
 from .model import SemanticDocument
 from .priors import PROFILE_KEY, SUBJECT_KEY, DocumentStats, Profiles, info_text
 from .provenance import UNKNOWN_DOCUMENT, VerificationResult, check_pdf, source_text, verify_region
 from .regions import RegionDraft, best_drafts, to_region
-from .statements import primary_statements, query_statements
+from .statements import query_statements
 from .store import open_store
 from .store.base import DamagedDocumentError, IndexFileError, IndexStore, read_vectors
 from .store.documents import HeldDocuments
@@ -99,10 +99,10 @@ class SemanticRepository:
         self._notes: dict[str, str] = {}
         self._doc_stats = DocumentStats(self._lexical.vocabulary)
         self._profiles = Profiles()
-        #: Per document its units' primary-statement codes (statements.py; None: a layout stored before them).
-        self._statements: dict[str, np.ndarray | None] = {}
-        #: Per document 1 for each unit that prints a figure (lexical.figure_flags; None: a layout stored before).
-        self._figures: dict[str, np.ndarray | None] = {}
+        #: Per document its unit layout as a store keeps it, for what scoring reads of each unit: the primary
+        #: statement it lies in (statements.py) and whether it prints a figure (lexical.figure_flags); each
+        #: None in a layout stored before it was.
+        self._unit_flags: dict[str, UnitLayout] = {}
         #: Documents of the index file that could not be read (document id → why); see open().
         self.damaged: dict[str, str] = {}
 
@@ -145,8 +145,7 @@ class SemanticRepository:
             document_id = s.document_id
             repo._documents.stored(document_id, s.fingerprint)
             repo._layouts[document_id] = s.record.layout
-            repo._statements[document_id] = s.record.layout.statement_codes
-            repo._figures[document_id] = s.record.layout.figure_flags
+            repo._unit_flags[document_id] = s.record.layout
             repo._lexical.add_postings(document_id, s.record.postings)
             repo._doc_stats.add_counts(document_id, s.record.counts)
             repo._profiles.set(document_id, info_text(s.info, PROFILE_KEY), info_text(s.info, SUBJECT_KEY))
@@ -219,8 +218,7 @@ class SemanticRepository:
             doc = repo._documents[document_id] = repo._layouts[document_id] = held[document_id]
             repo._lexical.add(doc)
             repo._doc_stats.add(doc)
-            repo._statements[document_id] = np.asarray(primary_statements(doc), dtype=np.uint8)
-            repo._figures[document_id] = np.asarray(figure_flags(doc), dtype=np.uint8)
+            repo._unit_flags[document_id] = UnitLayout.from_document(doc)
         repo._index = index
         return repo
 
@@ -274,8 +272,7 @@ class SemanticRepository:
             self._documents[document_id] = self._layouts[document_id] = doc
         self._lexical.add_postings(document_id, record.postings)
         self._doc_stats.add_counts(document_id, record.counts)
-        self._statements[document_id] = record.layout.statement_codes
-        self._figures[document_id] = record.layout.figure_flags
+        self._unit_flags[document_id] = record.layout
         return True
 
     def remove(self, document_id: str) -> None:
@@ -295,8 +292,7 @@ class SemanticRepository:
         self._layouts.pop(document_id, None)
         self._lexical.remove(document_id)
         self._doc_stats.remove(document_id)
-        self._statements.pop(document_id, None)
-        self._figures.pop(document_id, None)
+        self._unit_flags.pop(document_id, None)
         self._profiles.set(document_id, "", "")
 
     @property
@@ -373,7 +369,7 @@ class SemanticRepository:
         for document_id, scores in lexical.items():
             best = np.argsort(-scores, kind="stable")[:LEXICAL_CANDIDATES]
             candidates.setdefault(document_id, set()).update(int(p) for p in best if scores[p] > 0)
-            codes = self._statements.get(document_id) if statements else None
+            codes = self._unit_flags[document_id].statement_codes if statements else None
             if codes is not None:  # the asked statement's best rows compete, though other units match more words
                 lifted = np.flatnonzero(np.isin(codes, list(statements)) & (scores > 0))
                 best = lifted[np.argsort(-scores[lifted], kind="stable")[:LEXICAL_CANDIDATES]]
@@ -384,8 +380,9 @@ class SemanticRepository:
             doc = self._layouts[document_id]
             rows = self._index.document_rows(document_id)
             bm25 = lexical.get(document_id)
-            codes = self._statements.get(document_id) if statements else None
-            figures = self._figures.get(document_id) if metric else None
+            flags = self._unit_flags[document_id]
+            codes = flags.statement_codes if statements else None
+            figures = flags.figure_flags if metric else None
             for position in sorted(positions):
                 context = ()
                 if query_entities:  # a unit is read (made from the layout) only to filter by entity
