@@ -44,7 +44,7 @@ PERIOD = re.compile(
 PERIOD_DAY_FIRST = re.compile(
     r"for\s+the\s+(?P<kind>(?:fiscal|financial)\s+year|year|quarterly\s+period|quarter|(?:three|six|nine)\s+months|"
     r"half[\s-]year|period)\s+ended\s*:?\s*"
-    r"(?P<skip>)(?P<date>(?P<day>\d{1,2})(?:st|nd|rd|th)?\s+(?P<month>" + _MONTH + r")\s*,?\s*(?P<year>(?:19|20)\d{2}))",
+    r"(?P<date>(?P<day>\d{1,2})(?:st|nd|rd|th)?\s+(?P<month>" + _MONTH + r")\s*,?\s*(?P<year>(?:19|20)\d{2}))",
     re.IGNORECASE,
 )
 #: An annual report's cover names its year: "Annual Report 2022", "2022 Annual Report", "Integrated Report

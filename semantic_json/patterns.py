@@ -97,7 +97,8 @@ PAGE_NUMBER_RE = re.compile(
 def is_page_number(text: str) -> bool:
     """True for a page number alone ("86", "- 12 -", "F-7", "Page 3 of 9"): furniture between a page's last
     sentence and the next page's first."""
-    return bool(PAGE_NUMBER_RE.match(text.strip())) and bool(text.strip())
+    text = text.strip()
+    return bool(text) and bool(PAGE_NUMBER_RE.match(text))
 
 
 #: Where a figure starts: a digit that does not start a year standing alone ("6,098", "(90)", "34.6%", "$0.55", "2.1:1",
