@@ -6,9 +6,11 @@ every row lost the year its amounts belong to ("Net sales | $ 14,694; $ 14,544")
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
+from repo_paths import BENCHMARKS
 
 pytest.importorskip("reportlab")
 from reportlab.lib.pagesizes import letter  # noqa: E402
@@ -17,6 +19,9 @@ from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, Tabl
 
 from evidence_chunker import EvidenceChunker  # noqa: E402
 from evidence_chunker.parsing.lite import LiteParser  # noqa: E402
+
+sys.path.insert(0, str(BENCHMARKS))
+from bench_headers import alike_columns  # noqa: E402
 
 BODY = [
     ["Net sales", "$ 14,694", "$ 14,544", "$ 12,861"],
@@ -111,3 +116,64 @@ def test_a_lone_period_heading_spans_the_years_under_it(tmp_path):
     spanning = [c for c in table.data.table_cells if c.text == "Year ended December 31,"]
     assert len(spanning) == 1 and (spanning[0].start_col_offset_idx, spanning[0].end_col_offset_idx) == (1, 4)
     assert [c.text for c in table.data.grid[1]] == ["(In millions)", "2023", "2022", "2021"]
+
+
+QUARTER_WIDTHS = [160, 12, 58, 12, 58, 12, 58, 12, 58]
+
+
+def _quarters(path: Path, above: list[str]) -> Path:
+    """A 10-Q statement: the ruled grid holds the years (twice) over "$" columns apart from the
+    amounts; the periods they belong to are printed as one unruled line above the grid."""
+    period = Table([above], colWidths=[160, 140, 140])
+    period.setStyle(TableStyle([("ALIGN", (1, 0), (-1, 0), "CENTER"), ("FONTSIZE", (0, 0), (-1, -1), 8)]))
+    rows = [["(In millions)", "", "2023", "", "2022", "", "2023", "", "2022"],
+            ["Net sales", "$", "14,694", "$", "14,544", "$", "28,861", "$", "27,130"],
+            ["Cost of sales", "", "(11,969)", "", "(11,724)", "", "(23,010)", "", "(22,455)"],
+            ["Net income", "$", "1,048", "$", "805", "$", "1,939", "$", "1,610"]]
+    body = Table(rows, colWidths=QUARTER_WIDTHS)
+    body.setStyle(TableStyle([("LINEBELOW", (0, 0), (-1, -1), 0.5, "black"), ("LINEBEFORE", (0, 0), (0, -1), 0.5, "black"),
+                              ("LINEAFTER", (0, 0), (-1, -1), 0.5, "black"), ("ALIGN", (2, 0), (-1, -1), "RIGHT"),
+                              ("FONTSIZE", (0, 0), (-1, -1), 8)]))
+    title = Paragraph("Condensed Consolidated Statements of Income", getSampleStyleSheet()["Heading3"])
+    SimpleDocTemplate(str(path), pagesize=letter).build([title, Spacer(1, 6), period, body])
+    return path
+
+
+def test_periods_above_a_grid_that_repeats_its_years_head_them(tmp_path):
+    """The grid's own header row reads "2023 2022 2023 2022": the periods printed above it become the
+    level that tells the columns apart, each over the two years it is centred on."""
+    (table,) = LiteParser().parse(_quarters(tmp_path / "q.pdf", ["", "Three Months Ended", "Six Months Ended"])).document.tables
+    spans = {c.text: (c.start_col_offset_idx, c.end_col_offset_idx) for c in table.data.table_cells if c.text.endswith("Ended")}
+    assert spans == {"Three Months Ended": (1, 3), "Six Months Ended": (3, 5)}
+    assert [c.text for c in table.data.grid[1]] == ["(In millions)", "2023", "2022", "2023", "2022"]
+    assert all(c.column_header for row in table.data.grid[:2] for c in row[1:])
+
+
+def test_each_amount_of_a_repeating_grid_reads_with_its_period(tmp_path):
+    (eu,) = EvidenceChunker(parser="lite").chunk(_quarters(tmp_path / "q.pdf", ["", "Three Months Ended", "Six Months Ended"]))
+    rows = " / ".join(eu.flattened_rows)
+    assert "Net sales | Three Months Ended / 2023: $ 14,694; Three Months Ended / 2022: $ 14,544; " \
+           "Six Months Ended / 2023: $ 28,861; Six Months Ended / 2022: $ 27,130" in rows
+    texts = [t.text for t in LiteParser().parse(tmp_path / "q.pdf").document.texts]
+    assert not any("Months Ended" in t for t in texts)
+
+
+def test_a_grid_whose_labels_tell_its_columns_apart_takes_nothing_from_above(statement, tmp_path):
+    path = tmp_path / "distinct.pdf"
+    note = Table([["", "Unaudited", ""]], colWidths=[160, 280, 100])
+    note.setStyle(TableStyle([("ALIGN", (1, 0), (1, 0), "CENTER"), ("FONTSIZE", (0, 0), (-1, -1), 8)]))
+    body = Table([["(In millions)", "2023", "2022", "2021"], *BODY], colWidths=WIDTHS)
+    body.setStyle(TableStyle([("GRID", (0, 0), (-1, -1), 0.5, "black"), ("ALIGN", (1, 0), (-1, -1), "RIGHT"),
+                              ("FONTSIZE", (0, 0), (-1, -1), 8)]))
+    SimpleDocTemplate(str(path), pagesize=letter).build([note, body])
+    (table,) = LiteParser().parse(path).document.tables
+    assert table.data.num_rows == len(BODY) + 1
+    assert "Unaudited" in [t.text for t in LiteParser().parse(path).document.texts]
+
+
+def test_the_header_benchmark_counts_columns_that_read_alike(tmp_path):
+    """benchmarks/bench_headers.py's measure: without the periods the years repeat; with them, none do."""
+    (bare,) = LiteParser().parse(_quarters(tmp_path / "bare.pdf", ["", "", ""])).document.tables
+    assert sorted(alike_columns(bare.data)) == [("2022",), ("2023",)]
+    (headed,) = LiteParser().parse(_quarters(tmp_path / "q.pdf", ["", "Three Months Ended", "Six Months Ended"])).document.tables
+    assert alike_columns(headed.data) == []

@@ -49,7 +49,7 @@ from .lite_pdfium import PageFrame, extract_chars
 from .lite_settings import LiteSettings
 from .lite_borderless import find_aligned_tables
 from .lite_ruled import find_ruled_tables
-from .lite_ruled_headings import stack_heading_grids, take_headings_above
+from .lite_ruled_headings import repeats_labels, stack_heading_grids, take_headings_above
 from .lite_tables import Edge, FoundTable, join_value_mark_columns, prepare_edges
 from .lite_text import (
     Glyphs,
@@ -424,7 +424,8 @@ class LiteParser:
         if tables:  # a statement's years printed as lines above its ruled body
             lines_outside = group_lines(_outside(phrases, tables), settings)
             for table in tables:
-                take_headings_above(table, lines_outside, settings)
+                if not any(c.column_header for c in table.cells):
+                    take_headings_above(table, lines_outside, settings)
         body_size = body_style(phrases).size
         for zone in page_zones(_outside(phrases, tables), body_size, settings):
             lines = group_lines(zone, settings)
@@ -440,6 +441,14 @@ class LiteParser:
             join_value_mark_columns(table)
             if is_page_index(table):  # a table of contents without dot leaders ("Index to Financial Statements | Page")
                 table.kind = "index"
+        # a level of headings printed above a ruled grid whose own header row repeats its labels
+        # ("2022 2021 2022 2021" under "Three Months Ended" and "Six Months Ended"), placed over the
+        # columns as they stand once the sign columns are joined
+        repeating = [t for t in tables if t.kind == "ruled" and repeats_labels(t)]
+        if repeating:
+            lines_outside = group_lines(_outside(phrases, tables), settings)
+            for table in repeating:
+                take_headings_above(table, lines_outside, settings)
         return tables
 
     def _order(self, phrases: list[Phrase], tables: list[FoundTable], body: BodyStyle) -> list[Paragraph | FoundTable]:

@@ -123,9 +123,12 @@ def header_lines_above(
             continue
         if _overhangs(line, x_lo, x_hi, extents, settings):
             break
-        # the label column's own heading ("(In millions, except per share data)") may be long
+        # the label column's own heading ("(In millions, except per share data)") may be long, and so
+        # may a few words centred over several value columns ("Three Months Ended December 31,")
         corner = line.phrases[0] if len(line.phrases) >= 2 and line.phrases[0].x1 <= sum(gutters[0]) / 2 else None
-        if is_caption(line.text) or not all(is_short(p, settings) or p is corner for p in line.phrases):
+        if is_caption(line.text) or not all(
+            is_short(p, settings) or p is corner or _over_values(p, gutters, settings) for p in line.phrases
+        ):
             break
         if line.text.rstrip().endswith(":"):
             break  # an introduction ("... as follows:"), not a heading
@@ -139,6 +142,16 @@ def header_lines_above(
         below = line
         k -= 1
     return out if len(out) > sections else []
+
+
+def _over_values(phrase: Phrase, gutters: list[tuple[float, float]], settings: LiteSettings) -> bool:
+    """A phrase of a few words right of the label column that runs across a gutter between two value
+    columns: a heading over several of them, however wide its words make it."""
+    return (
+        len(phrase.words) <= settings.short_phrase_words
+        and phrase.x0 >= gutters[0][0]
+        and any(phrase.x0 < a and phrase.x1 > b for a, b in gutters[1:])
+    )
 
 
 def _section_label(line: Line, x_lo: float, gutters: list[tuple[float, float]], settings: LiteSettings) -> bool:
@@ -242,6 +255,39 @@ def _heading_pieces(
             return None
         previous = hi
     return pieces
+
+
+def centre_over_groups(
+    row: list[tuple[int, int, list]], extents: list[tuple[float, float]], settings: LiteSettings
+) -> list[tuple[int, int, list]]:
+    """A heading row with each heading centred over a group of value columns spanning that group.
+
+    A level of headings above the column labels ("Level 1 Level 2 Level 3" over "2022 2021" pairs,
+    "Three Months Ended Six Months Ended" over the years) prints each heading centred over the columns
+    it heads; a short one reaches over none of them far enough to span them by overlap. A heading
+    (``(first, last, pieces)`` with pieces that have x0 and x1) centred on one column stays that column's;
+    one centred, within ``align_tolerance`` em, on a group of two or more value columns that no other
+    heading of the row reaches into spans the widest such group.
+    """
+    out = list(row)
+    for k, (first, last, pieces) in enumerate(out):
+        if first == 0:
+            continue
+        x0, x1 = min(p.x0 for p in pieces), max(p.x1 for p in pieces)
+        centre = (x0 + x1) / 2
+        tol = settings.align_tolerance * max(p.size for p in pieces)
+        if any(abs(centre - (lo + hi) / 2) <= tol for lo, hi in extents[1:]):
+            continue
+        floor = out[k - 1][1] + 1 if k > 0 else 1
+        ceiling = out[k + 1][0] - 1 if k + 1 < len(out) else len(extents) - 1
+        best = None
+        for i in range(floor, first + 1):
+            for j in range(max(last, i + 1), ceiling + 1):
+                if abs(centre - (extents[i][0] + extents[j][1]) / 2) <= tol and (best is None or j - i > best[1] - best[0]):
+                    best = (i, j)
+        if best is not None:
+            out[k] = (best[0], best[1], pieces)
+    return out
 
 
 def widen_lone_headings(

@@ -16,7 +16,9 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..patterns import is_quantity
-from .lite_headings import Reach, column_span, header_lines_above, split_heading_line, widen_lone_headings
+from .lite_headings import (
+    Reach, centre_over_groups, column_span, header_lines_above, split_heading_line, widen_lone_headings,
+)
 from .lite_settings import LiteSettings
 from .lite_tables import Cell, FoundTable
 from .lite_text import Line, Phrase, Word
@@ -94,15 +96,35 @@ def _insert_heading_rows(table: FoundTable, rows: list[list[tuple[int, int, list
     table.n_rows += taken
 
 
+def repeats_labels(table: FoundTable) -> bool:
+    """True when two value columns of ``table`` read the same through its header rows from different
+    heading cells ("2022 2021 2022 2021" under "Level 1" and "Level 2" printed outside the grid): the
+    header lacks the level that tells those columns apart."""
+    paths: dict[tuple[str, ...], int] = {}
+    for col in range(1, table.n_cols):
+        heads = sorted((c for c in table.cells if c.column_header and c.text and c.col <= col < c.end_col),
+                       key=lambda c: c.row)
+        if not heads:
+            continue
+        path = tuple(c.text for c in heads)
+        leaf = id(heads[-1])
+        if paths.setdefault(path, leaf) != leaf:
+            return True
+    return False
+
+
 def take_headings_above(table: FoundTable, lines: Sequence[Line], settings: LiteSettings) -> list[Line]:
-    """Make the heading lines just above a ruled ``table`` that has no header row its header rows.
+    """Make the heading lines just above a ruled ``table`` its (upper) header rows: the grid has no
+    header row, or its header rows label two value columns alike (:func:`repeats_labels`).
 
     The lines (text outside every table, grouped into lines) are read upwards from the grid's top as the
     borderless finder reads them, and taken from the grid up while each has a heading over a value
     column (a line over the label column alone, a title, ends them). The table grows upwards over them.
     Returns the lines taken (empty when none is).
     """
-    if table.kind != "ruled" or table.n_cols < 2 or any(c.column_header for c in table.cells):
+    if table.kind != "ruled" or table.n_cols < 2:
+        return []
+    if any(c.column_header for c in table.cells) and not repeats_labels(table):
         return []
     geometry = _column_geometry(table)
     above = _lines_above(table, lines)
@@ -115,7 +137,8 @@ def take_headings_above(table: FoundTable, lines: Sequence[Line], settings: Lite
     gutters = [(b - _RULE_GUTTER, b + _RULE_GUTTER) for b in bounds[1:-1]]
     headings = header_lines_above([*above, top_edge], len(above), table.x0, table.x1, gutters, settings,
                                   bounds=bounds, extents=extents)
-    rows = [_heading_row(split_heading_line(line, bounds, extents, settings).phrases, bounds, extents)
+    rows = [centre_over_groups(_heading_row(split_heading_line(line, bounds, extents, settings).phrases, bounds, extents),
+                               extents, settings)
             for line in headings]
     # from the grid up, lines with a heading over a value column; a line over the label column alone
     # (the table's title, the tail of a paragraph) ends them
