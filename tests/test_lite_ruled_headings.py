@@ -177,3 +177,22 @@ def test_the_header_benchmark_counts_columns_that_read_alike(tmp_path):
     assert sorted(alike_columns(bare.data)) == [("2022",), ("2023",)]
     (headed,) = LiteParser().parse(_quarters(tmp_path / "q.pdf", ["", "Three Months Ended", "Six Months Ended"])).document.tables
     assert alike_columns(headed.data) == []
+
+
+def test_a_group_heading_the_grid_puts_in_a_sign_column_heads_the_columns_beside_it(tmp_path):
+    """Inside the grid, "Level 1" stands over the gap between its two years, the cell of the second
+    year's "$": it heads both years, and the signs still join their amounts."""
+    path = tmp_path / "levels.pdf"
+    rows = [["", "", "Level 1", "", "", "Level 2", ""],
+            ["Asset Class (Millions)", "2022", "", "2021", "2022", "", "2021"],
+            ["U.S. equities", "$ 145", "$", "292", "$ 61", "$", "59"],
+            ["Non-U.S. equities", "23", "", "80", "5", "", "7"]]
+    body = Table(rows, colWidths=[150, 50, 40, 50, 50, 40, 50])
+    body.setStyle(TableStyle([("GRID", (0, 0), (-1, -1), 0.5, "black"), ("ALIGN", (1, 1), (-1, -1), "RIGHT"),
+                              ("ALIGN", (1, 0), (-1, 0), "CENTER"), ("FONTSIZE", (0, 0), (-1, -1), 8)]))
+    SimpleDocTemplate(str(path), pagesize=letter).build([body])
+    (table,) = LiteParser().parse(path).document.tables
+    spans = {c.text: (c.start_col_offset_idx, c.end_col_offset_idx) for c in table.data.table_cells if c.text.startswith("Level")}
+    assert spans == {"Level 1": (1, 3), "Level 2": (3, 5)}
+    assert [c.text for c in table.data.grid[2]] == ["U.S. equities", "$ 145", "$ 292", "$ 61", "$ 59"]
+    assert alike_columns(table.data) == []

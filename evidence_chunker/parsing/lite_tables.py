@@ -224,9 +224,35 @@ def _own_cells(table: FoundTable, col: int) -> list[Cell]:
 
 
 def _sign_column(table: FoundTable, col: int) -> bool:
-    """True when column ``col`` holds nothing but currency signs printed apart from their amounts."""
-    own = [c.text.strip() for c in _own_cells(table, col)]
-    return any(own) and all(not t or is_currency(t) for t in own)
+    """True when column ``col`` holds nothing but currency signs printed apart from their amounts (and
+    maybe the heading of a group of columns, see :func:`_centre_group_headings`)."""
+    own = [c.text.strip() for c in _own_cells(table, col) if not c.column_header]
+    heads = [c.text.strip() for c in _own_cells(table, col) if c.column_header]
+    return any(own) and all(not t or is_currency(t) for t in own) and all(not t or not is_currency(t) for t in heads)
+
+
+def _centre_group_headings(table: FoundTable) -> None:
+    """Let an upper heading that the grid puts in a column of currency signs head the value columns on
+    both sides of it.
+
+    A heading centred over two value columns ("Level 1" over its "2022" and "2021", "Assets" over two
+    years) stands over the gap between them, which in a ruled grid is the cell of the right column's
+    "$"; left there, it blocks joining the signs to their amounts and heads neither column. When the
+    cells beside it in its row are empty, it spans the column on either side.
+    """
+    header_rows = sorted({c.row for c in table.cells if c.column_header})
+    upper = set(header_rows[:-1])
+    for col in range(2, table.n_cols - 1):
+        if not _sign_column(table, col):
+            continue
+        for head in [c for c in _own_cells(table, col) if c.row in upper and c.text.strip()]:
+            beside = [c for c in _own_cells(table, col - 1) + _own_cells(table, col + 1)
+                      if c.row == head.row and c.row_span == head.row_span]
+            if len(beside) != 2 or any(c.text.strip() for c in beside):
+                continue
+            table.cells = [c for c in table.cells if all(c is not b for b in beside)]
+            head.col, head.col_span = col - 1, 3
+            head.x0, head.x1 = min(b.x0 for b in beside), max(b.x1 for b in beside)
 
 
 def _mark_column(table: FoundTable, col: int) -> bool:
@@ -302,6 +328,7 @@ def join_value_mark_columns(table: FoundTable) -> FoundTable:
     where a cell already spans both are left as they are. The texts stay the printed characters:
     "$ 14,694", "(565)", "12.5%".
     """
+    _centre_group_headings(table)
     col = 0
     while col < table.n_cols:
         if col + 1 < table.n_cols and _sign_column(table, col) and _join_column(table, col, col + 1):
