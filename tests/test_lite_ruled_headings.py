@@ -19,6 +19,9 @@ from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, Tabl
 
 from evidence_chunker import EvidenceChunker  # noqa: E402
 from evidence_chunker.parsing.lite import LiteParser  # noqa: E402
+from evidence_chunker.parsing.lite_headings import centre_over_groups  # noqa: E402
+from evidence_chunker.parsing.lite_settings import LiteSettings  # noqa: E402
+from evidence_chunker.parsing.lite_text import Phrase, Word  # noqa: E402
 
 sys.path.insert(0, str(BENCHMARKS))
 from bench_headers import alike_columns  # noqa: E402
@@ -196,3 +199,46 @@ def test_a_group_heading_the_grid_puts_in_a_sign_column_heads_the_columns_beside
     assert spans == {"Level 1": (1, 3), "Level 2": (3, 5)}
     assert [c.text for c in table.data.grid[2]] == ["U.S. equities", "$ 145", "$ 292", "$ 61", "$ 59"]
     assert alike_columns(table.data) == []
+
+
+def test_group_headings_over_a_borderless_table_head_their_years(tmp_path):
+    """No rules at all: "Pension" and "Retiree Medical" are each centred over two years, and every
+    amount reads with both."""
+    path = tmp_path / "benefits.pdf"
+    rows = [["", "Pension", "", "Retiree Medical", ""],
+            ["(In millions)", "2022", "2021", "2022", "2021"],
+            ["Service cost", "$ 430", "$ 402", "$ 94", "$ 106"],
+            ["Interest cost", "2,781", "2,991", "194", "229"],
+            ["Expected return on plan assets", "(4,009)", "(3,847)", "(8)", "(7)"],
+            ["Net periodic benefit cost", "$ 1,050", "$ 1,120", "$ 41", "$ 58"]]
+    table = Table(rows, colWidths=[180, 60, 60, 60, 60])
+    table.setStyle(TableStyle([("SPAN", (1, 0), (2, 0)), ("SPAN", (3, 0), (4, 0)), ("ALIGN", (1, 0), (-1, 0), "CENTER"),
+                               ("ALIGN", (1, 1), (-1, -1), "RIGHT"), ("FONTSIZE", (0, 0), (-1, -1), 8)]))
+    SimpleDocTemplate(str(path), pagesize=letter).build([table])
+    (found,) = LiteParser().parse(path).document.tables
+    spans = {c.text: (c.start_col_offset_idx, c.end_col_offset_idx) for c in found.data.table_cells if c.text in ("Pension", "Retiree Medical")}
+    assert spans == {"Pension": (1, 3), "Retiree Medical": (3, 5)}
+    assert alike_columns(found.data) == []
+
+
+def _phrase(text: str, x0: float, x1: float) -> Phrase:
+    return Phrase([Word(text, x0, 100.0, x1, 108.0, 8.0, False, "Times")])
+
+
+#: A label column and four amount columns whose amounts, set flush right, print narrower than their labels.
+AMOUNTS = [(0.0, 100.0), (150.0, 180.0), (230.0, 260.0), (310.0, 340.0), (390.0, 420.0)]
+
+
+def test_a_heading_centred_over_the_gutter_of_two_labelled_columns_spans_them():
+    row = [(1, 1, [_phrase("Three Months Ended", 175.0, 235.0)]), (3, 3, [_phrase("Six Months Ended", 340.0, 390.0)])]
+    assert [(a, b) for a, b, _ in centre_over_groups(row, AMOUNTS, {1, 2, 3, 4}, [], LiteSettings())] == [(1, 2), (3, 4)]
+
+
+def test_the_first_line_of_a_wrapped_label_heads_only_its_own_column():
+    """"Gross" over "Unrealized Losses" is the first line of that label, though the amounts under it,
+    set flush right, leave its centre over the gutter to their left."""
+    row = [(2, 2, [_phrase("Gross", 195.0, 225.0)]), (4, 4, [_phrase("Gross", 355.0, 385.0)])]
+    below = [_phrase("Fair Value", 150.0, 180.0), _phrase("Unrealized Losses", 190.0, 262.0),
+             _phrase("Fair Value", 310.0, 340.0), _phrase("Unrealized Losses", 350.0, 422.0)]
+    assert [(a, b) for a, b, _ in centre_over_groups(row, AMOUNTS, {1, 2, 3, 4}, below, LiteSettings())] == [(2, 2), (4, 4)]
+    assert [(a, b) for a, b, _ in centre_over_groups(row, AMOUNTS, {1, 2, 3, 4}, [], LiteSettings())] == [(1, 2), (3, 4)]

@@ -14,6 +14,7 @@ from typing import Sequence
 
 from ..patterns import is_caption, is_currency, is_quantity
 from .lite_headings import (
+    centre_over_groups,
     column_span,
     header_lines_above,
     is_short,
@@ -327,6 +328,12 @@ def _aligned_table(
                 row[first] = (last, [p])
         placed.append(row)
     widen_lone_headings(placed, header_zone, extents, settings)
+    for idx in range(header_zone):  # a level of group headings ("Pension", "Other Benefits" over the years)
+        labelled = {first for row in placed[idx + 1:header_zone] for first, (last, _) in row.items() if 0 < first == last}
+        below = [p for _, phrases in placed[idx + 1].values() for p in phrases] if idx + 1 < header_zone else []
+        centred = centre_over_groups([(first, last, phrases) for first, (last, phrases) in sorted(placed[idx].items())],
+                                     extents, labelled, below, settings)
+        placed[idx] = {first: (last, phrases) for first, last, phrases in centred}
     groups = _merge_rows(rows_lines, placed, header_zone, settings)
     cells: list[Cell] = []
     for r, (members, row) in enumerate(groups):

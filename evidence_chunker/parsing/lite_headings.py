@@ -257,37 +257,83 @@ def _heading_pieces(
     return pieces
 
 
+#: A group heading stays within this share of the group's printed width of the group's centre (it is
+#: centred over the columns' cells; amounts set flush right in them shift the print rightwards).
+GROUP_SLACK = 0.25
+
+
 def centre_over_groups(
-    row: list[tuple[int, int, list]], extents: list[tuple[float, float]], settings: LiteSettings
+    row: list[tuple[int, int, list]], extents: list[tuple[float, float]], labelled: set[int],
+    below: Sequence[Phrase], settings: LiteSettings,
 ) -> list[tuple[int, int, list]]:
     """A heading row with each heading centred over a group of value columns spanning that group.
 
     A level of headings above the column labels ("Level 1 Level 2 Level 3" over "2022 2021" pairs,
     "Three Months Ended Six Months Ended" over the years) prints each heading centred over the columns
-    it heads; a short one reaches over none of them far enough to span them by overlap. A heading
-    (``(first, last, pieces)`` with pieces that have x0 and x1) centred on one column stays that column's;
-    one centred, within ``align_tolerance`` em, on a group of two or more value columns that no other
-    heading of the row reaches into spans the widest such group.
+    it heads: over the gutter in the middle of an even group, so a short one reaches over none of them
+    far enough to span them by overlap. ``row`` holds ``(first, last, pieces)`` left to right, the
+    pieces having x0, x1 and size; ``labelled`` are the columns that a heading of the rows below labels
+    alone, and ``below`` the pieces of the next row of headings down. In a row of two or more headings
+    over the values:
+
+    * a heading whose centre falls in the gutter between two labelled columns (within
+      ``align_tolerance`` em: a ruled grid's columns abut) spans the group it stands in the middle of:
+      those two, and as many more on each side as the headings beside it leave free, while the group
+      stays labelled and centred on it (within :data:`GROUP_SLACK` of its width);
+    * one that stands over a column without being centred on it spans the widest group centred on it
+      (within ``align_tolerance`` em): over an odd group it stands over the middle column;
+    * one whose centre stands over a heading ``below`` it is that heading's first line ("Gross" over
+      "Unrealized Losses"), not a group's.
+
+    A "$" column and its amounts are one labelled column, not a group.
     """
     out = list(row)
-    for k, (first, last, pieces) in enumerate(out):
-        if first == 0:
-            continue
-        x0, x1 = min(p.x0 for p in pieces), max(p.x1 for p in pieces)
-        centre = (x0 + x1) / 2
-        tol = settings.align_tolerance * max(p.size for p in pieces)
-        if any(abs(centre - (lo + hi) / 2) <= tol for lo, hi in extents[1:]):
+    if sum(1 for first, _, _ in row if first > 0) < 2:
+        return out  # a lone heading: widen_lone_headings
+    for k, (first, last, pieces) in enumerate(row):
+        centre = (min(p.x0 for p in pieces) + max(p.x1 for p in pieces)) / 2
+        if first == 0 or any(b.x0 <= centre <= b.x1 for b in below):
             continue
         floor = out[k - 1][1] + 1 if k > 0 else 1
-        ceiling = out[k + 1][0] - 1 if k + 1 < len(out) else len(extents) - 1
-        best = None
-        for i in range(floor, first + 1):
-            for j in range(max(last, i + 1), ceiling + 1):
-                if abs(centre - (extents[i][0] + extents[j][1]) / 2) <= tol and (best is None or j - i > best[1] - best[0]):
-                    best = (i, j)
-        if best is not None:
-            out[k] = (best[0], best[1], pieces)
+        ceiling = row[k + 1][0] - 1 if k + 1 < len(row) else len(extents) - 1
+        group = _centred_group(pieces, first, last, extents, labelled, floor, ceiling, settings)
+        if group is not None:
+            out[k] = (group[0], group[1], pieces)
     return out
+
+
+def _centred_group(
+    pieces: list, first: int, last: int, extents: list[tuple[float, float]], labelled: set[int],
+    floor: int, ceiling: int, settings: LiteSettings,
+) -> tuple[int, int] | None:
+    """The group of columns a heading over columns ``first``..``last`` is centred on (see
+    :func:`centre_over_groups`), within ``floor``..``ceiling``; None when its centre is in no gutter."""
+    centre = (min(p.x0 for p in pieces) + max(p.x1 for p in pieces)) / 2
+    tol = settings.align_tolerance * max(p.size for p in pieces)
+
+    def labels(a: int, b: int) -> bool:
+        return len(labelled.intersection(range(a, b + 1))) >= 2
+
+    def centred(a: int, b: int, slack: float) -> bool:
+        lo, hi = extents[a][0], extents[b][1]
+        return abs(centre - (lo + hi) / 2) <= max(tol, slack * (hi - lo))
+
+    gutter = next((g for g in range(max(1, floor), min(ceiling, len(extents) - 1))
+                   if extents[g][1] - tol <= centre <= extents[g + 1][0] + tol), None)
+    if gutter is None:
+        # over an odd group the heading stands over the middle column: only a centre that matches the
+        # group's, and not that column's, tells it apart from the column's own label
+        if any(abs(centre - (lo + hi) / 2) <= tol for lo, hi in extents[1:]):
+            return None
+        groups = [(i, j) for i in range(floor, first + 1) for j in range(max(last, i + 1), ceiling + 1)
+                  if centred(i, j, 0.0) and labels(i, j)]
+        return max(groups, key=lambda g: g[1] - g[0], default=None)
+    i, j = min(gutter, first), max(gutter + 1, last)
+    if i < floor or j > ceiling or not centred(i, j, GROUP_SLACK):
+        return None
+    while i - 1 >= floor and j + 1 <= ceiling and {i - 1, j + 1} <= labelled and centred(i - 1, j + 1, GROUP_SLACK):
+        i, j = i - 1, j + 1
+    return (i, j) if labels(i, j) else None
 
 
 def widen_lone_headings(
@@ -328,12 +374,16 @@ def widen_lone_headings(
         centre = (phrase.x0 + phrase.x1) / 2
         best = None
         for i in labelled:
+            # the group may start at an unlabelled column just left of its first label: the "$" printed
+            # apart from the first amounts, centred over with them
+            starts = [i, i - 1] if i > 1 and i - 1 not in labelled else [i]
             for j in labelled:
-                if j <= i or abs(centre - (extents[i][0] + extents[j][1]) / 2) > tol:
+                start = next((a for a in starts if abs(centre - (extents[a][0] + extents[j][1]) / 2) <= tol), None)
+                if j <= i or start is None:
                     continue
-                columns = j - i + 1
-                if (columns % 2 == 0 or above) and (best is None or columns > best[1] - best[0] + 1):
-                    best = (i, j)
+                columns = sum(1 for c in labelled if i <= c <= j)
+                if (columns % 2 == 0 or above) and (best is None or j - start > best[1] - best[0]):
+                    best = (start, j)
         if best is None and above and last == first:
             lo, hi = extents[first]
             if not _aligned_with(phrase, lo, hi, tol) and (phrase.x1 > hi + tol or phrase.x0 < lo - tol):

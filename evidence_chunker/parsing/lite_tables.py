@@ -12,6 +12,7 @@ exactly as printed (never parsed as numbers), spans, and header flags; which tex
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, NamedTuple, Sequence
 
@@ -238,10 +239,12 @@ def _centre_group_headings(table: FoundTable) -> None:
     A heading centred over two value columns ("Level 1" over its "2022" and "2021", "Assets" over two
     years) stands over the gap between them, which in a ruled grid is the cell of the right column's
     "$"; left there, it blocks joining the signs to their amounts and heads neither column. When the
-    cells beside it in its row are empty, it spans the column on either side.
+    cells beside it in its row are empty and the row holds another heading over the values (a level of
+    group headings; a lone heading may head more columns), it spans the column on either side.
     """
     header_rows = sorted({c.row for c in table.cells if c.column_header})
-    upper = set(header_rows[:-1])
+    headings = Counter(c.row for c in table.cells if c.column_header and c.col > 0 and c.text.strip())
+    upper = {r for r in header_rows[:-1] if headings[r] >= 2}
     for col in range(2, table.n_cols - 1):
         if not _sign_column(table, col):
             continue
