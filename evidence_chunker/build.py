@@ -264,13 +264,15 @@ def section_path(headings: list[str], caption: str | None) -> list[str]:
 
 
 def _header_period(layout: TableLayout) -> str | None:
-    """A period stated in the column headers ("Year ended December 31,"), when the title gave none."""
+    """The periods stated in the column headers ("Year ended December 31,"), when the title gave none:
+    each once, in reading order ("Three Months Ended December 31; Six Months Ended December 31")."""
+    periods: dict[str, None] = {}
     for row in layout.grid[: max(layout.header_rows, UNIT_SCAN_ROWS)]:
         for text in row:
             period = find_period(text)
             if period:
-                return period
-    return None
+                periods[period] = None
+    return "; ".join(periods) or None
 
 
 def _page_of(item: DocItem, doc: DoclingDocument, default: int) -> int:

@@ -159,6 +159,7 @@ def test_each_amount_of_a_repeating_grid_reads_with_its_period(tmp_path):
            "Six Months Ended / 2023: $ 28,861; Six Months Ended / 2022: $ 27,130" in rows
     texts = [t.text for t in LiteParser().parse(tmp_path / "q.pdf").document.texts]
     assert not any("Months Ended" in t for t in texts)
+    assert eu.period == "Three Months Ended; Six Months Ended"  # both, not the first alone
 
 
 def test_a_grid_whose_labels_tell_its_columns_apart_takes_nothing_from_above(statement, tmp_path):
