@@ -10,10 +10,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from repo_paths import BENCHMARKS
+from repo_paths import BENCHMARKS, SAMPLE_PDFS
 
 pytest.importorskip("reportlab")
 from reportlab.lib.pagesizes import letter  # noqa: E402
+from reportlab.lib.styles import ParagraphStyle  # noqa: E402
+from reportlab.pdfbase import pdfmetrics  # noqa: E402
+from reportlab.pdfbase.ttfonts import TTFont  # noqa: E402
 from reportlab.lib.styles import getSampleStyleSheet  # noqa: E402
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle  # noqa: E402
 
@@ -243,3 +246,32 @@ def test_the_first_line_of_a_wrapped_label_heads_only_its_own_column():
              _phrase("Fair Value", 310.0, 340.0), _phrase("Unrealized Losses", 350.0, 422.0)]
     assert [(a, b) for a, b, _ in centre_over_groups(row, AMOUNTS, {1, 2, 3, 4}, below, LiteSettings())] == [(2, 2), (4, 4)]
     assert [(a, b) for a, b, _ in centre_over_groups(row, AMOUNTS, {1, 2, 3, 4}, [], LiteSettings())] == [(1, 2), (3, 4)]
+
+
+def _korean_summary(path: Path, ruled: bool) -> Path:
+    """A 사업보고서 summary: its title in a larger size, the unit alone at the right edge, then the table."""
+    pdfmetrics.registerFont(TTFont("NanumSquareR", str(SAMPLE_PDFS / "fonts" / "NanumSquareR.ttf")))
+    unit = Table([["", "(단위: 백만원)"]], colWidths=[200, 250])
+    unit.setStyle(TableStyle([("FONTNAME", (0, 0), (-1, -1), "NanumSquareR"), ("ALIGN", (1, 0), (1, 0), "RIGHT"),
+                              ("FONTSIZE", (0, 0), (-1, -1), 8)]))
+    rows = [["과 목", "제26기 (2023년)", "제25기 (2022년)"], ["매출액", "1,234,567", "1,111,111"],
+            ["영업이익", "123,456", "111,111"], ["당기순이익", "98,765", "88,888"]]
+    body = Table(rows, colWidths=[150, 150, 150])
+    style = [("FONTNAME", (0, 0), (-1, -1), "NanumSquareR"), ("FONTSIZE", (0, 0), (-1, -1), 8), ("ALIGN", (1, 0), (-1, -1), "RIGHT")]
+    body.setStyle(TableStyle(style + ([("GRID", (0, 0), (-1, -1), 0.5, "black")] if ruled else [])))
+    title = Paragraph("1. 요약재무정보", ParagraphStyle("title", fontName="NanumSquareR", fontSize=10))
+    SimpleDocTemplate(str(path), pagesize=letter).build([title, Spacer(1, 6), unit, body])
+    return path
+
+
+@pytest.mark.parametrize("ruled", [True, False], ids=["ruled", "borderless"])
+def test_a_korean_title_and_unit_above_a_table_stay_its_title_and_unit(tmp_path, ruled):
+    """The title set larger than the table's text is not a heading row, and "(단위: 백만원)" alone at the
+    right edge is the table's unit, not part of the last column's label ("(단위: 백만원) 제25기 (2022년)")."""
+    path = _korean_summary(tmp_path / "summary.pdf", ruled)
+    (table,) = LiteParser().parse(path).document.tables
+    assert [c.text for c in table.data.grid[0]] == ["과 목", "제26기 (2023년)", "제25기 (2022년)"]
+    (eu,) = EvidenceChunker(parser="lite").chunk(path)
+    assert eu.caption_text == "1. 요약재무정보"
+    assert eu.unit == "단위: 백만원"
+    assert eu.flattened_rows[1] == "영업이익 | 제26기 (2023년): 123,456; 제25기 (2022년): 111,111"

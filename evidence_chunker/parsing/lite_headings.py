@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import NamedTuple, Sequence
 
-from ..patterns import is_caption
+from ..patterns import find_unit, is_caption, strip_unit
 from .lite_settings import LiteSettings
 from .lite_tables import Edge, bound_index
 from .lite_text import Line, Phrase
@@ -136,12 +136,23 @@ def header_lines_above(
             break
         if len(line.phrases) == 1 and line.phrases[0].x0 <= x_lo + size and line.x1 - line.x0 > _TITLE_WIDTH * width:
             break  # a title-like line flush with the table's left edge
+        if len(line.phrases) == 1 and line.size >= settings.heading_size * lines[start].size:
+            break  # a line set larger than the table's own text: its title ("1. 요약재무정보")
         if len(line.phrases) == 1 and line.phrases[0].x0 <= x_lo + size and line.phrases[0].bold and len(out) == 0 and not any(a < line.x1 for a, _ in gutters):
             break  # a bold label standing above the first column: a title, not a heading row
         out.insert(0, line)
         below = line
         k -= 1
+    # a unit statement alone on the topmost line, over the value columns ("(단위: 백만원)" at the right
+    # edge), is the table's unit: it stays in the title block above rather than joining a column's label
+    while len(out) > sections and _unit_only(out[0], gutters):
+        out.pop(0)
     return out if len(out) > sections else []
+
+
+def _unit_only(line: Line, gutters: list[tuple[float, float]]) -> bool:
+    """True when ``line`` states a unit and nothing else, right of the label column."""
+    return line.x0 >= gutters[0][0] and find_unit(line.text) is not None and not strip_unit(line.text)
 
 
 def _over_values(phrase: Phrase, gutters: list[tuple[float, float]], settings: LiteSettings) -> bool:
