@@ -318,7 +318,7 @@ def _centred_group(
     floor: int, ceiling: int, settings: LiteSettings,
 ) -> tuple[int, int] | None:
     """The group of columns a heading over columns ``first``..``last`` is centred on (see
-    :func:`centre_over_groups`), within ``floor``..``ceiling``; None when its centre is in no gutter."""
+    :func:`centre_over_groups`), within ``floor``..``ceiling``, or None."""
     centre = (min(p.x0 for p in pieces) + max(p.x1 for p in pieces)) / 2
     tol = settings.align_tolerance * max(p.size for p in pieces)
 

@@ -137,9 +137,11 @@ def take_headings_above(table: FoundTable, lines: Sequence[Line], settings: Lite
     gutters = [(b - _RULE_GUTTER, b + _RULE_GUTTER) for b in bounds[1:-1]]
     headings = header_lines_above([*above, top_edge], len(above), table.x0, table.x1, gutters, settings,
                                   bounds=bounds, extents=extents)
-    rows = [_heading_row(split_heading_line(line, bounds, extents, settings).phrases, bounds, extents) for line in headings]
+    rows = [_heading_row(split_heading_line(line, bounds, extents, settings).phrases, bounds, extents)
+            for line in headings]
     # each line's headings over the columns the lines below it (and the grid's own header rows) label
-    labelled = {cell.col for cell in table.cells if cell.column_header and cell.text and cell.col > 0 and cell.col_span == 1}
+    labelled = {cell.col for cell in table.cells
+                if cell.column_header and cell.text and cell.col > 0 and cell.col_span == 1}
     for r in range(len(rows) - 1, -1, -1):
         row = rows[r]
         below = [p for _, _, pieces in rows[r + 1] for p in pieces] if r + 1 < len(rows) else []

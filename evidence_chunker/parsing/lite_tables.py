@@ -228,8 +228,7 @@ def _sign_column(table: FoundTable, col: int) -> bool:
     """True when column ``col`` holds nothing but currency signs printed apart from their amounts (and
     maybe the heading of a group of columns, see :func:`_centre_group_headings`)."""
     own = [c.text.strip() for c in _own_cells(table, col) if not c.column_header]
-    heads = [c.text.strip() for c in _own_cells(table, col) if c.column_header]
-    return any(own) and all(not t or is_currency(t) for t in own) and all(not t or not is_currency(t) for t in heads)
+    return any(own) and all(not t or is_currency(t) for t in own)
 
 
 def _centre_group_headings(table: FoundTable) -> None:
