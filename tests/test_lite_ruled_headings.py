@@ -1,7 +1,10 @@
-"""Column headings printed as plain lines above a ruled grid become its header rows.
+"""Column headings printed as plain lines above a ruled grid become its header rows, and a level of group
+headings spans the columns it heads.
 
 EDGAR draws the rules of a statement's body only and prints the years above them; read as a grid alone,
-every row lost the year its amounts belong to ("Net sales | $ 14,694; $ 14,544").
+every row lost the year its amounts belong to ("Net sales | $ 14,694; $ 14,544"). A 10-Q prints "Three
+Months Ended" and "Six Months Ended" over "2023 2022 2023 2022"; without them every row read "2023: …;
+2022: …; 2023: …; 2022: …". A report's title and unit above a table are neither.
 """
 
 from __future__ import annotations
@@ -165,7 +168,7 @@ def test_each_amount_of_a_repeating_grid_reads_with_its_period(tmp_path):
     assert eu.period == "Three Months Ended; Six Months Ended"  # both, not the first alone
 
 
-def test_a_grid_whose_labels_tell_its_columns_apart_takes_nothing_from_above(statement, tmp_path):
+def test_a_grid_whose_labels_tell_its_columns_apart_takes_nothing_from_above(tmp_path):
     path = tmp_path / "distinct.pdf"
     note = Table([["", "Unaudited", ""]], colWidths=[160, 280, 100])
     note.setStyle(TableStyle([("ALIGN", (1, 0), (1, 0), "CENTER"), ("FONTSIZE", (0, 0), (-1, -1), 8)]))
