@@ -307,20 +307,19 @@ def centre_over_groups(
             continue
         floor = out[k - 1][1] + 1 if k > 0 else 1
         ceiling = row[k + 1][0] - 1 if k + 1 < len(row) else len(extents) - 1
-        group = _centred_group(pieces, first, last, extents, labelled, floor, ceiling, settings)
+        tol = settings.align_tolerance * max(p.size for p in pieces)
+        group = _centred_group(centre, tol, first, last, extents, labelled, floor, ceiling)
         if group is not None:
             out[k] = (group[0], group[1], pieces)
     return out
 
 
 def _centred_group(
-    pieces: list, first: int, last: int, extents: list[tuple[float, float]], labelled: set[int],
-    floor: int, ceiling: int, settings: LiteSettings,
+    centre: float, tol: float, first: int, last: int, extents: list[tuple[float, float]], labelled: set[int],
+    floor: int, ceiling: int,
 ) -> tuple[int, int] | None:
-    """The group of columns a heading over columns ``first``..``last`` is centred on (see
-    :func:`centre_over_groups`), within ``floor``..``ceiling``, or None."""
-    centre = (min(p.x0 for p in pieces) + max(p.x1 for p in pieces)) / 2
-    tol = settings.align_tolerance * max(p.size for p in pieces)
+    """The group of columns a heading over columns ``first``..``last``, centred at ``centre``, is centred on
+    within ``tol`` (see :func:`centre_over_groups`), within ``floor``..``ceiling``, or None."""
 
     def labels(a: int, b: int) -> bool:
         return len(labelled.intersection(range(a, b + 1))) >= 2
@@ -389,8 +388,10 @@ def widen_lone_headings(
             # apart from the first amounts, centred over with them
             starts = [i, i - 1] if i > 1 and i - 1 not in labelled else [i]
             for j in labelled:
+                if j <= i:
+                    continue
                 start = next((a for a in starts if abs(centre - (extents[a][0] + extents[j][1]) / 2) <= tol), None)
-                if j <= i or start is None:
+                if start is None:
                     continue
                 columns = sum(1 for c in labelled if i <= c <= j)
                 if (columns % 2 == 0 or above) and (best is None or j - start > best[1] - best[0]):
