@@ -285,6 +285,55 @@ class BM25Pages(BM25FixedWindows):
         ]
 
 
+def _corpus_records(args: tuple[Path, Optional[str]]) -> tuple[int, list[tuple[frozenset[int], str, str]]]:
+    """Parse (or load the cached parse of) one PDF and build its retrieval corpus with the library's defaults:
+    the page count, and per record its pages, ``text`` and ``retrieval_text``."""
+    from parse_cache import cached_parse
+
+    from evidence_chunker import EvidenceChunker
+    from evidence_chunker.ingest import document_id_for
+
+    path, cache = args
+    parsed = cached_parse(path, Path(cache) if cache else None, "lite")
+    corpus = EvidenceChunker(parser="lite").build_corpus_parsed(parsed, doc_id=document_id_for(path))
+    records = []
+    for chunk in corpus:
+        pages = frozenset(chunk.metadata.get("page_span") or ())
+        if pages and chunk.retrieval_text.strip():
+            records.append((pages, chunk.text, chunk.retrieval_text))
+    return parsed.page_count, records
+
+
+class BM25Records(BM25FixedWindows):
+    """The corpus records (Evidence Units and Text Chunks, as ``sjt corpus`` writes them) ranked by BM25.
+
+    Each record is indexed by its ``retrieval_text`` (flattened rows for a table) and returned as its
+    ``text`` (what the LangChain and LlamaIndex exports hand an LLM). Same BM25 as the windows, so this
+    measures the units themselves, without the library's ranking. The parse comes from
+    ``$SJT_BENCH_PARSE_CACHE`` when it is set, as for ``sjt-default``.
+    """
+
+    name = "bm25-records"
+
+    def ingest(self, pdfs: list[Path]) -> IngestStats:
+        from concurrent.futures import ProcessPoolExecutor
+
+        cache = os.environ.get(PARSE_CACHE_ENV) or None
+        windows: list[Window] = []
+        index_texts: list[str] = []
+        pages = 0
+        with ProcessPoolExecutor(max_workers=SJT_WORKERS) as pool:
+            for path, (page_count, records) in zip(pdfs, pool.map(_corpus_records, [(Path(p), cache) for p in pdfs])):
+                pages += page_count
+                for record_pages, text, retrieval_text in records:
+                    windows.append(Window(pdf=Path(path).name, pages=record_pages, text=text, token_start=0, token_end=0))
+                    index_texts.append(retrieval_text)
+        self.windows = windows
+        self._pdf_of_window = np.array([w.pdf for w in windows], dtype=object)
+        self._build(index_texts)
+        return IngestStats(documents=len(pdfs), pages=pages, units=len(windows))
+
+
 class DenseFixedWindows(FixedWindowSystem):
     """Fixed windows ranked by the cosine of an embedder's L2-normalised vectors (semantic_json protocol)."""
 
@@ -349,6 +398,7 @@ def st_fixed512() -> RetrievalSystem:
 SYSTEMS: dict[str, Callable[[], RetrievalSystem]] = {
     "bm25-fixed512": BM25FixedWindows,
     "bm25-page": BM25Pages,
+    "bm25-records": BM25Records,
     "lite-fixed512": lite_fixed512,
     "st-fixed512": st_fixed512,
 }

@@ -180,7 +180,40 @@ def find_furniture(
                 marks[i] = zone
         _extend_furniture_blocks(lines, marks, heights[page_no], settings)
         out.append(marks)
+    _mark_numbered_pages(pages, out)
     return out
+
+
+#: A page number as printed alone, with an optional letter prefix: "65", "- 65 -", "Page 78", "F-12", "A-3".
+_FOLIO_RE = re.compile(r"^\s*(?:page\s*)?[-–—(\[]?\s*(?:([a-z]{1,2})\s*[-–]\s*)?(\d{1,4})\s*[-–—)\]]?\s*$", re.IGNORECASE)
+#: Pages whose folios must share one offset from the page's index before any of them counts as a folio.
+_FOLIO_RUN = 3
+
+
+def _mark_numbered_pages(pages: Sequence[list[Line]], marks: list[dict[int, str]]) -> None:
+    """Mark the page numbers printed away from the margin band (10-K pages made from HTML often print
+    theirs a sixth of the page up from the bottom edge).
+
+    A candidate is the lowest (or highest) line of a page not already marked, reading as a page number
+    alone ("65", "Page 78", "F-12"). It counts when at least ``_FOLIO_RUN`` pages' candidates in the same
+    place (foot or head) with the same prefix equal their page's index plus one shared offset: numbers
+    that run with the pages. A table's last figure or a lone year does not keep pace with the page index.
+    """
+    found: dict[tuple[str, str, int], list[tuple[int, int]]] = defaultdict(list)
+    for page_no, lines in enumerate(pages):
+        free = [i for i in range(len(lines)) if i not in marks[page_no]]
+        if not free:
+            continue
+        ends = {"page_footer": max(free, key=lambda i: lines[i].bottom), "page_header": min(free, key=lambda i: lines[i].top)}
+        for zone, i in ends.items():
+            match = _FOLIO_RE.match(lines[i].text)
+            if match:
+                prefix = (match.group(1) or "").lower()
+                found[(zone, prefix, int(match.group(2)) - page_no)].append((page_no, i))
+    for (zone, _, _), hits in found.items():
+        if len(hits) >= _FOLIO_RUN:
+            for page_no, i in hits:
+                marks[page_no].setdefault(i, zone)
 
 
 def _extend_furniture_blocks(lines: Sequence[Line], marks: dict[int, str], height: float, settings: LiteSettings) -> None:
