@@ -232,6 +232,7 @@ def build_units(parsed: ParsedDoc, doc_id: str, settings: BuildSettings | None =
                 page_boxes=[PageBox(page=b.page, bbox=b.bbox) for b in boxes],
                 source_refs=[part.self_ref for part in group.parts],
                 context_refs=[p.self_ref for p in (*context.before, *context.after)],
+                title_refs=list(title.refs),
                 context_before_boxes=_boxes_of(context.before, doc),
                 context_after_boxes=_boxes_of(context.after, doc),
                 table_data=group.data.model_dump(mode="json"),

@@ -135,7 +135,7 @@ class _PieceCost:
         self.prefix = [0]
         for cost in row_costs:
             self.prefix.append(self.prefix[-1] + cost)
-        self.caption = count_tokens(eu.safe_caption or "")
+        self.caption = count_tokens(eu.title_line or "")
         self.before = sum(count_tokens(p) for p in eu.context_before)
         self.after = sum(count_tokens(p) for p in (*eu.context_after, *eu.footnotes))
         self.joins = 2 * (2 + len(eu.context_before) + len(eu.context_after) + len(eu.footnotes))

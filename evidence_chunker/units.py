@@ -83,6 +83,7 @@ class EvidenceUnit(DictRecord):
     page_boxes: list[PageBox] = field(default_factory=list)
     source_refs: list[str] = field(default_factory=list)
     context_refs: list[str] = field(default_factory=list)
+    title_refs: list[str] = field(default_factory=list)
     table_data: dict[str, Any] | None = None
     body_row_range: tuple[int, int] | None = None
 
@@ -130,10 +131,12 @@ class EvidenceUnit(DictRecord):
 
     @property
     def text(self) -> str:
-        """What an LLM receives: caption, context above, the table as HTML, context below, notes."""
+        """What an LLM receives: the title line (caption, period, unit, section), context above, the table as
+        HTML, context below, notes. The title line says what the figures count ("(dollars in millions)")
+        even when the page printed that on a line of its own."""
         parts: list[str] = []
-        if self.safe_caption:
-            parts.append(self.safe_caption)
+        if self.title_line:
+            parts.append(self.title_line)
         parts.extend(self.context_before)
         if self.table_html:
             parts.append(self.table_html)

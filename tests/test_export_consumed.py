@@ -109,3 +109,36 @@ def test_evidence_units_in_the_chunk_list_pass_through_unchanged():
 def test_min_substring_len_must_be_positive():
     with pytest.raises(ValueError, match="min_substring_len"):
         filter_consumed_paragraphs([], [], min_substring_len=0)
+
+
+UNIT_LINE = "(dollars in millions)"
+
+
+def test_a_unit_line_the_table_read_as_its_title_leaves_the_text_chunks():
+    # The page prints the unit on a line of its own above the table; the EU's title line shows it.
+    eu = unit(caption="Estimated Future Benefit Payments", unit="dollars in millions", title_refs=["#/texts/20"])
+    assert eu.title_line == "Estimated Future Benefit Payments · (dollars in millions)"
+    assert eu.text.startswith(eu.title_line)
+    chunk = text_chunk(6, part("#/texts/19", OTHER), part("#/texts/20", UNIT_LINE))
+    stats = ConsumedStats()
+    [kept] = filter_consumed_paragraphs([chunk], [eu], stats=stats)
+    assert kept.text == OTHER and kept.item_refs == ["#/texts/19"]
+    assert stats.by_caption == 1
+
+
+def test_a_title_line_with_words_the_eu_does_not_show_stays():
+    # Nothing is lost: a title-block line is consumed only when every word of it is in the EU's title.
+    eu = unit(caption="Estimated Future Benefit Payments", unit="dollars in millions", title_refs=["#/texts/20"])
+    chunk = text_chunk(6, part("#/texts/20", "(dollars in millions, before the Medicare subsidy)"))
+    assert filter_consumed_paragraphs([chunk], [eu]) == [chunk]
+    # and the same unit line under a ref no EU read its title from is another line of the page
+    assert filter_consumed_paragraphs([text_chunk(8, part("#/texts/30", UNIT_LINE))], [eu]) != []
+
+
+def test_a_title_block_line_only_the_abstract_names_stays():
+    # The filer's name above a cover table is the table's entity: the abstract names it, the EU's text
+    # (which opens with the title line) does not, so the name stays in the Text Chunks.
+    eu = unit(caption="Commission File Number 001-37622", title_refs=["#/texts/11"],
+              table_abstract="Commission File Number 001-37622: 1 rows x 2 columns. Entity: SQUARE, INC.")
+    chunk = text_chunk(2, part("#/texts/11", "SQUARE, INC."))
+    assert filter_consumed_paragraphs([chunk], [eu]) == [chunk]

@@ -8,7 +8,10 @@ Text Chunk is *consumed* when an EU of the same document carries it:
    context paragraphs some EU actually carries (a split piece carries only its own context);
 2. by text, as the fallback where either side has no refs: the part's text, at least
    ``min_substring_len`` characters, is a substring of a carried context paragraph;
-3. as a caption: the part's text equals an EU's (table) caption.
+3. as a caption: the part's text equals an EU's (table) caption, or the part is a line the EU read its
+   title from (``title_refs``: the title block above the table, such as a unit line "(dollars in
+   millions)" printed apart from the title) and every word of it is in the EU's title line, which opens
+   the EU's text. An entity line ("SQUARE, INC.") the title line does not show stays where it is.
 
 A part is consumed only when its whole text is inside an EU, so no text is ever lost. A Text Chunk
 whose parts are all consumed is dropped; one partly consumed is rebuilt from its other parts and keeps
@@ -27,6 +30,11 @@ from .chunks import ChunkPart, RetrievalChunk, TextChunk
 DEFAULT_MIN_SUBSTRING_LEN = 20
 #: A Markdown list marker the chunker's serializer puts before a list item ("- ", "3. ").
 _LIST_MARKER = re.compile(r"^(?:[-*+•]|\d+[.)])\s+")
+_WORD = re.compile(r"\w+")
+
+
+def _words(text: str) -> set[str]:
+    return set(_WORD.findall(text.casefold()))
 
 
 @dataclass
@@ -89,6 +97,8 @@ class _Absorbed:
     ref_texts: list[str] = field(default_factory=list)  # paragraphs of EUs that know their refs
     plain_texts: list[str] = field(default_factory=list)  # paragraphs of EUs that do not
     captions: set[str] = field(default_factory=set)
+    # title-block line ref -> the words of the title line of the EU that read it
+    title_words: dict[str, set[str]] = field(default_factory=dict)
 
 
 def _absorbed_by_document(eu_list: Iterable[Any]) -> dict[str, _Absorbed]:
@@ -105,6 +115,11 @@ def _absorbed_by_document(eu_list: Iterable[Any]) -> dict[str, _Absorbed]:
         caption = getattr(eu, "safe_caption", None)
         if caption:
             absorbed.captions.add(normalise_text(caption))
+        title_refs = getattr(eu, "title_refs", None) or ()
+        if title_refs:
+            shown = _words(getattr(eu, "title_line", None) or "")
+            for ref in title_refs:
+                absorbed.title_words.setdefault(ref, set()).update(shown)
     return index
 
 
@@ -121,6 +136,10 @@ def _consumed_by(part: ChunkPart, absorbed: _Absorbed, min_len: int) -> str | No
             return "text"
     if text in absorbed.captions:
         return "caption"
+    if part.refs and all(ref in absorbed.title_words for ref in part.refs):
+        shown = set().union(*(absorbed.title_words[ref] for ref in part.refs))
+        if _words(text) <= shown:
+            return "caption"
     return None
 
 
@@ -133,7 +152,7 @@ def filter_consumed_paragraphs(
     """``chunks`` without the paragraphs the EUs in ``eu_list`` carry; order and ids are kept.
 
     ``eu_list`` holds EvidenceUnits (or anything with their ``doc_id``, ``context_before/after``,
-    ``context_refs`` and ``safe_caption``); EUs only consume from chunks of their own ``doc_id``.
+    ``context_refs`` and ``safe_caption``; ``title_refs`` and ``title_line`` when they have them); EUs only consume from chunks of their own ``doc_id``.
     ``stats``, when given, is filled in.
     """
     if min_substring_len < 1:
