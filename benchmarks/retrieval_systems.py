@@ -326,7 +326,8 @@ class BM25Records(BM25FixedWindows):
         index_texts: list[str] = []
         pages = 0
         with ProcessPoolExecutor(max_workers=SJT_WORKERS) as pool:
-            for path, (page_count, records) in zip(pdfs, pool.map(_corpus_records, [(Path(p), cache) for p in pdfs])):
+            parsed = pool.map(_corpus_records, [(Path(p), cache) for p in pdfs])
+            for path, (page_count, records) in zip(pdfs, parsed):
                 pages += page_count
                 for record_pages, text, retrieval_text in records:
                     windows.append(Window(pdf=Path(path).name, pages=record_pages, text=text, token_start=0, token_end=0))

@@ -285,6 +285,20 @@ def test_bm25_finds_the_page_of_an_exact_number_question(bm25_system):
     assert all(h.pdf == "credit_review_ko.pdf" for h in bm25_system.search("EPS 2019", 10, pdf="credit_review_ko.pdf"))
 
 
+def test_bm25_records_ranks_the_library_corpus_records_and_returns_their_text(monkeypatch):
+    from evidence_chunker import EvidenceChunker
+
+    monkeypatch.delenv(retrieval_systems.PARSE_CACHE_ENV, raising=False)
+    pdfs = sorted(SAMPLE_PDFS.glob("*.pdf"))
+    system = retrieval_systems.SYSTEMS["bm25-records"]()
+    stats = system.ingest(pdfs)
+    records = [chunk for pdf in pdfs for chunk in EvidenceChunker(parser="lite").build_corpus(pdf)]
+    assert stats == IngestStats(documents=3, pages=10, units=len(records))
+    assert {w.text for w in system.windows} == {chunk.text for chunk in records}
+    [top] = system.search("What was the diluted EPS in Q3 2019?", 1, pdf="annual_report_en.pdf")
+    assert 6 in top.pages and "0.48" in top.text and "<table>" in top.text  # the quarterly table, as HTML
+
+
 def test_cli_writes_results_for_the_bm25_baseline(tmp_path, capsys):
     subset = tmp_path / "subset.jsonl"
     lines = [line for line in QUESTIONS.read_text(encoding="utf-8").splitlines() if '"en-02"' in line or '"ko-01"' in line]

@@ -29,8 +29,8 @@ def _benefits_page(path: Path) -> Path:
     data = [["Year", "Pension Benefits", "Health Care and Life"], ["2022", "$ 2,049", "$ 906"],
             ["2023", "1,648", "883"], ["2024", "1,097", "862"], ["2025", "1,066", "838"]]
     table = Table(data, colWidths=[168, 150, 150], rowHeights=16)
-    table.setStyle(TableStyle([("GRID", (0, 0), (-1, -1), 0.5, colors.black), ("FONT", (0, 0), (-1, -1), "Helvetica", 9),
-                               ("ALIGN", (1, 0), (-1, -1), "RIGHT")]))
+    table.setStyle(TableStyle([("GRID", (0, 0), (-1, -1), 0.5, colors.black),
+                               ("FONT", (0, 0), (-1, -1), "Helvetica", 9), ("ALIGN", (1, 0), (-1, -1), "RIGHT")]))
     table.wrapOn(c, 468, 200)
     table.drawOn(c, 72, 640 - 16 * len(data))
     c.showPage()

@@ -152,7 +152,8 @@ def filter_consumed_paragraphs(
     """``chunks`` without the paragraphs the EUs in ``eu_list`` carry; order and ids are kept.
 
     ``eu_list`` holds EvidenceUnits (or anything with their ``doc_id``, ``context_before/after``,
-    ``context_refs`` and ``safe_caption``; ``title_refs`` and ``title_line`` when they have them); EUs only consume from chunks of their own ``doc_id``.
+    ``context_refs`` and ``safe_caption``; ``title_refs`` and ``title_line`` when they have them); EUs only
+    consume from chunks of their own ``doc_id``.
     ``stats``, when given, is filled in.
     """
     if min_substring_len < 1:

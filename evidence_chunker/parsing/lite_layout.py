@@ -185,7 +185,9 @@ def find_furniture(
 
 
 #: A page number as printed alone, with an optional letter prefix: "65", "- 65 -", "Page 78", "F-12", "A-3".
-_FOLIO_RE = re.compile(r"^\s*(?:page\s*)?[-–—(\[]?\s*(?:([a-z]{1,2})\s*[-–]\s*)?(\d{1,4})\s*[-–—)\]]?\s*$", re.IGNORECASE)
+_FOLIO_RE = re.compile(
+    r"^\s*(?:page\s*)?[-–—(\[]?\s*(?:([a-z]{1,2})\s*[-–]\s*)?(\d{1,4})\s*[-–—)\]]?\s*$", re.IGNORECASE
+)
 #: Pages whose folios must share one offset from the page's index before any of them counts as a folio.
 _FOLIO_RUN = 3
 
@@ -204,7 +206,8 @@ def _mark_numbered_pages(pages: Sequence[list[Line]], marks: list[dict[int, str]
         free = [i for i in range(len(lines)) if i not in marks[page_no]]
         if not free:
             continue
-        ends = {"page_footer": max(free, key=lambda i: lines[i].bottom), "page_header": min(free, key=lambda i: lines[i].top)}
+        ends = {"page_footer": max(free, key=lambda i: lines[i].bottom),
+                "page_header": min(free, key=lambda i: lines[i].top)}
         for zone, i in ends.items():
             match = _FOLIO_RE.match(lines[i].text)
             if match:
