@@ -113,3 +113,57 @@ def test_flattened_rows_pair_each_amount_with_its_year(statement_pdf):
     assert "2023: $ 14,694" in rows and "2022: $ 14,544" in rows
     assert "2023: (11,969)" in rows
     assert "$;" not in rows and "| $ |" not in rows
+
+
+def _headed(rows: list[list[str]]) -> FoundTable:
+    table = _table(rows)
+    for cell in table.cells:
+        cell.column_header = cell.row == 0
+    return table
+
+
+def test_a_percentage_in_a_cell_of_its_own_joins_the_value_column_it_is_printed_in():
+    # EDGAR's MD&A tables: the amount and the share of sales under it sit in different table cells of one
+    # printed column, the second without a heading of its own.
+    rows = [["", "2022", "", "2021", ""],
+            ["Net sales", "$ 14,189", "", "$ 14,082", ""],
+            ["(as a % of net sales)", "", "32%", "", "36%"],
+            ["Effective tax rate", "", "23%", "", "20%"]]
+    assert _rows(join_value_mark_columns(_headed(rows))) == [
+        ["", "2022", "2021"],
+        ["Net sales", "$ 14,189", "$ 14,082"],
+        ["(as a % of net sales)", "32%", "36%"],
+        ["Effective tax rate", "23%", "20%"]]
+
+
+def test_columns_with_headings_of_their_own_stay_apart_however_their_figures_alternate():
+    rows = [["Account", "Debit", "Credit"], ["Cash", "1,200", ""], ["Revenue", "", "1,200"]]
+    assert _rows(join_value_mark_columns(_headed(rows))) == rows
+    # nor does a headless column join one whose figures share its rows
+    rows = [["", "2022", ""], ["Net sales", "14,189", "1%"], ["Gross margin", "4,506", "(11%)"]]
+    assert _rows(join_value_mark_columns(_headed(rows))) == rows
+    # nor a column of years (dates split over two cells), nor one beside a column without a heading
+    rows = [["", "As of", ""], ["Notes due", "Dec 31, 2021", ""], ["Notes due", "", "2022"]]
+    assert _rows(join_value_mark_columns(_headed(rows))) == rows
+    rows = [["", "", ""], ["Net sales", "14,189", ""], ["(as a % of sales)", "", "32%"]]
+    assert _rows(join_value_mark_columns(_headed(rows))) == rows
+
+
+MDA_ROWS = [
+    ["", "2022", "", "2021", ""],
+    ["Net sales", "$ 14,189", "", "$ 14,082", ""],
+    ["(as a % of net sales)", "", "32%", "", "36%"],
+    ["Provision for income taxes", "$ 411", "", "$ 491", ""],
+    ["Effective tax rate", "", "23%", "", "20%"],
+]
+
+
+def test_an_mda_table_reads_each_percentage_under_its_year(tmp_path):
+    path = tmp_path / "mda.pdf"
+    grid = Table(MDA_ROWS, colWidths=[170, 60, 30, 60, 30])
+    grid.setStyle(TableStyle([("GRID", (0, 0), (-1, -1), 0.5, "black"), ("ALIGN", (1, 0), (-1, -1), "RIGHT"),
+                              ("FONTSIZE", (0, 0), (-1, -1), 8)]))
+    SimpleDocTemplate(str(path), pagesize=letter).build([grid])
+    (eu,) = EvidenceChunker(parser="lite").chunk(path)
+    assert "Effective tax rate | 2022: 23%; 2021: 20%" in eu.flattened_rows
+    assert "Net sales | 2022: $ 14,189; 2021: $ 14,082" in eu.flattened_rows

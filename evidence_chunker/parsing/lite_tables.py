@@ -16,7 +16,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, NamedTuple, Sequence
 
-from ..patterns import is_currency
+from ..patterns import is_currency, is_number, is_quantity
 from .lite_settings import LiteSettings
 from .lite_text import AMOUNT_MARKS, Word, closes_amount
 
@@ -340,4 +340,35 @@ def join_value_mark_columns(table: FoundTable) -> FoundTable:
             _remove_column(table, col)
             continue
         col += 1
+    col = 2
+    while col < table.n_cols:
+        if _complementary_column(table, col) and _join_column(table, col, col - 1):
+            _remove_column(table, col)
+            continue
+        col += 1
     return table
+
+
+def _complementary_column(table: FoundTable, col: int) -> bool:
+    """True when value column ``col`` is the second cell of the value column left of it: the left column has
+    a heading of its own that ``col`` lacks, both hold only figures, and no row has a figure in both.
+
+    EDGAR's MD&A tables put a row's amount and the percentage under it ("Net sales | $ 14,189" and "(as a %
+    of net sales) | 32%") in different table cells of one printed column, and the grid built from the cell
+    rules splits them; the percentages then read under no year. Two columns that both have headings
+    ("Debit", "Credit") stay apart, however their figures alternate, and so do columns of years or words.
+    """
+    if _own_heading(table, col, col - 1) or not _own_heading(table, col - 1, col):
+        return False
+    own = _own_cells(table, col)
+    values = {c.row: c.text.strip() for c in own if not c.column_header and c.text.strip()}
+    if not values or not all(is_quantity(t) for t in values.values()):
+        return False
+    left = {c.row: c.text.strip() for c in _own_cells(table, col - 1) if not c.column_header and c.text.strip()}
+    return bool(left) and left.keys().isdisjoint(values) and all(is_quantity(t) for t in left.values())
+
+
+def _own_heading(table: FoundTable, col: int, other: int) -> bool:
+    """True when a header cell with text stands over column ``col`` without reaching over column ``other``."""
+    return any(c.column_header and c.text.strip() and c.col <= col < c.end_col and not c.col <= other < c.end_col
+               for c in table.cells)
