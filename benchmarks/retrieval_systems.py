@@ -329,8 +329,9 @@ class BM25Records(BM25FixedWindows):
             parsed = pool.map(_corpus_records, [(Path(p), cache) for p in pdfs])
             for path, (page_count, records) in zip(pdfs, parsed):
                 pages += page_count
+                name = Path(path).name
                 for record_pages, text, retrieval_text in records:
-                    windows.append(Window(pdf=Path(path).name, pages=record_pages, text=text, token_start=0, token_end=0))
+                    windows.append(Window(pdf=name, pages=record_pages, text=text, token_start=0, token_end=0))
                     index_texts.append(retrieval_text)
         self.windows = windows
         self._pdf_of_window = np.array([w.pdf for w in windows], dtype=object)

@@ -16,7 +16,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, NamedTuple, Sequence
 
-from ..patterns import is_currency, is_number, is_quantity
+from ..patterns import is_currency, is_quantity
 from .lite_settings import LiteSettings
 from .lite_text import AMOUNT_MARKS, Word, closes_amount
 
@@ -328,7 +328,8 @@ def join_value_mark_columns(table: FoundTable) -> FoundTable:
     whose own cells hold only currency signs (or nothing) joins the column to its right, one holding only
     ")" or "%" the column to its left, and so does an empty spacer column between two value columns; rows
     where a cell already spans both are left as they are. The texts stay the printed characters:
-    "$ 14,694", "(565)", "12.5%".
+    "$ 14,694", "(565)", "12.5%". Then a value column that is the second table cell of the column left of
+    it (see :func:`_complementary_column`) joins that column.
     """
     _centre_group_headings(table)
     col = 0
