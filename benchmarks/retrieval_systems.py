@@ -27,7 +27,7 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Optional, Protocol, Sequence, runtime_checkable
+from typing import Any, Callable, Iterable, Optional, Protocol, Sequence, runtime_checkable
 
 import numpy as np
 
@@ -288,17 +288,24 @@ class BM25Pages(BM25FixedWindows):
         ]
 
 
-def _corpus_records(args: tuple[Path, Optional[str]]) -> tuple[int, list[tuple[frozenset[int], str, str]]]:
-    """Parse (or load the cached parse of) one PDF and build its retrieval corpus with the library's defaults:
-    the page count, and per record its pages, ``text`` and ``retrieval_text``."""
+def _cached_corpus(path: Path, cache: Optional[str]) -> tuple[Any, str, list]:
+    """Parse (or load the cached parse of) one PDF and build its retrieval corpus with the library's own
+    steps (EvidenceChunker.build_corpus_parsed): the parse, the document id and the corpus. Only the parse
+    can come from the cache, so every change downstream of the parser is measured."""
     from parse_cache import cached_parse
 
     from evidence_chunker import EvidenceChunker
     from evidence_chunker.ingest import document_id_for
 
-    path, cache = args
     parsed = cached_parse(path, Path(cache) if cache else None, "lite")
-    corpus = EvidenceChunker(parser="lite").build_corpus_parsed(parsed, doc_id=document_id_for(path))
+    doc_id = document_id_for(path)
+    return parsed, doc_id, EvidenceChunker(parser="lite").build_corpus_parsed(parsed, doc_id=doc_id)
+
+
+def _corpus_records(args: tuple[Path, Optional[str]]) -> tuple[int, list[tuple[frozenset[int], str, str]]]:
+    """One PDF's corpus records (see ``_cached_corpus``): the page count, and per record its pages, ``text``
+    and ``retrieval_text``."""
+    parsed, _, corpus = _cached_corpus(*args)
     records = []
     for chunk in corpus:
         pages = frozenset(chunk.metadata.get("page_span") or ())
@@ -419,20 +426,13 @@ def _prepare_cached(args: tuple[Path, Optional[str]]) -> tuple[str, dict]:
     """Parse (or load the cached parse of) one PDF, build its corpus and compile it; the document as JSON
     and the info ingest would store with it (its filing profile).
 
-    The steps are the library's own (EvidenceChunker.build_corpus_parsed, the bridge); only the parse can
-    come from the cache, so every change downstream of the parser is measured.
+    The steps are the library's own (``_cached_corpus``, then the bridge).
     """
-    from parse_cache import cached_parse
-
-    from evidence_chunker import EvidenceChunker
     from evidence_chunker.export.semantic import corpus_to_semantic_document, pdf_uri
     from evidence_chunker.filing import filing_profile, filing_subject
-    from evidence_chunker.ingest import document_id_for
 
     path, cache = args
-    parsed = cached_parse(path, Path(cache) if cache else None, "lite")
-    doc_id = document_id_for(path)
-    corpus = EvidenceChunker(parser="lite").build_corpus_parsed(parsed, doc_id=doc_id)
+    parsed, doc_id, corpus = _cached_corpus(path, cache)
     document = corpus_to_semantic_document(corpus, doc_id, pdf_uri(path), parsed.sha256)
     filing = filing_profile(parsed.document)
     info = {"pdf_sha256": parsed.sha256, "pages": parsed.page_count, "profile": filing.get("profile", ""),

@@ -361,12 +361,14 @@ def _complementary_column(table: FoundTable, col: int) -> bool:
     """
     if _own_heading(table, col, col - 1) or not _own_heading(table, col - 1, col):
         return False
-    own = _own_cells(table, col)
-    values = {c.row: c.text.strip() for c in own if not c.column_header and c.text.strip()}
-    if not values or not all(is_quantity(t) for t in values.values()):
-        return False
-    left = {c.row: c.text.strip() for c in _own_cells(table, col - 1) if not c.column_header and c.text.strip()}
-    return bool(left) and left.keys().isdisjoint(values) and all(is_quantity(t) for t in left.values())
+    values, left = _body_texts(table, col), _body_texts(table, col - 1)
+    return (bool(values) and bool(left) and left.keys().isdisjoint(values)
+            and all(is_quantity(t) for t in (*values.values(), *left.values())))
+
+
+def _body_texts(table: FoundTable, col: int) -> dict[int, str]:
+    """The texts of column ``col``'s own body cells that print something, by row."""
+    return {c.row: c.text.strip() for c in _own_cells(table, col) if not c.column_header and c.text.strip()}
 
 
 def _own_heading(table: FoundTable, col: int, other: int) -> bool:
