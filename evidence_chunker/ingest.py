@@ -25,6 +25,7 @@ import threading
 import time
 from collections import Counter, deque
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -47,6 +48,8 @@ ID_SUFFIX_HEX = 8
 WATCHDOG_INTERVAL_S = 1.0
 #: Seconds a stopped worker gets to exit after SIGTERM before it is killed.
 WORKER_STOP_GRACE_S = 2.0
+#: Seconds the main thread waits for a worker's result at a time (a SIGTERM that came meanwhile acts after it).
+POLL_S = 0.2
 #: Linux prctl option that makes the kernel signal a process when its parent dies.
 _PR_SET_PDEATHSIG = 1
 
@@ -312,23 +315,59 @@ def ingest(paths: Iterable[Path], repo, parser: str = "lite", artifacts_path: st
 
 class _sigterm_raises:
     """In the main thread, SIGTERM raises IngestTerminated (so workers are stopped and the summary of
-    stored documents stands) instead of ending the process on the spot; the old handler is restored."""
+    stored documents stands) instead of ending the process on the spot; the old handler is restored.
+
+    Not while the main thread runs the process pool's own code (``_pool_code``): raised there, between two
+    of its lock operations (``concurrent.futures.wait`` takes every future's lock in turn), the exception
+    could leave a future's lock held, and the pool's thread, which the interpreter waits for at exit, would
+    wait for that lock for ever. There the signal is noted, and raised as the block ends."""
+
+    #: The guard of the ingest running in this process, if any (signal handlers are per process).
+    active: "_sigterm_raises | None" = None
 
     def __enter__(self):
         self.previous = None
+        self.deferring = 0
+        self.noted = False
         if threading.current_thread() is threading.main_thread():
-            self.previous = signal.signal(signal.SIGTERM, self._raise)
+            self.previous = signal.signal(signal.SIGTERM, self._handle)
+            _sigterm_raises.active = self
         return self
 
+    def _handle(self, signum, frame):
+        if self.deferring:
+            self.noted = True
+        else:
+            raise self.error()
+
     @staticmethod
-    def _raise(signum, frame):
-        raise IngestTerminated("ingest stopped by SIGTERM; its workers were stopped and every document stored so "
-                               "far is kept: rerun the same command to resume")
+    def error() -> IngestTerminated:
+        return IngestTerminated("ingest stopped by SIGTERM; its workers were stopped and every document stored so "
+                                "far is kept: rerun the same command to resume")
 
     def __exit__(self, *exc):
         if self.previous is not None:
             signal.signal(signal.SIGTERM, self.previous)
+            _sigterm_raises.active = None
         return False
+
+
+@contextmanager
+def _pool_code() -> Iterator[None]:
+    """A block of the main thread's calls into the process pool, which SIGTERM must not interrupt (see
+    ``_sigterm_raises``): a SIGTERM that arrives meanwhile raises IngestTerminated as the block ends."""
+    guard = _sigterm_raises.active
+    if guard is None or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    guard.deferring += 1
+    try:
+        yield
+    finally:
+        guard.deferring -= 1
+        if guard.noted and not guard.deferring:
+            guard.noted = False
+            raise guard.error()
 
 
 def _stderr(message: str) -> None:
@@ -344,8 +383,9 @@ def _prepared(todo: list[tuple[Path, str]], parser: str, artifacts_path: str | N
         for job in jobs:
             yield _prepare_safely(job)
         return
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_started, initargs=(os.getpid(),))
-    stopping = _quiet_when_stopping(pool)
+    with _pool_code():
+        pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_started, initargs=(os.getpid(),))
+        stopping = _quiet_when_stopping(pool)
     finished = False
     try:
         yield from _scheduled(pool, jobs, workers)
@@ -354,10 +394,11 @@ def _prepared(todo: list[tuple[Path, str]], parser: str, artifacts_path: str | N
         raise WorkerDiedError(f"a worker process died during the ingest ({exc}); documents stored so far are kept: "
                               "rerun to resume, with fewer --workers if memory is short") from None
     finally:
-        if finished:
-            pool.shutdown(wait=True)
-        else:
-            _stop_workers(pool, stopping)
+        with _pool_code():
+            if finished:
+                pool.shutdown(wait=True)
+            else:
+                _stop_workers(pool, stopping)
 
 
 #: Documents waiting in the pool's queue, per worker, beyond the one it works on: a worker that finishes
@@ -413,17 +454,20 @@ def _scheduled(pool: ProcessPoolExecutor, jobs: list[tuple], workers: int) -> It
     held = unfinished + READY_PER_WORKER * workers
     waiting = deque(jobs)
     while waiting or in_flight:
-        for doc in in_flight:  # page batches all read: their analysis goes in the queue now
-            doc.advance(pool)
-        while waiting and len(in_flight) < held and sum(not doc.done() for doc in in_flight) < unfinished:
-            job = waiting.popleft()
-            in_flight.append(_InFlight(pool, job, _page_batches(job, workers) if len(waiting) + 1 < workers else None))
-        head = in_flight[0]
-        if head.done():
-            in_flight.popleft()
-            yield head.outcome()
-        else:
-            wait([f for doc in in_flight for f in doc.pending()], return_when=FIRST_COMPLETED)
+        outcome = None
+        with _pool_code():
+            for doc in in_flight:  # page batches all read: their analysis goes in the queue now
+                doc.advance(pool)
+            while waiting and len(in_flight) < held and sum(not doc.done() for doc in in_flight) < unfinished:
+                job = waiting.popleft()
+                in_flight.append(_InFlight(pool, job,
+                                           _page_batches(job, workers) if len(waiting) + 1 < workers else None))
+            if in_flight[0].done():
+                outcome = in_flight.popleft().outcome()
+            else:  # with a timeout, so that a SIGTERM noted meanwhile is raised soon
+                wait([f for doc in in_flight for f in doc.pending()], timeout=POLL_S, return_when=FIRST_COMPLETED)
+        if outcome is not None:
+            yield outcome
 
 
 def _page_batches(job: tuple, workers: int) -> list[tuple[int, int]] | None:

@@ -230,3 +230,48 @@ def test_stopping_the_workers_leaves_nothing_of_the_pool_running(capfd):
                 if isinstance(t, _ExecutorManagerThread) or t.name == "QueueFeederThread"]
         assert left == []
     assert "Traceback" not in capfd.readouterr().err
+
+
+def test_sigterm_while_the_pool_takes_its_locks_is_raised_once_it_is_done(tmp_path, monkeypatch):
+    """A SIGTERM that arrives while ``concurrent.futures.wait`` takes the futures' locks in turn waits until
+    the pool's code is done. Raised inside it, it left a future's lock held: the pool's thread then waited
+    for that lock for ever, and the interpreter's exit waited for the thread (an ingest that ignored
+    SIGTERM)."""
+    import concurrent.futures._base as futures_base
+    import threading
+    from concurrent.futures.process import _ExecutorManagerThread
+
+    from evidence_chunker.errors import IngestTerminated
+    from evidence_chunker.ingest import ingest
+
+    taken: list = []
+    enter = futures_base._AcquireFutures.__enter__
+
+    def take_locks_with_a_sigterm_between(self):
+        if taken or len(self.futures) < 2:
+            return enter(self)
+        first, *rest = self.futures
+        first._condition.acquire()
+        taken.append(first)
+        os.kill(os.getpid(), signal.SIGTERM)  # its handler runs here, before the next lock is taken
+        for future in rest:
+            future._condition.acquire()
+
+    monkeypatch.setattr(futures_base._AcquireFutures, "__enter__", take_locks_with_a_sigterm_between)
+    pdfs = [tmp_path / f"{n:02d}.pdf" for n in range(COPIES)]
+    for pdf in pdfs:
+        shutil.copy(SAMPLE_PDFS / "annual_report_en.pdf", pdf)
+    repo = SemanticRepository.open(tmp_path / "i.sqlite")
+    try:
+        with pytest.raises(IngestTerminated):
+            ingest(pdfs, repo, parser="lite", workers=2, progress=False)
+        assert taken, "no SIGTERM was sent: wait() never had two futures"
+        left = [t.name for t in threading.enumerate() if isinstance(t, _ExecutorManagerThread)]
+        assert left == [], "the pool's thread outlived the ingest"
+        assert not taken[0]._condition._is_owned()
+        assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+    finally:
+        for future in taken:  # a failed run must not leave the suite's exit waiting for the pool's thread
+            while future._condition._is_owned():
+                future._condition.release()
+        repo.close()
