@@ -170,9 +170,10 @@ def build_units(parsed: ParsedDoc, doc_id: str, settings: BuildSettings | None =
         skip = {ref.cref for part in group.parts for ref in (*part.captions, *part.footnotes)}
         if caption.ref:
             skip.add(caption.ref)
-        rows = flatten_rows(group.layout)
+        rows = flatten_rows(group.layout)  # one per body row, "" for an empty one
+        filled = [row for row in rows if row]
         heads = header_lines(group.layout)
-        terms = similarity_terms(" ".join([caption.text or "", *heads, *rows[:SIMILARITY_ROWS]]))
+        terms = similarity_terms(" ".join([caption.text or "", *heads, *filled[:SIMILARITY_ROWS]]))
         context = collect_context(
             items, group.first, group.last, terms, extents, skip,
             bbox_threshold=settings.bbox_threshold,
@@ -220,7 +221,7 @@ def build_units(parsed: ParsedDoc, doc_id: str, settings: BuildSettings | None =
                 flattened_rows=rows,
                 row_pages=pages_of_rows,
                 table_abstract=table_abstract(
-                    _safe(caption.text), group.layout, len(rows), unit=unit, period=period, entity=title.entity,
+                    _safe(caption.text), group.layout, len(filled), unit=unit, period=period, entity=title.entity,
                     headings=section_path(headings, caption.text),
                 ),
                 is_contents=any(part.label == DocItemLabel.DOCUMENT_INDEX for part in group.parts),

@@ -290,8 +290,9 @@ def _closes(total_label: str, section: str) -> bool:
 
 
 def flatten_rows(layout: TableLayout) -> list[str]:
-    """One line per body row: "row header | column header: value; ..."; empty cells are skipped. Column
-    headers are the shortest that tell the columns apart (see ``TableLayout.row_labels``).
+    """One line per body row: "row header | column header: value; ..."; empty cells are skipped, and a row
+    with nothing in it gives "" (so line i is body row i, whose rows a split slices from ``table_data``).
+    Column headers are the shortest that tell the columns apart (see ``TableLayout.row_labels``).
 
     A section row ("Current assets") becomes its own line and prefixes the rows under it
     ("Current assets > Cash | 2024: 1,234") up to and including its total row ("Total current assets").
@@ -333,7 +334,7 @@ def flatten_rows(layout: TableLayout) -> list[str]:
         body = PAIR_SEP.join(pairs)
         if head and body:
             lines.append(f"{head}{ROW_HEADER_SEP}{body}")
-        elif head or body:
+        else:  # "" for a row with nothing in it (a spacer, a unit line): still one line per body row
             lines.append(head or body)
         if is_total:
             minor = ""

@@ -36,8 +36,8 @@ class EvidenceUnit(DictRecord):
     """A table-centric retrieval unit; ``to_dict``/``from_dict`` (JSON, field by field) come from
     :class:`DictRecord`.
 
-    ``flattened_rows`` holds one "row header | column header: value; ..." line per body row, so a
-    row-wise split is a split of this list; ``header_rows`` are the column-header lines every piece
+    ``flattened_rows`` holds one "row header | column header: value; ..." line per body row ("" for a row
+    with nothing in it, such as a spacer), so a row-wise split is a split of this list; ``header_rows`` are the column-header lines every piece
     repeats (``header_row_count`` of them in ``table_data``); ``row_pages[i]`` is the page of body row i.
     ``caption_source`` says where the caption came from: "direct" (linked by the parser), "caption" (a
     numbered caption nearby), "title_block" (the lines printed above the table), "running_title" (the
@@ -157,7 +157,7 @@ class EvidenceUnit(DictRecord):
         if self.table_abstract:
             parts.append(self.table_abstract)
         parts.extend(self.context_before)
-        parts.append("\n".join(self.flattened_rows))
+        parts.append("\n".join(row for row in self.flattened_rows if row))
         parts.extend(self.context_after)
         parts.extend(self.footnotes)
         return "\n\n".join(p for p in parts if p)
@@ -196,5 +196,5 @@ class EvidenceUnit(DictRecord):
             "split_index": self.split_index,
             "total_splits": self.total_splits,
             "is_contents": self.is_contents,
-            "row_count": len(self.flattened_rows),
+            "row_count": sum(1 for row in self.flattened_rows if row),
         }

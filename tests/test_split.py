@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from docbuilder import DocBuilder, table_data
 from evidence_chunker import EvidenceChunker, count_eu_tokens, split_eu, split_oversized_units
 
@@ -73,3 +75,31 @@ def test_split_oversized_units_counts_outcomes():
     out = split_oversized_units(long_pieces, stats)
     assert stats["row_split"] == 1 and stats["pieces"] == len(out) > 1
 
+
+
+def test_pieces_of_a_table_with_empty_rows_show_the_rows_they_flatten():
+    """Statements set blank spacer rows between their sections. A piece's HTML (and its pages and boxes) is
+    cut from ``table_data`` by body row, its lines from ``flattened_rows``: an empty row that gave no line
+    shifted every later piece (the line for "Purchases of PP&E" in a piece whose HTML held the row above),
+    and the estimate, no longer counting HTML rows, made one piece per row."""
+    grid = [["(Millions)", "2022", "2021", "2020"]]
+    for section in range(4):
+        grid.append([f"Cash flows from activity {section}", "", "", ""])
+        grid += [[f"Line item {section}-{i} of the statement", f"{section * 100 + i:,}", f"({i * 7})", f"{i * 3}"]
+                 for i in range(12)]
+        grid.append(["", "", "", ""])
+    b = DocBuilder()
+    cap = b.caption("Consolidated Statement of Cash Flows", page=1, top=800)
+    b.table(table_data(grid, row_header_cols=1), page=1, top=780, height=700, caption=cap)
+    pieces = EvidenceChunker(parser="lite", token_limit=512).chunk_parsed(b.parsed(), doc_id="cf")
+    rows = len(grid) - 1
+    assert 1 < len(pieces) <= 5  # the rows' HTML is about 1,500 tokens: packed, not one piece per row
+    assert [p.body_row_range for p in pieces][-1][1] == rows
+    for piece in pieces:
+        assert len(piece.flattened_rows) == piece.body_row_range[1] - piece.body_row_range[0]
+        html_labels = re.findall(r"<tr><th>([^<]*)</th>", piece.table_html)[1:]  # after the header row
+        line_labels = [line.split(" | ")[0].split(" > ")[-1] for line in piece.flattened_rows]
+        assert html_labels == line_labels
+    assert sum(1 for p in pieces for line in p.flattened_rows if line) == rows - 4
+    for piece in pieces:  # an empty row leaves no blank line in what is embedded
+        assert piece.retrieval_text.endswith("\n\n" + "\n".join(line for line in piece.flattened_rows if line))

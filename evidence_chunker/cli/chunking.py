@@ -88,7 +88,8 @@ def format_unit_text(eu) -> str:
     for para in eu.context_before:
         lines.append(f"   before: {para}")
     for row in eu.flattened_rows:
-        lines.append(f"   row: {row}")
+        if row:
+            lines.append(f"   row: {row}")
     for para in eu.context_after:
         lines.append(f"   after: {para}")
     return "\n".join(lines)
