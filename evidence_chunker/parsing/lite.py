@@ -413,7 +413,9 @@ class LiteParser:
             phrases = [p for p in page.phrases if id(p) not in skip]
             tables = self._find_tables(page, phrases)
             results.append(_PageResult(page, furniture_lines, self._order(phrases, tables, body)))
-        heading_levels([item for r in results for item in r.items if isinstance(item, Paragraph)])
+        cover = results[0].items if len(pages) >= settings.cover_min_pages and pages[0].content.number == 1 else []
+        heading_levels([item for r in results for item in r.items if isinstance(item, Paragraph)],
+                       [item for item in cover if isinstance(item, Paragraph)])
         return results
 
     def _find_tables(self, page: _PageText, phrases: list[Phrase]) -> list[FoundTable]:

@@ -47,6 +47,12 @@ _LINE_OVERLAP_EM = 0.5
 _SHORT_LAST_LINE = 0.85
 
 
+#: The deepest heading level the parser gives (docling section headers go from 1 to 6 here).
+INNERMOST_LEVEL = 6
+#: A heading's number: "2.1.6", "4." or a bare "17" (group 2 holds the trailing dot).
+_SECTION_NUMBER_RE = re.compile(r"^\s*(\d{1,2}(?:\.\d{1,2}){0,4})(\.?)\s")
+
+
 @dataclass
 class Paragraph:
     """Consecutive lines of one text block, with the DocItemLabel name the parser will give it."""
@@ -541,13 +547,20 @@ def classify(paragraph: Paragraph, body: BodyStyle, settings: LiteSettings) -> s
     return "text"
 
 
-def heading_levels(paragraphs: Sequence[Paragraph]) -> None:
-    """Set ``level`` on section headers: numbering depth ("2.1.6" → 3) or else rank of font size."""
+def heading_levels(paragraphs: Sequence[Paragraph], cover: Sequence[Paragraph] = ()) -> None:
+    """Set ``level`` on section headers: the depth of a dotted number ("2.1.6" → 3, "4." → 1), or else the
+    rank of the font size among the body's headers. A bare number opens many lines that are no section's
+    number ("1 Water Street", "17 of our Notes"), so it sets no level. The headers of ``cover`` (the
+    paragraphs of a cover page) take the innermost level: the first heading after the cover ends them, so
+    they name no section of the report."""
+    on_cover = {id(p) for p in cover}
     headers = [p for p in paragraphs if p.label == "section_header"]
-    sizes = sorted({round(p.size) for p in headers}, reverse=True)
+    sizes = sorted({round(p.size) for p in headers if id(p) not in on_cover}, reverse=True)
     for p in headers:
-        match = re.match(r"^\s*(\d{1,2}(?:\.\d{1,2}){0,4})\.?\s", p.text)
-        if match:
-            p.level = min(match.group(1).count(".") + 1, 6)
+        match = _SECTION_NUMBER_RE.match(p.text)
+        if id(p) in on_cover:
+            p.level = INNERMOST_LEVEL
+        elif match and (match.group(2) or "." in match.group(1)):
+            p.level = min(match.group(1).count(".") + 1, INNERMOST_LEVEL)
         else:
-            p.level = min(sizes.index(round(p.size)) + 1, 6) if sizes else 1
+            p.level = min(sizes.index(round(p.size)) + 1, INNERMOST_LEVEL) if sizes else 1

@@ -62,6 +62,9 @@ class LiteSettings:
     heading_max_lines: int = 3
     #: ...and at most this many characters.
     heading_max_chars: int = 160
+    #: In a document of at least this many pages the first page is a cover (a form's labels: "FORM 10-K",
+    #: "(Mark One)", the filer's address): its headings name only its own lines, not every later section.
+    cover_min_pages: int = 10
     #: Text at most this many times the body size, opening with a note marker, is a footnote.
     footnote_size: float = 0.92
     #: A caption has at most this many characters (a longer limit than patterns.CAPTION_MAX_CHARS has no effect).

@@ -143,14 +143,15 @@ class Line:
 SYMBOL_FONT_RE = re.compile(r"wingding|dingbat|symbol|webding|marlett", re.IGNORECASE)
 
 
-#: Numbering typical of section headings: "1.", "1.2.3", "Item 7.", "제1장", "II.", "가.", "(1)", "Chapter 3".
+#: Numbering typical of section headings: "1.", "1.2.3", "Item 7.", "제1장", "II.", "가.", "(1)", "Chapter 3";
+#: not before a lower-case word, which makes it a line of a sentence ("17 of our Notes", "2. within 74 days").
 HEADING_NUMBER_RE = re.compile(
     r"^\s*(?:(?:Item|Part|Chapter|Section|Note|Article)\s+[\dIVXivx]+[A-Za-z]?[.:]?"
     r"|제\s*\d+\s*[장절조항편]"
     r"|\d{1,2}(?:\.\d{1,2}){0,4}\.?"
     r"|\(\d{1,2}\)|[①-⑳]"
     r"|[IVX]{1,4}\."
-    r"|[가-하]\.)(?:\s|$)"
+    r"|[가-하]\.)(?:\s+(?![\sa-z])|$)"
 )
 #: How a footnote starts: "1)", "(1)", "*", "†", "※", "주:", "자료:", "Note:", "Source:", "¹".
 FOOTNOTE_RE = re.compile(

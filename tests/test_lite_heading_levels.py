@@ -1,0 +1,77 @@
+"""Heading levels in the lite parser: a filing's cover names no section of the report, and a bare number
+at the start of a line is no section number."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("reportlab")
+from docling_core.types.doc import DocItemLabel, SectionHeaderItem  # noqa: E402
+from reportlab.lib.pagesizes import letter  # noqa: E402
+from reportlab.pdfgen import canvas  # noqa: E402
+
+from evidence_chunker import EvidenceChunker  # noqa: E402
+from evidence_chunker.parsing.lite import LiteParser  # noqa: E402
+
+BODY = [
+    "Net sales increased in every segment during the year, led by demand for services and",
+    "subscriptions in the Americas, while costs of sales grew more slowly than revenue did.",
+    "Cash from operations funded the dividend and the share repurchase program in full.",
+]
+
+
+def _filing(path: Path, pages: int) -> Path:
+    """A cover in large type (form name, a '(Mark One)' label, the filer's address), then one section per
+    page under a bold heading, with a body line that opens with a bare number."""
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setFont("Helvetica-Bold", 20)
+    c.drawCentredString(letter[0] / 2, 700, "FORM 10-K")
+    c.setFont("Helvetica", 12)
+    c.drawCentredString(letter[0] / 2, 660, "(Mark One)")
+    c.setFont("Helvetica-Bold", 16)
+    c.drawCentredString(letter[0] / 2, 620, "1 Water Street, Camden, NJ 08102-1658 (Address of principal offices)")
+    c.showPage()
+    for page in range(2, pages + 1):
+        c.setFont("Helvetica-Bold", 13)
+        c.drawString(72, 700, f"Section {page}: Results of the Year")
+        c.setFont("Helvetica", 10)
+        y = 670
+        for line in BODY:
+            c.drawString(72, y, line)
+            y -= 13
+        y -= 20
+        c.setFont("Helvetica-Bold", 10)
+        c.drawString(72, y, "17 of our Notes to Consolidated Financial Statements for geographical data.")
+        c.showPage()
+    c.save()
+    return path
+
+
+def _headers(doc) -> dict[str, tuple[int, int]]:
+    return {item.text: (item.prov[0].page_no, item.level) for item in doc.texts if isinstance(item, SectionHeaderItem)}
+
+
+def test_a_long_filings_cover_heads_no_section_of_the_report(tmp_path):
+    pdf = _filing(tmp_path / "filing.pdf", pages=12)
+    parser = LiteParser()
+    headers = _headers(parser.parse(pdf).document)
+    assert headers["FORM 10-K"] == (1, 6) and headers["1 Water Street, Camden, NJ 08102-1658 (Address of principal offices)"][1] == 6
+    assert headers["Section 5: Results of the Year"] == (5, 1)  # the body's largest headers are its top level
+    corpus = EvidenceChunker(parser="lite").build_corpus(pdf)
+    later = [chunk for chunk in corpus if min(chunk.metadata["page_span"]) > 1]
+    assert later and all(chunk.metadata["headings"] == [f"Section {min(chunk.metadata['page_span'])}: Results of the Year"]
+                         for chunk in later)
+    assert not any("FORM 10-K" in chunk.text or "Water Street" in chunk.text for chunk in later)
+
+
+def test_a_short_documents_first_page_headings_stay_its_top_level(tmp_path):
+    doc = LiteParser().parse(_filing(tmp_path / "brief.pdf", pages=3)).document
+    assert _headers(doc)["FORM 10-K"] == (1, 1)
+
+
+def test_a_line_opening_with_a_bare_number_and_a_lower_case_word_is_text(tmp_path):
+    doc = LiteParser().parse(_filing(tmp_path / "filing.pdf", pages=12)).document
+    lines = [item for item in doc.texts if item.text.startswith("17 of our Notes")]
+    assert len(lines) == 11 and all(item.label == DocItemLabel.TEXT for item in lines)
