@@ -323,10 +323,19 @@ def _turned_lines(words: Sequence[Word], orientation: int) -> list[list[Word]]:
     return [sorted(col, key=lambda w: -w.x1) for col in columns]
 
 
+#: Rows of a column without boundaries between them that hold text in this many or more are stacked
+#: entries, one cell each, not one tall cell (see ``_grid_cells``).
+_STACKED_MIN_ROWS = 3
+
+
 def _grid_cells(grid: _Grid, words: Sequence[Word]) -> list[Cell]:
     """Cells of a grid whose boundaries may be missing (spans); words are placed by their centre.
 
-    A soft (text-derived) or banded column boundary is dropped in a row where a word straddles it.
+    A soft (text-derived) or banded column boundary is dropped in a row where a word straddles it. Rows
+    without a boundary between them join into one cell, unless text stands in ``_STACKED_MIN_ROWS`` or
+    more of them: then each of those opens a cell of its own (a statement that rules its rows under one
+    column only, the current year's, has a label or a value per row in the others; a heading wrapped
+    over the two rows of a split header stays one cell).
     """
     xs, ys = grid.xs, grid.ys
     n_rows, n_cols = len(ys) - 1, len(xs) - 1
@@ -342,6 +351,7 @@ def _grid_cells(grid: _Grid, words: Sequence[Word]) -> list[Cell]:
             if (xs[k] in grid.soft_x or xs[k] in grid.banded_x) and w.x0 < xs[k] - 1 and w.x1 > xs[k] + 1:
                 straddle.add((r, k))
     owner: dict[tuple[int, int], Cell] = {}
+    starts: set[tuple[int, int]] = set()  # slots that open a cell of their own (stacked entries)
     cells: list[Cell] = []
     for r in range(n_rows):
         for c in range(n_cols):
@@ -354,10 +364,17 @@ def _grid_cells(grid: _Grid, words: Sequence[Word]) -> list[Cell]:
                 and (r, c + width) not in owner
             ):
                 width += 1
-            height = 1
-            while r + height < n_rows and not any(grid.h_sep(r + height, k) for k in range(c, c + width)):
-                if any((r + height, k) in owner for k in range(c, c + width)):
+            span = range(c, c + width)
+            extent = 1
+            while r + extent < n_rows and not any(grid.h_sep(r + extent, k) for k in span):
+                if any((r + extent, k) in owner for k in span):
                     break
+                extent += 1
+            filled = [rr for rr in range(r, r + extent) if any((rr, k) in slot_words for k in span)]
+            if len(filled) >= _STACKED_MIN_ROWS:  # one entry per row, not one tall cell
+                starts.update((rr, k) for rr in filled[1:] for k in span)
+            height = 1
+            while height < extent and not any((r + height, k) in starts for k in span):
                 height += 1
             cell_words = [
                 w for rr in range(r, r + height) for cc in range(c, c + width) for w in slot_words.get((rr, cc), [])
