@@ -37,8 +37,9 @@ class EvidenceUnit(DictRecord):
     :class:`DictRecord`.
 
     ``flattened_rows`` holds one "row header | column header: value; ..." line per body row ("" for a row
-    with nothing in it, such as a spacer), so a row-wise split is a split of this list; ``header_rows`` are the column-header lines every piece
-    repeats (``header_row_count`` of them in ``table_data``); ``row_pages[i]`` is the page of body row i.
+    with nothing in it, such as a spacer), so a row-wise split is a split of this list; ``header_rows``
+    are the column-header lines every piece repeats (``header_row_count`` of them in ``table_data``);
+    ``row_pages[i]`` is the page of body row i.
     ``caption_source`` says where the caption came from: "direct" (linked by the parser), "caption" (a
     numbered caption nearby), "title_block" (the lines printed above the table), "running_title" (the
     page's running header naming a statement or note), "heading" (the innermost section heading) or

@@ -70,7 +70,8 @@ def test_a_heading_wrapped_over_the_two_rows_of_a_split_header_stays_one_cell(tm
     c.drawCentredString((xs[1] + xs[3]) / 2, top - h + 5, "Net sales")
     c.drawString(xs[1] + 4, top - 2 * h + 5, "2021")
     c.drawString(xs[2] + 4, top - 2 * h + 5, "2020")
-    for r, (name, a, b) in enumerate([("Americas", "1,200", "1,100"), ("Europe", "800", "750"), ("Asia", "400", "380")]):
+    regions = [("Americas", "1,200", "1,100"), ("Europe", "800", "750"), ("Asia", "400", "380")]
+    for r, (name, a, b) in enumerate(regions):
         y = top - h * (r + 3) + 5
         for x, text in zip(xs, (name, a, b)):
             c.drawString(x + 4, y, text)
@@ -78,5 +79,6 @@ def test_a_heading_wrapped_over_the_two_rows_of_a_split_header_stays_one_cell(tm
     c.save()
     doc = LiteParser().parse(path).document
     assert len(doc.tables) == 1
-    heading = [cell for cell in doc.tables[0].data.table_cells if cell.start_col_offset_idx == 0 and cell.start_row_offset_idx == 0]
+    heading = [cell for cell in doc.tables[0].data.table_cells
+               if cell.start_col_offset_idx == 0 and cell.start_row_offset_idx == 0]
     assert [(cell.text, cell.row_span) for cell in heading] == [("Segment name", 2)]
