@@ -77,3 +77,23 @@ def test_a_line_opening_with_a_bare_number_and_a_lower_case_word_is_text(tmp_pat
     doc = LiteParser().parse(_filing(tmp_path / "filing.pdf", pages=12)).document
     lines = [item for item in doc.texts if item.text.startswith("17 of our Notes")]
     assert len(lines) == 11 and all(item.label == DocItemLabel.TEXT for item in lines)
+
+
+def test_a_unit_statement_set_in_bold_is_no_heading(tmp_path):
+    # Microsoft sets "(In millions)" in bold above its tables: the table's unit, not a section.
+    path = tmp_path / "unit.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setFont("Helvetica-Bold", 12)
+    c.drawString(72, 720, "Results of Operations")
+    c.setFont("Helvetica-Bold", 10)
+    c.drawString(72, 690, "(In millions)")
+    c.drawString(72, 640, "Segment Results")
+    c.setFont("Helvetica", 10)
+    for i, line in enumerate(BODY):
+        c.drawString(72, 670 - 13 * i if i == 0 else 620 - 13 * (i - 1), line)
+    c.showPage()
+    c.save()
+    doc = LiteParser().parse(path).document
+    labels = {item.text: item.label for item in doc.texts}
+    assert labels["(In millions)"] == DocItemLabel.TEXT
+    assert labels["Results of Operations"] == labels["Segment Results"] == DocItemLabel.SECTION_HEADER
