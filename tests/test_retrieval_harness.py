@@ -342,3 +342,30 @@ def test_st_baseline_is_skipped_with_a_reason_without_sentence_transformers(monk
     )
     with pytest.raises(SystemUnavailable, match="pip install sentence-transformers"):
         retrieval_systems.SYSTEMS["st-fixed512"]()
+
+
+def test_dense_records_rank_the_corpus_records_by_an_embedders_cosine(monkeypatch):
+    from evidence_chunker import EvidenceChunker
+    from semantic_json import LiteEmbedder
+
+    monkeypatch.delenv(retrieval_systems.PARSE_CACHE_ENV, raising=False)
+    pdf = SAMPLE_PDFS / "credit_review_ko.pdf"
+    system = retrieval_systems.DenseRecords("lite-records", LiteEmbedder())
+    stats = system.ingest([pdf])
+    records = EvidenceChunker(parser="lite").build_corpus(pdf)
+    assert stats == IngestStats(documents=1, pages=3, units=len(records))
+    assert [w.text for w in system.windows] == [chunk.text for chunk in records]
+    hits = system.search("2026년 원리금 상환 예정액(합계)은 얼마인가?", 3)
+    assert hits and 2 in hits[0].pages
+    assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+
+
+def test_st_records_is_skipped_with_a_reason_without_sentence_transformers(monkeypatch):
+    real_find_spec = retrieval_systems.importlib.util.find_spec
+    monkeypatch.setattr(
+        retrieval_systems.importlib.util,
+        "find_spec",
+        lambda name, *a: None if name == "sentence_transformers" else real_find_spec(name, *a),
+    )
+    with pytest.raises(SystemUnavailable, match="pip install sentence-transformers"):
+        retrieval_systems.SYSTEMS["st-records"]()
