@@ -333,15 +333,16 @@ def test_lite_baseline_ranks_windows_with_the_lite_embedder():
     assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
 
 
-def test_st_baseline_is_skipped_with_a_reason_without_sentence_transformers(monkeypatch):
+@pytest.mark.parametrize("name", ["st-fixed512", "st-records"])
+def test_st_systems_are_skipped_with_a_reason_without_sentence_transformers(monkeypatch, name):
     real_find_spec = retrieval_systems.importlib.util.find_spec
     monkeypatch.setattr(
         retrieval_systems.importlib.util,
         "find_spec",
-        lambda name, *a: None if name == "sentence_transformers" else real_find_spec(name, *a),
+        lambda module, *a: None if module == "sentence_transformers" else real_find_spec(module, *a),
     )
     with pytest.raises(SystemUnavailable, match="pip install sentence-transformers"):
-        retrieval_systems.SYSTEMS["st-fixed512"]()
+        retrieval_systems.SYSTEMS[name]()
 
 
 def test_dense_records_rank_the_corpus_records_by_an_embedders_cosine(monkeypatch):
@@ -358,14 +359,3 @@ def test_dense_records_rank_the_corpus_records_by_an_embedders_cosine(monkeypatc
     hits = system.search("2026년 원리금 상환 예정액(합계)은 얼마인가?", 3)
     assert hits and 2 in hits[0].pages
     assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
-
-
-def test_st_records_is_skipped_with_a_reason_without_sentence_transformers(monkeypatch):
-    real_find_spec = retrieval_systems.importlib.util.find_spec
-    monkeypatch.setattr(
-        retrieval_systems.importlib.util,
-        "find_spec",
-        lambda name, *a: None if name == "sentence_transformers" else real_find_spec(name, *a),
-    )
-    with pytest.raises(SystemUnavailable, match="pip install sentence-transformers"):
-        retrieval_systems.SYSTEMS["st-records"]()
