@@ -29,6 +29,7 @@ from .tables import (
     analyse_table,
     append_rows,
     flatten_rows,
+    grid_rows,
     header_lines,
     plain_table_data,
     render_html,
@@ -219,6 +220,7 @@ def build_units(parsed: ParsedDoc, doc_id: str, settings: BuildSettings | None =
                 context_before_pages=before_pages,
                 context_after_pages=after_pages,
                 flattened_rows=rows,
+                grid_rows=grid_rows(group.layout),
                 row_pages=pages_of_rows,
                 table_abstract=table_abstract(
                     _safe(caption.text), group.layout, len(filled), unit=unit, period=period, entity=title.entity,

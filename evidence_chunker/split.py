@@ -98,6 +98,7 @@ def _piece(eu: EvidenceUnit, data: TableData | None, start: int, end: int, first
         eu,
         bbox=_normalised_like(eu, own_boxes[0]) if own_boxes else eu.bbox,
         flattened_rows=eu.flattened_rows[start:end],
+        grid_rows=eu.grid_rows[start:end],
         row_pages=row_pages,
         table_html=html,
         context_before=list(before),

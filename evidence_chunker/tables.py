@@ -343,6 +343,27 @@ def flatten_rows(layout: TableLayout) -> list[str]:
     return lines
 
 
+def grid_rows(layout: TableLayout) -> list[str]:
+    """One line per body row in the table's own column order: "row header | value | value", the compact
+    twin of ``flatten_rows`` for retrieval text. The header lines name the columns once, where a flattened
+    row names them at every value, so a row is a third of the length and a column's words do not outweigh
+    the row's own. Spans once; an empty value cell keeps its place ("Interest | | (72)") up to the row's
+    last value; a section row is its label; a row with nothing in it gives "" (line i is body row i)."""
+    lines: list[str] = []
+    for r in layout.body_rows:
+        row = layout.grid[r]
+        if r in layout.section_rows:
+            lines.append(row[0])
+            continue
+        once = [c for c in range(layout.num_cols) if not (c > 0 and layout.origin[r][c] == layout.origin[r][c - 1])]
+        head = LEVEL_SEP.join(row[c] for c in once if c < layout.row_header_cols and row[c])
+        values = [row[c] for c in once if c >= layout.row_header_cols]
+        while values and not values[-1]:
+            values.pop()
+        lines.append(ROW_HEADER_SEP.join([head, *values] if head else values))
+    return lines
+
+
 def header_lines(layout: TableLayout) -> list[str]:
     """The column-header rows as text lines (spans once), for pieces that repeat the header."""
     lines = []

@@ -37,8 +37,11 @@ class EvidenceUnit(DictRecord):
     :class:`DictRecord`.
 
     ``flattened_rows`` holds one "row header | column header: value; ..." line per body row ("" for a row
-    with nothing in it, such as a spacer), so a row-wise split is a split of this list; ``header_rows``
-    are the column-header lines every piece repeats (``header_row_count`` of them in ``table_data``);
+    with nothing in it, such as a spacer), so a row-wise split is a split of this list; ``grid_rows`` is
+    its compact twin, one "row header | value | value" line per body row in column order, which
+    ``retrieval_text`` uses under the header lines (empty in units written before it existed);
+    ``header_rows`` are the column-header lines every piece repeats (``header_row_count`` of them in
+    ``table_data``);
     ``row_pages[i]`` is the page of body row i.
     ``caption_source`` says where the caption came from: "direct" (linked by the parser), "caption" (a
     numbered caption nearby), "title_block" (the lines printed above the table), "running_title" (the
@@ -66,6 +69,7 @@ class EvidenceUnit(DictRecord):
     context_before: list[str] = field(default_factory=list)
     context_after: list[str] = field(default_factory=list)
     flattened_rows: list[str] = field(default_factory=list)
+    grid_rows: list[str] = field(default_factory=list)
     table_abstract: str | None = None
     is_contents: bool = False
     bbox: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
@@ -150,15 +154,19 @@ class EvidenceUnit(DictRecord):
 
     @property
     def retrieval_text(self) -> str:
-        """What to embed: like ``text`` but with the abstract (which opens with the caption) and flattened
-        rows instead of HTML."""
+        """What to embed or index: like ``text`` but with the abstract (which opens with the caption) and the
+        table as plain lines instead of HTML: the header lines once, then one "row header | value | value"
+        line per row (``grid_rows``). Units without ``grid_rows`` give their flattened rows instead."""
         parts: list[str] = []
         if self.safe_caption and not (self.table_abstract or "").startswith(self.safe_caption):
             parts.append(self.safe_caption)
         if self.table_abstract:
             parts.append(self.table_abstract)
         parts.extend(self.context_before)
-        parts.append("\n".join(row for row in self.flattened_rows if row))
+        if self.grid_rows:
+            parts.append("\n".join([*self.header_rows, *(row for row in self.grid_rows if row)]))
+        else:
+            parts.append("\n".join(row for row in self.flattened_rows if row))
         parts.extend(self.context_after)
         parts.extend(self.footnotes)
         return "\n\n".join(p for p in parts if p)

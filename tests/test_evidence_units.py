@@ -156,6 +156,41 @@ def test_empty_cells_are_skipped_and_values_kept_as_printed():
     assert rows == ["Goodwill | 2023: 007", "Other | 2024: -; 2023: 50.000"]
 
 
+def test_grid_rows_keep_column_order_and_places_of_empty_cells():
+    grid = [["Item", "2024", "2023", "2022"], ["Current assets", "", "", ""], ["Goodwill", "", "007", ""],
+            ["Other", "-", "50.000", "4"], ["", "", "", ""], ["Total", "1,204", "", "9"]]
+    b = DocBuilder()
+    b.table(table_data(grid, row_header_cols=1), page=1, top=600)
+    eu = chunk(b)[0]
+    # a section row is its label, an empty row "", an empty cell keeps its place up to the last value
+    assert eu.grid_rows == ["Current assets", "Goodwill |  | 007", "Other | - | 50.000 | 4", "", "Total | 1,204 |  | 9"]
+    assert len(eu.grid_rows) == len(eu.flattened_rows)
+
+
+def test_grid_rows_give_a_span_once_and_a_table_without_row_headers_all_its_values():
+    grid = [["", "2024", "", "2023", ""], ["", "Q1", "Q2", "Q1", "Q2"], ["Revenue", "3,010", "3,120", "2,870", "2,940"],
+            ["Backlog", "9,400", "", "8,800", ""]]
+    b = DocBuilder()
+    b.table(table_data(grid, header_rows=2, row_header_cols=1, spans={(0, 1): 2, (0, 3): 2, (3, 1): 2, (3, 3): 2}),
+            page=1, top=600)
+    assert chunk(b)[0].grid_rows == ["Revenue | 3,010 | 3,120 | 2,870 | 2,940", "Backlog | 9,400 | 8,800"]
+    grid = [["Year", "Principal", "Interest"], ["2025", "1,200", "350.5"], ["2026", "1,200", "290.0"]]
+    b = DocBuilder()
+    b.table(table_data(grid, flags=False), page=1, top=600)
+    eu = chunk(b)[0]
+    assert eu.grid_rows == ["2025 | 1,200 | 350.5", "2026 | 1,200 | 290.0"]
+    assert eu.retrieval_text.endswith("Year | Principal | Interest\n2025 | 1,200 | 350.5\n2026 | 1,200 | 290.0")
+
+
+def test_a_unit_written_without_grid_rows_embeds_its_flattened_rows():
+    eu = chunk(income_builder())[0]
+    record = json.loads(json.dumps(eu.to_dict()))
+    del record["grid_rows"]  # as written before the field existed
+    old = EvidenceUnit.from_dict(record)
+    assert old.grid_rows == []
+    assert "Revenue | 2024: 12,345; 2023: 11,000" in old.retrieval_text
+
+
 def test_abstract_names_caption_columns_and_row_count():
     eu = chunk(income_builder())[0]
     assert eu.table_abstract.startswith("Table 1: Consolidated statement of income (in millions of USD): 4 rows")
@@ -166,7 +201,10 @@ def test_text_holds_html_and_retrieval_text_holds_rows():
     eu = chunk(income_builder())[0]
     assert "<table>" in eu.text and "12,345" in eu.text
     assert "<table>" not in eu.retrieval_text
-    assert "Revenue | 2024: 12,345" in eu.retrieval_text
+    # the header lines name the columns once; each row lists its values in column order
+    assert "Year ended December 31\n2024 | 2023\nRevenue | 12,345 | 11,000\nCost of sales | (7,100) | (6,500)" \
+        in eu.retrieval_text
+    assert "2024: 12,345" not in eu.retrieval_text
     assert eu.retrieval_units[0] == eu.table_abstract
     assert eu.chunk_id == eu.eu_id and eu.is_atomic is False
 

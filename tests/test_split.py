@@ -100,6 +100,8 @@ def test_pieces_of_a_table_with_empty_rows_show_the_rows_they_flatten():
         html_labels = re.findall(r"<tr><th>([^<]*)</th>", piece.table_html)[1:]  # after the header row
         line_labels = [line.split(" | ")[0].split(" > ")[-1] for line in piece.flattened_rows]
         assert html_labels == line_labels
+        assert [line.split(" | ")[0] for line in piece.grid_rows] == html_labels
     assert sum(1 for p in pieces for line in p.flattened_rows if line) == rows - 4
     for piece in pieces:  # an empty row leaves no blank line in what is embedded
-        assert piece.retrieval_text.endswith("\n\n" + "\n".join(line for line in piece.flattened_rows if line))
+        table_lines = [*piece.header_rows, *(line for line in piece.grid_rows if line)]
+        assert piece.retrieval_text.endswith("\n\n" + "\n".join(table_lines))
