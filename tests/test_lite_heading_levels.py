@@ -97,3 +97,47 @@ def test_a_unit_statement_set_in_bold_is_no_heading(tmp_path):
     labels = {item.text: item.label for item in doc.texts}
     assert labels["(In millions)"] == DocItemLabel.TEXT
     assert labels["Results of Operations"] == labels["Segment Results"] == DocItemLabel.SECTION_HEADER
+
+
+def test_numbered_clauses_and_run_in_headings_that_read_on_as_sentences_are_text(tmp_path):
+    # Exhibits set an agreement's numbered clauses in bold; the clause "16. This Agreement shall be governed
+    # …" became a top-level heading over every later section of the filing.
+    path = tmp_path / "exhibit.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setFont("Helvetica-Bold", 10)
+    c.drawString(72, 720, "2. Summary of Significant Accounting Policies")
+    c.drawString(72, 680, "16. This Agreement shall be governed by the laws of Delaware, without giving")
+    c.drawString(72, 667, "effect to its choice of law provisions.")
+    c.drawString(72, 630, "5. Effectiveness. This Second Amendment shall become effective as of October 17.")
+    c.drawString(72, 590, "1. I have reviewed this annual report on Form 10-K of Example Industries, Inc.;")
+    c.drawString(72, 550, "Johnson & Johnson Corp. Consolidated Statements of Earnings")
+    c.setFont("Helvetica", 10)
+    for i, line in enumerate(BODY):
+        c.drawString(72, 510 - 13 * i, line)
+    c.showPage()
+    c.save()
+    labels = {item.text: item.label for item in LiteParser().parse(path).document.texts}
+    clause = ("16. This Agreement shall be governed by the laws of Delaware, without giving effect to its choice of "
+              "law provisions.")
+    assert labels[clause] == DocItemLabel.TEXT
+    assert labels["5. Effectiveness. This Second Amendment shall become effective as of October 17."] == DocItemLabel.TEXT
+    assert labels["1. I have reviewed this annual report on Form 10-K of Example Industries, Inc.;"] == DocItemLabel.TEXT
+    assert labels["2. Summary of Significant Accounting Policies"] == DocItemLabel.SECTION_HEADER
+    assert labels["Johnson & Johnson Corp. Consolidated Statements of Earnings"] == DocItemLabel.SECTION_HEADER
+
+
+def test_a_bold_start_of_a_sentence_that_the_next_lines_continue_is_text(tmp_path):
+    path = tmp_path / "grant.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setFont("Helvetica-Bold", 10)
+    c.drawString(72, 720, "Vesting Schedule")
+    c.drawString(72, 690, "(ix) Grantee acknowledges that all original works of authorship (solely or jointly)")
+    c.setFont("Helvetica", 10)
+    c.drawString(72, 677, "within the scope of Grantee's employment are works made for hire under the Act.")
+    c.drawString(72, 650, "The Company may file and prosecute any application for patents for such works.")
+    c.showPage()
+    c.save()
+    labels = {item.text: item.label for item in LiteParser().parse(path).document.texts}
+    opening = "(ix) Grantee acknowledges that all original works of authorship (solely or jointly)"
+    assert labels[opening] == DocItemLabel.TEXT
+    assert labels["Vesting Schedule"] == DocItemLabel.SECTION_HEADER
