@@ -78,6 +78,9 @@ NOT_A_NAME = re.compile(r"commission|file\s+n(?:o|umber)|transition\s+period|\d{
 NAME_MAX_CHARS = 80
 #: The cover line that the registrant's name follows when no "(Exact name of registrant ...)" note is printed.
 FILE_NUMBER = re.compile(r"commission\s+file\s+n(?:o\.?|umber)", re.IGNORECASE)
+#: A file number and the name the text layer ran into its line.
+FILE_NUMBER_THEN_NAME = re.compile(r"commission\s+file\s+n(?:o\.?|umber)\s*:?\s*[\d-]+\s+(?P<name>\S.*)$",
+                                   re.IGNORECASE)
 #: Lines after the file number that are the state, the address or a label, not the name.
 NOT_A_NAME_AFTER_FILE_NUMBER = re.compile(r"[:()]|\bstate\b|incorporat|\d{5}", re.IGNORECASE)
 #: Cover lines after the file number in which the name is looked for.
@@ -155,7 +158,8 @@ def _is_name(text: str) -> bool:
 
 def _registrant(texts: list[str]) -> str | None:
     """The text right before "(Exact name of registrant as specified in its charter)": on its line, or
-    the line above."""
+    the line above, or the end of the line above when the text layer ran the name into the file number
+    ("… Commission File Number 001-36404 INPIXON")."""
     for i, text in enumerate(texts):
         note = REGISTRANT_NOTE.search(text)
         if note:
@@ -165,6 +169,9 @@ def _registrant(texts: list[str]) -> str | None:
             for previous in reversed(texts[max(i - 3, 0) : i]):
                 if _is_name(previous):
                     return previous
+                run_in = FILE_NUMBER_THEN_NAME.search(previous)
+                if run_in and _is_name(run_in.group("name")):
+                    return run_in.group("name")
             return None
     return None
 

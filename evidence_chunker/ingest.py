@@ -167,10 +167,10 @@ def prepare_document(path: Path, parser: str = "lite", artifacts_path: str | Non
     doc_id = doc_id or document_id_for(path)
     units = chunker.chunk_parsed(parsed, doc_id=doc_id)
     consumed = ConsumedStats()
-    corpus = build_corpus_parsed(parsed, units, doc_id, token_limit=chunker.token_limit, stats=consumed)
+    filing = filing_profile(parsed.document)
+    corpus = build_corpus_parsed(parsed, units, doc_id, token_limit=chunker.token_limit, stats=consumed, filing=filing)
     document = corpus_to_semantic_document(corpus, doc_id, pdf_uri(path), parsed.sha256)
     tables = {eu.eu_id.rsplit("-s", 1)[0]: eu for eu in units}
-    filing = filing_profile(parsed.document)
     info = {
         "kind": INFO_KIND,
         "pdf_path": str(path.resolve()),

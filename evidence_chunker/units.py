@@ -50,6 +50,8 @@ class EvidenceUnit(DictRecord):
     December 31", "제 26 기") are what the title lines or header cells state. ``is_contents`` is True for a
     table of contents (docling label ``document_index``: titles and the pages they start on), which
     points at evidence without holding any.
+    ``filing`` names the document the table is in, as its cover does (company · form · period · fiscal
+    year, see ``evidence_chunker.filing``); the corpus sets it, and ``retrieval_text`` opens with it.
     ``bbox`` is the table's box on ``page_no`` normalised to 0..1 (BOTTOMLEFT, t > b);
     ``page_boxes`` are the absolute boxes of every part of the table (a table continued over a page
     break has one per page). ``table_data`` is docling-core ``TableData`` JSON, kept so pieces can
@@ -85,6 +87,7 @@ class EvidenceUnit(DictRecord):
     context_after_boxes: list[list[PageBox]] = field(default_factory=list)
     footnotes: list[str] = field(default_factory=list)
     headings: list[str] = field(default_factory=list)
+    filing: str | None = None
     page_boxes: list[PageBox] = field(default_factory=list)
     source_refs: list[str] = field(default_factory=list)
     context_refs: list[str] = field(default_factory=list)
@@ -156,8 +159,9 @@ class EvidenceUnit(DictRecord):
     def retrieval_text(self) -> str:
         """What to embed or index: like ``text`` but with the abstract (which opens with the caption) and the
         table as plain lines instead of HTML: the header lines once, then one "row header | value | value"
-        line per row (``grid_rows``). Units without ``grid_rows`` give their flattened rows instead."""
-        parts: list[str] = []
+        line per row (``grid_rows``). Units without ``grid_rows`` give their flattened rows instead. The
+        ``filing`` line comes first, so a record says whose figures it holds among many documents' records."""
+        parts: list[str] = [self.filing] if self.filing else []
         if self.safe_caption and not (self.table_abstract or "").startswith(self.safe_caption):
             parts.append(self.safe_caption)
         if self.table_abstract:
@@ -199,6 +203,7 @@ class EvidenceUnit(DictRecord):
             "unit": self.unit,
             "period": self.period,
             "headings": list(self.headings),
+            "filing": self.filing,
             "bbox": list(self.bbox),
             "page_boxes": [box.to_dict() for box in self.page_boxes],
             "is_split": self.is_split,

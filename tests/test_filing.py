@@ -171,3 +171,46 @@ def test_a_quarter_is_in_the_fiscal_year_its_annual_reports_end():
     assert filing_profile(_quarterly("June 30, 2023", calendar).doc)["fiscal_year"] == "2023"
     # no fiscal year end named: the calendar year of the quarter's end
     assert filing_profile(_quarterly("December 31, 2022", None).doc)["fiscal_year"] == "2022"
+
+
+def test_every_corpus_record_names_its_filing_first_and_text_chunks_keep_the_token_limit():
+    # Fifty filings in one index: "3M's FY2022 capex" must find 3M's 2022 cash flow statement, whose rows
+    # never say 3M, so each record opens with the cover's line.
+    from evidence_chunker import EvidenceChunker
+    from evidence_chunker.corpus import chunk_to_record
+    from evidence_chunker.tokens import count_tokens
+
+    b = DocBuilder(pages=3)
+    b.text("FORM 10-K", page=1, top=800, height=12)
+    b.text("For the fiscal year ended December 31, 2017 OR", page=1, top=780, height=12)
+    b.text("Netflix, Inc.", page=1, top=740, height=12)
+    b.text("(Exact name of Registrant as specified in its charter)", page=1, top=725, height=12)
+    for n in range(12):
+        b.text(f"Paragraph {n}: streaming revenues grew in every region as paid memberships rose, and content "
+               f"amortization grew more slowly than revenues, so operating margin widened in year {2000 + n}.",
+               page=2, top=800 - 60 * n, height=40)
+    b.table(table_data([["", "2017", "2016"], ["Revenues", "11,692,713", "8,830,669"]], row_header_cols=1),
+            page=3, top=400)
+    corpus = EvidenceChunker(parser="lite", token_limit=128).build_corpus_parsed(b.parsed(), doc_id="nflx")
+    profile = "Netflix, Inc. · FORM 10-K · For the fiscal year ended December 31, 2017 · FY2017"
+    kinds = [chunk.metadata["kind"] for chunk in corpus]
+    assert kinds.count("table") == 1 and kinds.count("text") > 3
+    for chunk in corpus:
+        assert chunk.filing == profile and chunk.metadata["filing"] == profile
+        assert chunk.retrieval_text.startswith(profile + "\n")
+        assert chunk_to_record(chunk)["retrieval_text"].startswith(profile)
+        if chunk.metadata["kind"] == "text":
+            assert count_tokens(chunk.retrieval_text) <= 128
+    # a document without a cover has no filing line
+    plain = EvidenceChunker(parser="lite").build_corpus_parsed(_cover("Quarterly letter to partners").parsed(),
+                                                               doc_id="letter")
+    assert all(chunk.filing is None for chunk in plain)
+
+
+def test_a_name_run_into_the_file_number_line_is_the_registrant():
+    # inpixon's cover: the text layer ends the file-number line with the name; the state follows the note.
+    b = _cover("FORM 10-K", "For the fiscal year ended December 31, 2019",
+               "For the transition period from ____ to ____ Commission File Number 001-36404 INPIXON",
+               "(Exact name of registrant as specified in its charter)", "Nevada", "88-0434915",
+               "(State or other jurisdiction of")
+    assert filing_profile(b.doc)["company"] == "INPIXON"

@@ -80,8 +80,8 @@ class TextChunk(DictRecord):
     ``page_boxes`` are absolute boxes (points, BOTTOMLEFT); ``item_refs`` are the docling self_refs of the
     doc items it holds; ``bbox`` is its first box normalised to 0..1 (BOTTOMLEFT, t > b; zeros when
     unknown); ``parts`` say which stretch of ``text`` came from which items, so a chunk can be rebuilt
-    without some of them (see ``filter_consumed_paragraphs``). ``to_dict``/``from_dict`` come from
-    :class:`DictRecord`.
+    without some of them (see ``filter_consumed_paragraphs``). ``filing`` names the document, as its cover
+    does (see ``EvidenceUnit.filing``). ``to_dict``/``from_dict`` come from :class:`DictRecord`.
     """
 
     chunk_id: str
@@ -93,6 +93,7 @@ class TextChunk(DictRecord):
     item_refs: list[str] = field(default_factory=list)
     bbox: tuple[float, float, float, float] = _NO_BBOX
     parts: list[ChunkPart] = field(default_factory=list)
+    filing: str | None = None
 
     @classmethod
     def from_parts(cls, chunk_id: str, doc_id: str, headings: list[str], parts: list[ChunkPart]) -> "TextChunk":
@@ -128,8 +129,9 @@ class TextChunk(DictRecord):
 
     @property
     def retrieval_text(self) -> str:
-        """Headings then text, one per line: what HybridChunker counted against the token limit."""
-        return CHUNK_DELIM.join([*self.headings, self.text])
+        """The ``filing`` line, the headings, then the text, one per line: what HybridChunker counted against
+        the token limit (the corpus leaves room for the filing line)."""
+        return CHUNK_DELIM.join([*([self.filing] if self.filing else []), *self.headings, self.text])
 
     @property
     def retrieval_units(self) -> list[str]:
@@ -148,6 +150,7 @@ class TextChunk(DictRecord):
             "bbox": list(self.bbox),
             "page_boxes": [box.to_dict() for box in self.page_boxes],
             "headings": list(self.headings),
+            "filing": self.filing,
             "item_refs": list(self.item_refs),
         }
 
