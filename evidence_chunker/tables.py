@@ -347,7 +347,7 @@ def grid_rows(layout: TableLayout) -> list[str]:
     """One line per body row in the table's own column order: "row header | value | value", the compact
     twin of ``flatten_rows`` for retrieval text. The header lines name the columns once, where a flattened
     row names them at every value, so a row is a third of the length and a column's words do not outweigh
-    the row's own. Spans once; an empty value cell keeps its place ("Interest | | (72)") up to the row's
+    the row's own. Spans once; an empty value cell keeps its place ("Interest |  | (72)") up to the row's
     last value; a section row is its label; a row with nothing in it gives "" (line i is body row i)."""
     lines: list[str] = []
     for r in layout.body_rows:

@@ -51,7 +51,9 @@ class EvidenceUnit(DictRecord):
     table of contents (docling label ``document_index``: titles and the pages they start on), which
     points at evidence without holding any.
     ``filing`` names the document the table is in, as its cover does (company · form · period · fiscal
-    year, see ``evidence_chunker.filing``); the corpus sets it, and ``retrieval_text`` opens with it.
+    year, see ``evidence_chunker.filing``); the corpus sets it. It is metadata, not part of
+    ``retrieval_text``: one line repeated in every record of a document drew a dense retriever's queries,
+    which name the company, to the shortest records (measured in docs/benchmarks.md, thirteenth round).
     ``bbox`` is the table's box on ``page_no`` normalised to 0..1 (BOTTOMLEFT, t > b);
     ``page_boxes`` are the absolute boxes of every part of the table (a table continued over a page
     break has one per page). ``table_data`` is docling-core ``TableData`` JSON, kept so pieces can
@@ -159,9 +161,8 @@ class EvidenceUnit(DictRecord):
     def retrieval_text(self) -> str:
         """What to embed or index: like ``text`` but with the abstract (which opens with the caption) and the
         table as plain lines instead of HTML: the header lines once, then one "row header | value | value"
-        line per row (``grid_rows``). Units without ``grid_rows`` give their flattened rows instead. The
-        ``filing`` line comes first, so a record says whose figures it holds among many documents' records."""
-        parts: list[str] = [self.filing] if self.filing else []
+        line per row (``grid_rows``). Units without ``grid_rows`` give their flattened rows instead."""
+        parts: list[str] = []
         if self.safe_caption and not (self.table_abstract or "").startswith(self.safe_caption):
             parts.append(self.safe_caption)
         if self.table_abstract:

@@ -72,25 +72,20 @@ def build_corpus_parsed(
     """The corpus of one parsed document: ``units`` (its Evidence Units, already split) and Text Chunks
     of everything else, without the paragraphs the units absorbed, merged in reading order.
 
-    ``doc_id`` defaults to ``parsed.default_doc_id`` and must be the units' ``doc_id``. Every chunk's
-    ``filing`` is the document's cover line (``filing_profile(parsed.document)["profile"]``, or that of
-    ``filing`` when the caller has read it already; None without a cover). Text Chunks are at most
-    ``token_limit`` cl100k tokens with the filing line and the headings. ``stats`` receives the filter's
-    counts.
+    ``doc_id`` defaults to ``parsed.default_doc_id`` and must be the units' ``doc_id``. Text Chunks are
+    at most ``token_limit`` cl100k tokens (headings included). Every chunk's ``filing`` is the document's
+    cover line (``filing_profile(parsed.document)["profile"]``, or that of ``filing`` when the caller has
+    read it already; None without a cover). ``stats`` receives the filter's counts.
     """
     from ..filing import filing_profile
-    from ..tokens import count_tokens
 
     doc_id = doc_id or parsed.default_doc_id
     foreign = sorted({u.doc_id for u in units if u.doc_id != doc_id})
     if foreign:
         raise ValueError(f"units belong to doc_id {foreign}, not {doc_id!r}; build them with the same doc_id")
     profile = (filing if filing is not None else filing_profile(parsed.document)).get("profile") or None
-    text_limit = token_limit - (count_tokens(profile) + 1 if profile else 0)
-    if text_limit < 1:
-        raise ValueError(f"token_limit {token_limit} leaves no room for text beside the filing line {profile!r}")
     tables = {ref for unit in units for ref in unit.source_refs}
-    text_chunks = make_text_chunks(parsed, doc_id, token_limit=text_limit, tables=tables)
+    text_chunks = make_text_chunks(parsed, doc_id, token_limit=token_limit, tables=tables)
     kept = filter_consumed_paragraphs(text_chunks, units, min_substring_len=min_substring_len, stats=stats)
     if profile:
         units = [replace(unit, filing=profile) for unit in units]

@@ -129,9 +129,8 @@ class TextChunk(DictRecord):
 
     @property
     def retrieval_text(self) -> str:
-        """The ``filing`` line, the headings, then the text, one per line: what HybridChunker counted against
-        the token limit (the corpus leaves room for the filing line)."""
-        return CHUNK_DELIM.join([*([self.filing] if self.filing else []), *self.headings, self.text])
+        """Headings then text, one per line: what HybridChunker counted against the token limit."""
+        return CHUNK_DELIM.join([*self.headings, self.text])
 
     @property
     def retrieval_units(self) -> list[str]:

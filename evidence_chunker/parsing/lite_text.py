@@ -510,3 +510,38 @@ def group_lines(phrases: Iterable[Phrase], settings: LiteSettings) -> list[Line]
         lines.append(Line(sorted(members, key=lambda p: p.x0)))
     lines.sort(key=lambda ln: (ln.top, ln.x0))
     return lines
+
+
+#: A sentence ends and the next one runs on: a word's full stop, a capitalised word and three more words
+#: ("Effectiveness. This Second Amendment shall …", "EMPLOYMENT . Unless otherwise provided …"). Not
+#: after a short abbreviation ("Inc.", "U.S.") or one of ``_ABBREVIATIONS``; a colon ("Note 3: Revenue
+#: Recognition") is no sentence end.
+_RUN_ON_RE = re.compile(r"\b([A-Za-z]{4,}) ?\.\s+[A-Z][\w’'-]*(?:\s+\S+){3}")
+_ABBREVIATIONS = frozenset({"Corp", "Bros", "Intl", "Dept", "Assn", "Govt", "Natl"})
+#: A numbered line ending in a full stop with at least this many words, most of them lower-case, is a
+#: sentence ("16. This Agreement shall be governed by the laws of Delaware, …").
+_SENTENCE_MIN_WORDS = 10
+
+
+def runs_on(text: str) -> bool:
+    """True for a paragraph's opening set in bold or numbered that reads on as a sentence, so it names no
+    section: a run-in heading and the first sentence of its paragraph ("5. Effectiveness. This Second
+    Amendment shall become effective …", "Section 5.8 Normal Form of Retirement Income. The normal form of
+    retirement income shall be …"), a numbered clause of an agreement ("16. This Agreement shall be
+    governed by the laws of Delaware, without giving effect to its choice of law provisions."), an item of
+    a certification ("1. I have reviewed this annual report on Form 10-K of NIKE, Inc.;"), a Korean numbered
+    sentence ("1. 당사는 … 있습니다."). A heading in capitals is a heading however it reads."""
+    number = HEADING_NUMBER_RE.match(text)
+    rest = text[number.end():].strip() if number else text.strip()
+    latin = [ch for ch in rest if ch.isascii() and ch.isalpha()]
+    if latin and all(ch.isupper() for ch in latin):
+        return False
+    if any(m.group(1) not in _ABBREVIATIONS for m in _RUN_ON_RE.finditer(rest)):
+        return True
+    if not number:
+        return False
+    if rest.endswith((",", ";")) or rest.endswith("다."):
+        return True
+    words = rest.split()
+    lower = sum(1 for w in words if w[0].islower())
+    return rest.endswith(".") and len(words) >= _SENTENCE_MIN_WORDS and lower * 2 > len(words)
