@@ -289,6 +289,11 @@ def _closes(total_label: str, section: str) -> bool:
     return bool(named) and named == section.strip(" :：").lower()
 
 
+def _cell_starts(layout: TableLayout, r: int) -> list[int]:
+    """The columns of row ``r`` where a cell starts, left to right: a cell spanning columns is read once."""
+    return [c for c in range(layout.num_cols) if not (c > 0 and layout.origin[r][c] == layout.origin[r][c - 1])]
+
+
 def flatten_rows(layout: TableLayout) -> list[str]:
     """One line per body row: "row header | column header: value; ..."; empty cells are skipped, and a row
     with nothing in it gives "" (so line i is body row i, whose rows a split slices from ``table_data``).
@@ -313,10 +318,8 @@ def flatten_rows(layout: TableLayout) -> list[str]:
             else:
                 minor = label
             continue
-        head_parts = []
-        for c in range(layout.row_header_cols):
-            if row[c] and not (c > 0 and layout.origin[r][c] == layout.origin[r][c - 1]):
-                head_parts.append(row[c])
+        starts = _cell_starts(layout, r)
+        head_parts = [row[c] for c in starts if c < layout.row_header_cols and row[c]]
         head = LEVEL_SEP.join(head_parts)
         is_total = bool(head_parts) and bool(_TOTAL_ROW.match(head_parts[0]))
         closes_major = is_total and bool(major) and _closes(head_parts[0], major)
@@ -325,12 +328,8 @@ def flatten_rows(layout: TableLayout) -> list[str]:
         prefix = SECTION_SEP.join(p for p in (major, minor) if p)
         if prefix and head:
             head = prefix + SECTION_SEP + head
-        pairs = []
-        for c in range(layout.row_header_cols, layout.num_cols):
-            value = row[c]
-            if not value or (c > 0 and layout.origin[r][c] == layout.origin[r][c - 1]):
-                continue
-            pairs.append(f"{labels[c]}{VALUE_SEP}{value}" if labels[c] else value)
+        pairs = [f"{labels[c]}{VALUE_SEP}{row[c]}" if labels[c] else row[c]
+                 for c in starts if c >= layout.row_header_cols and row[c]]
         body = PAIR_SEP.join(pairs)
         if head and body:
             lines.append(f"{head}{ROW_HEADER_SEP}{body}")
@@ -355,9 +354,9 @@ def grid_rows(layout: TableLayout) -> list[str]:
         if r in layout.section_rows:
             lines.append(row[0])
             continue
-        once = [c for c in range(layout.num_cols) if not (c > 0 and layout.origin[r][c] == layout.origin[r][c - 1])]
-        head = LEVEL_SEP.join(row[c] for c in once if c < layout.row_header_cols and row[c])
-        values = [row[c] for c in once if c >= layout.row_header_cols]
+        starts = _cell_starts(layout, r)
+        head = LEVEL_SEP.join(row[c] for c in starts if c < layout.row_header_cols and row[c])
+        values = [row[c] for c in starts if c >= layout.row_header_cols]
         while values and not values[-1]:
             values.pop()
         lines.append(ROW_HEADER_SEP.join([head, *values] if head else values))

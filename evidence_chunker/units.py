@@ -41,8 +41,7 @@ class EvidenceUnit(DictRecord):
     its compact twin, one "row header | value | value" line per body row in column order, which
     ``retrieval_text`` uses under the header lines (empty in units written before it existed);
     ``header_rows`` are the column-header lines every piece repeats (``header_row_count`` of them in
-    ``table_data``);
-    ``row_pages[i]`` is the page of body row i.
+    ``table_data``); ``row_pages[i]`` is the page of body row i.
     ``caption_source`` says where the caption came from: "direct" (linked by the parser), "caption" (a
     numbered caption nearby), "title_block" (the lines printed above the table), "running_title" (the
     page's running header naming a statement or note), "heading" (the innermost section heading) or

@@ -49,6 +49,18 @@ def _filing(path: Path, pages: int) -> Path:
     return path
 
 
+def _labels_of_page(path: Path, lines: list[tuple[str, int, int, str]]) -> dict[str, DocItemLabel]:
+    """Draw one page of ``(font, size, y, text)`` lines at the left margin and return the lite parser's label
+    of each text item."""
+    c = canvas.Canvas(str(path), pagesize=letter)
+    for font, size, y, text in lines:
+        c.setFont(font, size)
+        c.drawString(72, y, text)
+    c.showPage()
+    c.save()
+    return {item.text: item.label for item in LiteParser().parse(path).document.texts}
+
+
 def _headers(doc) -> dict[str, tuple[int, int]]:
     return {item.text: (item.prov[0].page_no, item.level) for item in doc.texts if isinstance(item, SectionHeaderItem)}
 
@@ -81,20 +93,13 @@ def test_a_line_opening_with_a_bare_number_and_a_lower_case_word_is_text(tmp_pat
 
 def test_a_unit_statement_set_in_bold_is_no_heading(tmp_path):
     # Microsoft sets "(In millions)" in bold above its tables: the table's unit, not a section.
-    path = tmp_path / "unit.pdf"
-    c = canvas.Canvas(str(path), pagesize=letter)
-    c.setFont("Helvetica-Bold", 12)
-    c.drawString(72, 720, "Results of Operations")
-    c.setFont("Helvetica-Bold", 10)
-    c.drawString(72, 690, "(In millions)")
-    c.drawString(72, 640, "Segment Results")
-    c.setFont("Helvetica", 10)
-    for i, line in enumerate(BODY):
-        c.drawString(72, 670 - 13 * i if i == 0 else 620 - 13 * (i - 1), line)
-    c.showPage()
-    c.save()
-    doc = LiteParser().parse(path).document
-    labels = {item.text: item.label for item in doc.texts}
+    labels = _labels_of_page(tmp_path / "unit.pdf", [
+        ("Helvetica-Bold", 12, 720, "Results of Operations"),
+        ("Helvetica-Bold", 10, 690, "(In millions)"),
+        ("Helvetica-Bold", 10, 640, "Segment Results"),
+        ("Helvetica", 10, 670, BODY[0]),
+        *(("Helvetica", 10, 620 - 13 * i, line) for i, line in enumerate(BODY[1:])),
+    ])
     assert labels["(In millions)"] == DocItemLabel.TEXT
     assert labels["Results of Operations"] == labels["Segment Results"] == DocItemLabel.SECTION_HEADER
 
@@ -102,21 +107,15 @@ def test_a_unit_statement_set_in_bold_is_no_heading(tmp_path):
 def test_numbered_clauses_and_run_in_headings_that_read_on_as_sentences_are_text(tmp_path):
     # Exhibits set an agreement's numbered clauses in bold; the clause "16. This Agreement shall be governed
     # …" became a top-level heading over every later section of the filing.
-    path = tmp_path / "exhibit.pdf"
-    c = canvas.Canvas(str(path), pagesize=letter)
-    c.setFont("Helvetica-Bold", 10)
-    c.drawString(72, 720, "2. Summary of Significant Accounting Policies")
-    c.drawString(72, 680, "16. This Agreement shall be governed by the laws of Delaware, without giving")
-    c.drawString(72, 667, "effect to its choice of law provisions.")
-    c.drawString(72, 630, "5. Effectiveness. This Second Amendment shall become effective as of October 17.")
-    c.drawString(72, 590, "1. I have reviewed this annual report on Form 10-K of Example Industries, Inc.;")
-    c.drawString(72, 550, "Johnson & Johnson Corp. Consolidated Statements of Earnings")
-    c.setFont("Helvetica", 10)
-    for i, line in enumerate(BODY):
-        c.drawString(72, 510 - 13 * i, line)
-    c.showPage()
-    c.save()
-    labels = {item.text: item.label for item in LiteParser().parse(path).document.texts}
+    labels = _labels_of_page(tmp_path / "exhibit.pdf", [
+        ("Helvetica-Bold", 10, 720, "2. Summary of Significant Accounting Policies"),
+        ("Helvetica-Bold", 10, 680, "16. This Agreement shall be governed by the laws of Delaware, without giving"),
+        ("Helvetica-Bold", 10, 667, "effect to its choice of law provisions."),
+        ("Helvetica-Bold", 10, 630, "5. Effectiveness. This Second Amendment shall become effective as of October 17."),
+        ("Helvetica-Bold", 10, 590, "1. I have reviewed this annual report on Form 10-K of Example Industries, Inc.;"),
+        ("Helvetica-Bold", 10, 550, "Johnson & Johnson Corp. Consolidated Statements of Earnings"),
+        *(("Helvetica", 10, 510 - 13 * i, line) for i, line in enumerate(BODY)),
+    ])
     clause = ("16. This Agreement shall be governed by the laws of Delaware, without giving effect to its choice of "
               "law provisions.")
     assert labels[clause] == DocItemLabel.TEXT
@@ -127,17 +126,12 @@ def test_numbered_clauses_and_run_in_headings_that_read_on_as_sentences_are_text
 
 
 def test_a_bold_start_of_a_sentence_that_the_next_lines_continue_is_text(tmp_path):
-    path = tmp_path / "grant.pdf"
-    c = canvas.Canvas(str(path), pagesize=letter)
-    c.setFont("Helvetica-Bold", 10)
-    c.drawString(72, 720, "Vesting Schedule")
-    c.drawString(72, 690, "(ix) Grantee acknowledges that all original works of authorship (solely or jointly)")
-    c.setFont("Helvetica", 10)
-    c.drawString(72, 677, "within the scope of Grantee's employment are works made for hire under the Act.")
-    c.drawString(72, 650, "The Company may file and prosecute any application for patents for such works.")
-    c.showPage()
-    c.save()
-    labels = {item.text: item.label for item in LiteParser().parse(path).document.texts}
     opening = "(ix) Grantee acknowledges that all original works of authorship (solely or jointly)"
+    labels = _labels_of_page(tmp_path / "grant.pdf", [
+        ("Helvetica-Bold", 10, 720, "Vesting Schedule"),
+        ("Helvetica-Bold", 10, 690, opening),
+        ("Helvetica", 10, 677, "within the scope of Grantee's employment are works made for hire under the Act."),
+        ("Helvetica", 10, 650, "The Company may file and prosecute any application for patents for such works."),
+    ])
     assert labels[opening] == DocItemLabel.TEXT
     assert labels["Vesting Schedule"] == DocItemLabel.SECTION_HEADER
