@@ -49,7 +49,9 @@ from .lite_pdfium import PageFrame, extract_chars
 from .lite_settings import LiteSettings
 from .lite_borderless import find_aligned_tables
 from .lite_ruled import find_ruled_tables
-from .lite_ruled_headings import repeats_labels, stack_heading_grids, take_headings_above
+from .lite_ruled_headings import (
+    is_heading_grid, repeats_labels, runs_between_grids, stack_heading_grids, take_headings_above,
+)
 from .lite_tables import Edge, FoundTable, join_value_mark_columns, prepare_edges
 from .lite_text import (
     Glyphs,
@@ -426,7 +428,7 @@ class LiteParser:
         if tables:  # a statement's years printed as lines above its ruled body
             lines_outside = group_lines(_outside(phrases, tables), settings)
             for table in tables:
-                if not any(c.column_header for c in table.cells):
+                if not any(c.column_header for c in table.cells) and not is_heading_grid(table):
                     take_headings_above(table, lines_outside, settings)
         body_size = body_style(phrases).size
         for zone in page_zones(_outside(phrases, tables), body_size, settings):
@@ -436,7 +438,10 @@ class LiteParser:
                 tables += index
                 lines = group_lines(_outside(zone, index), settings)
             if settings.borderless_tables:
-                tables += find_aligned_tables(lines, hs + vs, page.figures, settings)
+                for run in runs_between_grids(lines, tables):
+                    tables += find_aligned_tables(run, hs + vs, page.figures, settings)
+        if settings.borderless_tables and any(is_heading_grid(t) for t in tables):  # drawn over aligned rows
+            tables = stack_heading_grids(tables, group_lines(_outside(phrases, tables), settings))
         for table in tables:
             if table.kind == "index":
                 continue

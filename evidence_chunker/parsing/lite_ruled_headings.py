@@ -32,6 +32,8 @@ _TOP_SLACK = 1.0
 HEADING_GRID_GAP = 6.0
 #: A grid of headings has at most this many rows.
 HEADING_GRID_MAX_ROWS = 4
+#: At most this many label lines ("Revenue") stand between a grid of headings and the aligned rows it heads.
+HEADING_GRID_MAX_LABELS = 2
 
 
 def _column_geometry(table: FoundTable) -> tuple[list[float], list[tuple[float, float]]] | None:
@@ -147,45 +149,111 @@ def take_headings_above(table: FoundTable, lines: Sequence[Line], settings: Lite
         below = [p for _, _, pieces in rows[r + 1] for p in pieces] if r + 1 < len(rows) else []
         rows[r] = centre_over_groups(row, extents, labelled, below, settings)
         labelled |= {first for first, last, _ in row if 0 < first == last}
-    # from the grid up, lines with a heading over a value column; a line over the label column alone
-    # (the table's title, the tail of a paragraph) ends them
-    keep = len(rows)
+    # right above the grid, up to HEADING_GRID_MAX_LABELS section labels ("Card Member loans") the
+    # grid's rows open with; above them, lines with a heading over a value column, where a line over the
+    # label column alone (the table's title, the tail of a paragraph) ends them
+    end = len(rows)
+    while end > max(0, len(rows) - HEADING_GRID_MAX_LABELS) and all(first == 0 for first, _, _ in rows[end - 1]):
+        end -= 1
+    keep = end
     while keep > 0 and any(first > 0 for first, _, _ in rows[keep - 1]):
         keep -= 1
-    headings, rows = headings[keep:], rows[keep:]
+    labels, headings, rows = headings[end:], headings[keep:], rows[keep:end]
     if not rows:
         return []
+    _insert_label_rows(table, labels, bounds)
     # a lone heading ("Year ended December 31,") spans the columns it is centred over, as above borderless tables
     placed = [{first: (last, phrases) for first, last, phrases in row} for row in rows]
     widen_lone_headings(placed, len(placed), extents, settings)
     rows = [[(first, last, phrases) for first, (last, phrases) in sorted(row.items())] for row in placed]
     _insert_heading_rows(table, rows, bounds)
     table.top = min(table.top, min(line.top for line in headings))
-    return list(headings)
+    return [*headings, *labels]
 
 
-def _heads(upper: FoundTable, lower: FoundTable) -> bool:
-    """True when ``upper`` is a grid of headings standing right above ``lower`` within its sides: a few
-    rows, no figure but years, and ``lower`` a body without header rows."""
+def is_heading_grid(table: FoundTable) -> bool:
+    """True when ``table`` is a ruled grid that can only be headings: a few rows, no figure but years.
+    Such a grid heads the body below it; it has no value column for lines above it to head."""
     return (
-        upper.kind == lower.kind == "ruled"
-        and 0 <= lower.top - upper.bottom <= HEADING_GRID_GAP
-        and upper.x0 >= lower.x0 - HEADING_GRID_GAP
-        and upper.x1 <= lower.x1 + HEADING_GRID_GAP
-        and upper.n_rows <= HEADING_GRID_MAX_ROWS
-        and not any(is_quantity(c.text) for c in upper.cells)
-        and any(is_quantity(c.text) for c in lower.cells)
-        and not any(c.column_header for c in lower.cells)
+        table.kind == "ruled"
+        and table.n_rows <= HEADING_GRID_MAX_ROWS
+        and not any(is_quantity(c.text) for c in table.cells)
     )
 
 
-def stack_heading_grids(tables: list[FoundTable]) -> list[FoundTable]:
-    """The tables with each ruled grid of headings merged, as header rows, into the body grid right below
-    it (see :func:`_heads`); a heading cell goes over the body columns its box covers."""
+def runs_between_grids(lines: Sequence[Line], tables: Sequence[FoundTable]) -> list[list[Line]]:
+    """``lines`` (top to bottom) cut where a ruled grid reaching into their width stands between two of
+    them: the rows above a grid and those below it are not one borderless table (a grid of headings
+    heads the rows under it, not those over it)."""
+    runs: list[list[Line]] = [[]]
+    for prev, line in zip([None, *lines], lines):
+        if prev is not None and any(
+            t.kind == "ruled"
+            and prev.bottom <= t.top + _TOP_SLACK
+            and t.bottom <= line.top + _TOP_SLACK
+            and t.x0 < max(prev.x1, line.x1)
+            and t.x1 > min(prev.x0, line.x0)
+            for t in tables
+        ):
+            runs.append([])
+        runs[-1].append(line)
+    return [run for run in runs if run]
+
+
+def _heads(upper: FoundTable, lower: FoundTable, lines: Sequence[Line]) -> list[Line] | None:
+    """The label lines between ``upper`` and ``lower`` when ``upper`` is a grid of headings
+    (:func:`is_heading_grid`) standing right above ``lower`` within its sides, and ``lower`` a body without
+    header rows: a ruled grid, or the aligned rows a report prints under heading cells it draws as a grid
+    (JPMorgan's statements). Between the two may stand up to ``HEADING_GRID_MAX_LABELS`` lines (of
+    ``lines``, the text outside every table) that are a label alone in the label column ("Revenue"), the
+    section the aligned rows open with. None when ``upper`` does not head ``lower``."""
+    if not (
+        is_heading_grid(upper)
+        and lower.kind in ("ruled", "aligned")
+        and upper.x0 >= lower.x0 - HEADING_GRID_GAP
+        and upper.x1 <= lower.x1 + HEADING_GRID_GAP
+        and any(is_quantity(c.text) for c in lower.cells)
+        and not any(c.column_header for c in lower.cells)
+    ):
+        return None
+    values_from = min((c.x0 for c in lower.cells if c.col > 0 and c.text), default=lower.x1)
+    between = sorted((ln for ln in lines if ln.top >= upper.bottom - _TOP_SLACK and ln.bottom <= lower.top + _TOP_SLACK
+                      and ln.x1 > lower.x0 and ln.x0 < lower.x1), key=lambda ln: ln.top)
+    if lower.kind != "aligned" and between or len(between) > HEADING_GRID_MAX_LABELS:
+        return None
+    if any(len(ln.phrases) > 1 or ln.x1 > values_from or is_quantity(ln.text) for ln in between):
+        return None
+    tops, bottoms = [*(ln.top for ln in between), lower.top], [upper.bottom, *(ln.bottom for ln in between)]
+    if any(not -_TOP_SLACK <= top - bottom <= HEADING_GRID_GAP for top, bottom in zip(tops, bottoms)):
+        return None
+    return between
+
+
+def _insert_label_rows(table: FoundTable, labels: Sequence[Line], bounds: list[float]) -> None:
+    """Put ``labels`` (lines of one label each) above the table's rows as section rows: the label in the
+    first column, the other columns empty."""
+    for cell in table.cells:
+        cell.row += len(labels)
+    labelled = any(c.row_header for c in table.cells)
+    for r, line in enumerate(labels):
+        table.cells.append(Cell(row=r, col=0, row_span=1, col_span=1, x0=line.x0, top=line.top, x1=bounds[1],
+                                bottom=line.bottom, text=line.text, bold=line.bold, font=line.phrases[0].font,
+                                row_header=labelled, row_section=labelled))
+        table.cells.extend(Cell(row=r, col=k, row_span=1, col_span=1, x0=bounds[k], top=line.top, x1=bounds[k + 1],
+                                bottom=line.bottom, text="") for k in range(1, table.n_cols))
+    table.cells.sort(key=lambda c: (c.row, c.col))
+    table.n_rows += len(labels)
+
+
+def stack_heading_grids(tables: list[FoundTable], lines: Sequence[Line] = ()) -> list[FoundTable]:
+    """The tables with each ruled grid of headings merged, as header rows, into the body right below it
+    (see :func:`_heads`; ``lines``: the text lines outside every table); a heading cell goes over the body
+    columns its box covers, and label lines between the two become the body's first rows."""
     out: list[FoundTable] = []
     merged: set[int] = set()
     for upper in tables:
-        lower = next((t for t in tables if t is not upper and id(t) not in merged and _heads(upper, t)), None)
+        lower, labels = next(((t, found) for t in tables if t is not upper and id(t) not in merged
+                              and (found := _heads(upper, t, lines)) is not None), (None, []))
         geometry = _column_geometry(lower) if lower is not None else None
         if lower is None or geometry is None:
             out.append(upper)
@@ -197,6 +265,7 @@ def stack_heading_grids(tables: list[FoundTable]) -> list[FoundTable]:
         if not any(first > 0 for row in rows for first, _, _ in row):
             out.append(upper)
             continue
+        _insert_label_rows(lower, labels, bounds)
         _insert_heading_rows(lower, rows, bounds)
         lower.top = min(lower.top, upper.top)
         merged.add(id(upper))
