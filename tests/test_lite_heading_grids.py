@@ -115,3 +115,24 @@ def test_a_section_label_between_heading_lines_and_a_ruled_body_keeps_them_one_t
     assert all(c.column_header for c in grid[0])
     assert _texts(grid[1]) == ["Card Member loans", "", "", ""]
     assert _texts(grid[2]) == ["Net write-offs", "$ 1,066", "$ 879", "$ 2,170"]
+
+
+def test_unruled_rows_under_a_ruled_grid_with_its_columns_continue_it(tmp_path):
+    """Corning rules a statement's headings and first row and prints the other rows in shaded bands:
+    read apart, every row after the first lost its year."""
+    path = tmp_path / "highlights.pdf"
+    head = Table([["", "Year ended December 31,", "", "", "% change"], ["", "2020", "2019", "2018", "20 vs. 19"],
+                  ["", "", "", "", ""], ["Net sales", "$ 11,303", "$ 11,503", "$ 11,290", "(2)"]], colWidths=WIDTHS[:5])
+    head.setStyle(TableStyle([("GRID", (0, 0), (-1, -1), 0.5, "black"), ("SPAN", (1, 0), (3, 0)),
+                              ("ALIGN", (1, 0), (-1, -1), "RIGHT"), SMALL]))
+    rest = _unruled([["Gross margin", "$ 3,531", "$ 4,035", "$ 4,461", "(12)"],
+                     ["Selling, general and administrative", "$ 1,747", "$ 1,585", "$ 1,799", "10"],
+                     ["Research and development", "$ 1,154", "$ 1,031", "$ 993", "12"]])
+    SimpleDocTemplate(str(path), pagesize=letter).build([head, rest])
+    (table,) = LiteParser().parse(path).document.tables
+    grid = table.data.grid
+    assert _texts(grid[1]) == ["", "2020", "2019", "2018", "20 vs. 19"]
+    assert all(c.column_header for c in grid[1][1:])
+    assert _texts(grid[-1]) == ["Research and development", "$ 1,154", "$ 1,031", "$ 993", "12"]
+    (eu,) = EvidenceChunker(parser="lite").chunk(path)
+    assert "Gross margin | 2020: $ 3,531; 2019: $ 4,035; 2018: $ 4,461; 20 vs. 19: (12)" in eu.flattened_rows

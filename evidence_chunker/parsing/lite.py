@@ -50,7 +50,8 @@ from .lite_settings import LiteSettings
 from .lite_borderless import find_aligned_tables
 from .lite_ruled import find_ruled_tables
 from .lite_ruled_headings import (
-    is_heading_grid, repeats_labels, runs_between_grids, stack_heading_grids, take_headings_above,
+    is_heading_grid, join_continuations, repeats_labels, runs_between_grids, stack_heading_grids,
+    take_headings_above,
 )
 from .lite_tables import Edge, FoundTable, join_value_mark_columns, prepare_edges
 from .lite_text import (
@@ -456,7 +457,7 @@ class LiteParser:
             lines_outside = group_lines(_outside(phrases, tables), settings)
             for table in repeating:
                 take_headings_above(table, lines_outside, settings)
-        return tables
+        return join_continuations(tables, settings)
 
     def _order(self, phrases: list[Phrase], tables: list[FoundTable], body: BodyStyle) -> list[Paragraph | FoundTable]:
         settings = self.settings

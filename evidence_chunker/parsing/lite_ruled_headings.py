@@ -20,6 +20,7 @@ from .lite_headings import (
     Reach, centre_over_groups, column_span, header_lines_above, split_heading_line, widen_lone_headings,
 )
 from .lite_settings import LiteSettings
+from .lite_table_headers import mark_headers
 from .lite_tables import Cell, FoundTable
 from .lite_text import Line, Phrase, Word
 
@@ -32,6 +33,8 @@ _TOP_SLACK = 1.0
 HEADING_GRID_GAP = 6.0
 #: A grid of headings has at most this many rows.
 HEADING_GRID_MAX_ROWS = 4
+#: Aligned rows continue a ruled grid that ends at most this many of their row heights above them.
+CONTINUATION_ROWS = 1.5
 #: At most this many label lines ("Revenue") stand between a grid of headings and the aligned rows it heads.
 HEADING_GRID_MAX_LABELS = 2
 
@@ -270,3 +273,43 @@ def stack_heading_grids(tables: list[FoundTable], lines: Sequence[Line] = ()) ->
         lower.top = min(lower.top, upper.top)
         merged.add(id(upper))
     return [t for t in out if id(t) not in merged]
+
+
+def _continues(upper: FoundTable, lower: FoundTable) -> bool:
+    """True when ``lower`` is the rest of ``upper``'s body: a ruled grid with figures right above aligned
+    rows without a header that have as many columns, each under the grid's column."""
+    if not (upper.kind == "ruled" and lower.kind == "aligned" and upper.n_cols == lower.n_cols >= 2
+            and not any(c.column_header for c in lower.cells)
+            and any(is_quantity(c.text) for c in upper.cells if not c.column_header)
+            and any(is_quantity(c.text) for c in lower.cells)):
+        return False
+    row_height = (lower.bottom - lower.top) / max(1, lower.n_rows)
+    if not -_TOP_SLACK <= lower.top - upper.bottom <= CONTINUATION_ROWS * row_height:
+        return False
+    above, below = _column_geometry(upper), _column_geometry(lower)
+    if above is None or below is None:
+        return False
+    return all(min(a[1], b[1]) > max(a[0], b[0]) for a, b in zip(above[1], below[1]))
+
+
+def join_continuations(tables: list[FoundTable], settings: LiteSettings) -> list[FoundTable]:
+    """The tables with the aligned rows that continue a ruled grid (:func:`_continues`) added to it as
+    body rows: reports rule a statement's headings and first rows and print the rest in shaded bands
+    (Corning), and read apart, those rows had no column headings. A grid too short to tell its heading
+    rows from its first rows has them marked again once joined."""
+    joined: set[int] = set()
+    for upper in tables:
+        if id(upper) in joined:
+            continue
+        while (lower := next((t for t in tables if id(t) not in joined and t is not upper and _continues(upper, t)),
+                             None)) is not None:
+            for cell in lower.cells:
+                cell.row += upper.n_rows
+            upper.cells.extend(lower.cells)
+            upper.n_rows += lower.n_rows
+            upper.bottom = max(upper.bottom, lower.bottom)
+            joined.add(id(lower))
+            if not any(c.column_header for c in upper.cells):
+                mark_headers(upper, set(), settings)
+    return [t for t in tables if id(t) not in joined]
+
