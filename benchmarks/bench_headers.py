@@ -10,7 +10,9 @@ PDF (default: the finqa_dev filings, real 10-K/10-Q/8-K reports) the script pars
 (``--cache``: the benchmarks' parse cache, see ``parse_cache.py``) and prints the tables of at least
 three columns, how many of them have such columns, their body rows, and the documents with the most.
 Not every one is a parser defect: some reports print the same label twice ("% Change" after each pair
-of years). The script prints and never asserts.
+of years). It also counts the tables that print figures under no column header at all (``headerless``),
+where no column is told apart: headings read as a table of their own, or rows cut from the grid above
+them. The script prints and never asserts.
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ if __package__ in (None, ""):
 
 from parse_cache import cached_parse  # noqa: E402
 from paths import FINQA_PDFS  # noqa: E402
+
+from evidence_chunker.patterns import is_quantity  # noqa: E402
 
 #: Documents listed with the most tables whose columns read alike.
 WORST_DOCUMENTS = 8
@@ -45,6 +49,12 @@ def alike_columns(data: Any) -> list[tuple[str, ...]]:
     return [path for path, cells in leaves.items() if len(cells) > 1]
 
 
+def headerless(data: Any) -> bool:
+    """True when a docling-core ``TableData`` prints figures but has no column-header cell: no value
+    column of it is told apart at all (its rows flatten to "Net income | 3,100; 5,645; (45)")."""
+    return not any(c.column_header for c in data.table_cells) and any(is_quantity(c.text) for c in data.table_cells)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--pdf-dir", type=Path, default=FINQA_PDFS, help="folder of PDFs (default: finqa_dev's filings)")
@@ -55,8 +65,9 @@ def main(argv: list[str] | None = None) -> int:
     if not pdfs:
         print(f"no PDFs in {args.pdf_dir}")
         return 1
-    tables = alike = rows = alike_rows = 0
+    tables = alike = rows = alike_rows = bare = 0
     by_document: Counter[str] = Counter()
+    bare_by_document: Counter[str] = Counter()
     for pdf in pdfs:
         for table in cached_parse(pdf, args.cache).document.tables:
             data = table.data
@@ -66,13 +77,19 @@ def main(argv: list[str] | None = None) -> int:
             body = data.num_rows - len(header_rows)
             tables += 1
             rows += body
-            if alike_columns(data):
+            if headerless(data):
+                bare += 1
+                bare_by_document[pdf.name] += 1
+            elif alike_columns(data):
                 alike += 1
                 alike_rows += body
                 by_document[pdf.name] += 1
     print(f"{len(pdfs)} PDFs: {tables} tables of 3+ columns, {alike} ({alike / max(1, tables):.1%}) with value columns "
           f"that read alike; {alike_rows} of {rows} body rows in them")
     for name, count in by_document.most_common(WORST_DOCUMENTS):
+        print(f"  {name}: {count}")
+    print(f"{bare} ({bare / max(1, tables):.1%}) of them print figures under no column header at all")
+    for name, count in bare_by_document.most_common(WORST_DOCUMENTS):
         print(f"  {name}: {count}")
     return 0
 

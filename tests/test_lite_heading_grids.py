@@ -11,9 +11,11 @@ headings, which were left as a table of their own.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
+from repo_paths import BENCHMARKS
 
 pytest.importorskip("reportlab")
 from reportlab.lib.pagesizes import letter  # noqa: E402
@@ -21,6 +23,9 @@ from reportlab.platypus import SimpleDocTemplate, Spacer, Table, TableStyle  # n
 
 from evidence_chunker import EvidenceChunker  # noqa: E402
 from evidence_chunker.parsing.lite import LiteParser  # noqa: E402
+
+sys.path.insert(0, str(BENCHMARKS))
+from bench_headers import headerless  # noqa: E402
 
 WIDTHS = [150, 50, 50, 50, 50, 50, 50]
 SMALL = ("FONTSIZE", (0, 0), (-1, -1), 8)
@@ -134,5 +139,16 @@ def test_unruled_rows_under_a_ruled_grid_with_its_columns_continue_it(tmp_path):
     assert _texts(grid[1]) == ["", "2020", "2019", "2018", "20 vs. 19"]
     assert all(c.column_header for c in grid[1][1:])
     assert _texts(grid[-1]) == ["Research and development", "$ 1,154", "$ 1,031", "$ 993", "12"]
+    assert not headerless(table.data)
     (eu,) = EvidenceChunker(parser="lite").chunk(path)
     assert "Gross margin | 2020: $ 3,531; 2019: $ 4,035; 2018: $ 4,461; 20 vs. 19: (12)" in eu.flattened_rows
+
+
+def test_the_header_benchmark_counts_rows_of_figures_under_no_header(tmp_path):
+    """benchmarks/bench_headers.py's second measure: a table of figures without a column-header cell."""
+    path = tmp_path / "bare.pdf"
+    SimpleDocTemplate(str(path), pagesize=letter).build([_unruled([["Net income", "6,728", "197", "NM"],
+                                                                    ["Total net revenue", "12,517", "13,287", "(6) %"],
+                                                                    ["Total noninterest expense", "7,202", "7,269", "(1)"]])])
+    (table,) = LiteParser().parse(path).document.tables
+    assert headerless(table.data)
