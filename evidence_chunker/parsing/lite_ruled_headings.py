@@ -6,8 +6,13 @@ as a grid alone, every row came out without the year its amounts belong to ("Net
 $ 14,544"), and the heading line stood apart as a text item. :func:`take_headings_above` makes those lines
 the grid's header rows, each heading over the columns it stands above, with the same tests the
 borderless finder applies to the lines above its tables (:func:`.lite_headings.header_lines_above`).
-Where the headings are drawn as a ruled grid of their own right above the body's,
-:func:`stack_heading_grids` makes that grid's rows the body's header rows the same way.
+Where the headings are drawn as a ruled grid of their own right above the body, ruled or printed as
+aligned lines (JPMorgan's shaded heading cells over unruled rows), :func:`stack_heading_grids` makes that
+grid's rows the body's header rows the same way, and :func:`runs_between_grids` keeps the lines above such
+a grid from being read as one table with the lines below it. A section label printed between the
+headings and the body ("Revenue", "Card Member loans") becomes the body's first row. Aligned rows that
+continue a ruled grid with the same columns (Corning's shaded bands under a ruled first row) join it
+(:func:`join_continuations`).
 Geometry is in PDF points, top-down, as in :mod:`.lite_text`.
 """
 
@@ -222,7 +227,7 @@ def _heads(upper: FoundTable, lower: FoundTable, lines: Sequence[Line]) -> list[
     values_from = min((c.x0 for c in lower.cells if c.col > 0 and c.text), default=lower.x1)
     between = sorted((ln for ln in lines if ln.top >= upper.bottom - _TOP_SLACK and ln.bottom <= lower.top + _TOP_SLACK
                       and ln.x1 > lower.x0 and ln.x0 < lower.x1), key=lambda ln: ln.top)
-    if lower.kind != "aligned" and between or len(between) > HEADING_GRID_MAX_LABELS:
+    if (lower.kind != "aligned" and between) or len(between) > HEADING_GRID_MAX_LABELS:
         return None
     if any(len(ln.phrases) > 1 or ln.x1 > values_from or is_quantity(ln.text) for ln in between):
         return None
