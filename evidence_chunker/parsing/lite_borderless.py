@@ -1,8 +1,9 @@
 """Borderless tables for the lite parser: runs of lines whose phrases line up in columns.
 
 Financial statements as EDGAR renders them (US 10-K) get extra steps: a currency sign or closing mark
-printed in a cell of its own joins its amount ("$ 298,085", "(565)"; :func:`attach_value_marks`), and
-the headings above the columns come from :mod:`.lite_headings`. A candidate is kept only when it looks
+printed in a cell of its own joins its amount ("$ 298,085", "(565)"), and so does a raised footnote mark
+printed after it ("5,645 (a)"; :func:`attach_value_marks`); the headings above the columns come from
+:mod:`.lite_headings`. A candidate is kept only when it looks
 like a table (:func:`_plausible`): quantities in its later columns, short cells, or rules around it.
 """
 
@@ -12,7 +13,7 @@ import re
 import statistics
 from typing import Sequence
 
-from ..patterns import is_caption, is_currency, is_quantity
+from ..patterns import ENUMERATOR_RE, is_caption, is_currency, is_number, is_quantity
 from .lite_headings import (
     centre_over_groups,
     column_span,
@@ -63,15 +64,17 @@ def attach_value_marks(line: Line, settings: LiteSettings) -> Line:
     the digits right-aligned, and ")" (or "%") after them; the amount reads as one value. A phrase
     that is only a currency sign joins the amount right after it, separated by one space as printed
     ("$ 298,085"); a phrase that is only ")" or "%" joins the amount right before it without a space
-    ("(565)", "(3)%"), a ")" only when it closes a "(" of that amount. Nothing else changes: the text
-    stays a faithful copy of the printed characters, never a converted number. Returns ``line`` itself
-    when nothing was joined.
+    ("(565)", "(3)%"), a ")" only when it closes a "(" of that amount. A footnote mark printed smaller
+    right after an amount joins it after a space ("5,645 (a)"): set between two value columns, it would
+    read as a column of its own or as the next amount's. A sign the phrase before took ("(801) $", set
+    close after it) goes to the amount after it. Nothing else changes: the text stays a faithful copy
+    of the printed characters, never a converted number. Returns ``line`` itself when nothing was joined.
     """
-    phrases = line.phrases
+    phrases = _signs_moved_right(line.phrases, settings)
     if len(phrases) < 2:
         return line
     out: list[Phrase] = []
-    changed = False
+    changed = phrases is not line.phrases
     k = 0
     while k < len(phrases):
         p = phrases[k]
@@ -99,9 +102,50 @@ def attach_value_marks(line: Line, settings: LiteSettings) -> Line:
             changed = True
             k += 1
             continue
+        if out and _footnote_mark(out[-1], p, settings):
+            out[-1] = Phrase(list(out[-1].words) + list(p.words))
+            changed = True
+            k += 1
+            continue
         out.append(p)
         k += 1
     return Line(out) if changed else line
+
+
+def _signs_moved_right(phrases: list[Phrase], settings: LiteSettings) -> list[Phrase]:
+    """``phrases`` with a currency sign that ends an amount's phrase ("(801) $") made a phrase of its
+    own when an amount follows within ``settings.currency_gap`` (the same list when there is none)."""
+    out: list[Phrase] | None = None
+    for k, p in enumerate(phrases[:-1]):
+        sign, nxt = p.words[-1], phrases[k + 1]
+        if (
+            len(p.words) > 1
+            and is_currency(sign.text)
+            and is_quantity(" ".join(w.text for w in p.words[:-1]))
+            and is_quantity(nxt.text)
+            and 0 <= nxt.x0 - sign.x1 <= settings.currency_gap * max(sign.size, nxt.size)
+        ):
+            if out is None:
+                out = list(phrases[:k])
+            out.extend((Phrase(list(p.words[:-1])), Phrase([sign])))
+        elif out is not None:
+            out.append(p)
+    if out is None:
+        return phrases
+    out.append(phrases[-1])
+    return out
+
+
+def _footnote_mark(amount: Phrase, mark: Phrase, settings: LiteSettings) -> bool:
+    """True when ``mark`` is an enumerator ("(a)", "1") printed smaller just after the figure ``amount``."""
+    return (
+        len(mark.words) == 1
+        and bool(ENUMERATOR_RE.match(mark.text) or mark.text.isdigit())
+        and is_number(amount.text)
+        and mark.size < (1.0 - settings.size_jump) * amount.size
+        and mark.top < amount.top
+        and 0 <= mark.x0 - amount.x1 <= settings.marker_gap * amount.size
+    )
 
 
 def _closes(amount: Phrase, mark: Phrase, settings: LiteSettings) -> bool:
@@ -314,6 +358,9 @@ def _aligned_table(
             break
     for i in range(len(header), header_zone):  # heading lines among the table's own lines
         rows_lines[i] = split_heading_line(rows_lines[i], bounds, extents, settings)
+    # a cell reads its lines top down and each line left to right: a raised footnote mark after an
+    # amount ("5,645 ⁽ᵃ⁾") stays after it
+    line_of = {id(p): i for i, ln in enumerate(rows_lines) for p in ln.phrases}
     # place phrases: each line becomes a row of {first_col: (last_col, phrases)}
     placed: list[dict[int, tuple[int, list[Phrase]]]] = []
     for idx, ln in enumerate(rows_lines):
@@ -351,7 +398,7 @@ def _aligned_table(
                     row=r, col=first, row_span=1, col_span=last - first + 1,
                     x0=min(p.x0 for p in phrases), top=min(p.top for p in phrases),
                     x1=max(p.x1 for p in phrases), bottom=max(p.bottom for p in phrases),
-                    text=join_lines([p.text for p in sorted(phrases, key=lambda p: (round(p.top), p.x0))]),
+                    text=join_lines([p.text for p in sorted(phrases, key=lambda p: (line_of[id(p)], p.x0))]),
                     bold=mostly_bold(words), font=main_font(words),
                 )
             )

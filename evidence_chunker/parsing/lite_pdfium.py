@@ -45,7 +45,11 @@ _SPACES = frozenset({0x20, 0xA0, 0x3000, 0x09})
 _LINE_BREAKS = frozenset({0x0D, 0x0A})
 #: Code points that end a word without being a glyph.
 _BLANKS = _SPACES | _LINE_BREAKS | _UNICODE_NONCHAR
-_BLANK_CODES, _SPACE_CODES, _UNICODE_NONCHAR_CODES = (np.array(sorted(c)) for c in (_BLANKS, _SPACES, _UNICODE_NONCHAR))
+_BLANK_CODES, _SPACE_CODES, _LINE_BREAK_CODES, _UNICODE_NONCHAR_CODES = (
+    np.array(sorted(c)) for c in (_BLANKS, _SPACES, _LINE_BREAKS, _UNICODE_NONCHAR)
+)
+#: Glyphs closer than this many em stand for one word though pdfium put a line break between them.
+_LETTER_GAP = 0.1
 #: Glyphs whose printed space before them decides a word: ")" and "%" closing an amount.
 _AMOUNT_MARK_CODES = np.array([ord(c) for c in AMOUNT_MARKS])
 _FIRST_PRINTABLE = 0x20
@@ -296,10 +300,23 @@ def _glyphs(
         glyph, x0, top, x1, bottom, style_of, codes = (
             v[kept] for v in (glyph, x0, top, x1, bottom, style_of, codes)
         )
-    # the spaces before a glyph are those since the glyph shown before it
-    spaces = np.concatenate(([0], np.cumsum(blank)))
+    # the spaces before a glyph are those since the glyph shown before it. A line break pdfium made up
+    # between two upright glyphs is one only when they stand apart: pdfium guesses a new line wherever
+    # a filing prints each glyph as an object of its own, between the glyphs of a word
+    # ("2\r\n,\r\n3\r\n4\r\n6" for "2,346") as between words. Letters set one by one touch; a word
+    # space is a quarter em. A real new line is cut by words_from_glyphs (a backtrack, another baseline).
+    is_break = np.isin(points, _LINE_BREAK_CODES)
+    spaces = np.concatenate(([0], np.cumsum(blank & ~is_break)))
+    breaks = np.concatenate(([0], np.cumsum(is_break)))
     previous = np.concatenate(([0], glyph[:-1] + 1))
     space_before = spaces[glyph] > spaces[previous]
+    broken = ~space_before & (breaks[glyph] > breaks[previous])
+    if broken.any():
+        size = np.array([s[1] for s in styles] or [0.0], dtype=float)[style_of]
+        upright = np.array([s[3] == 0 for s in styles] or [True], dtype=bool)[style_of]
+        gap = x0 - np.concatenate(([-np.inf], x1[:-1]))
+        touching = upright & np.concatenate(([False], upright[:-1])) & (gap <= _LETTER_GAP * size)
+        space_before |= broken & ~touching
     names: dict[str, int] = {}
     style_font = np.array([names.setdefault(s[0], len(names)) for s in styles] or [0], dtype=np.intp)
     style_size = np.array([s[1] for s in styles] or [0.0], dtype=float)

@@ -472,8 +472,10 @@ def attach_list_markers(phrases: list[Phrase], settings: LiteSettings) -> list[P
                     best = other
         if best is None or _is_marker(best.words[0].text, best.words[0].font):
             continue
-        if marker.words[0].text in _DASHES and _AMOUNT_RE.match(best.text):
-            continue  # a dash standing for nil in a table, then the next column's amount or "$"
+        if (marker.words[0].text in _DASHES or _AMOUNT_RE.match(marker.words[0].text)) and _AMOUNT_RE.match(best.text):
+            # a dash standing for nil, or an amount in parentheses ("(22)"), then the next column's
+            # amount or "$": two cells of a table row
+            continue
         best.words[:0] = marker.words
         best.refresh()
         merged.add(id(marker))
