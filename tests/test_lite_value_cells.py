@@ -6,6 +6,9 @@
 - A footnote mark printed small and raised after an amount ("5,645 ⁽ᵃ⁾", "1,502 *") read before it
   ("(a) 5,645"), or as a column of its own where two rows have one.
 - A "$" set close after the amount before it ("(801) $  (1,642)") belongs to the amount after it.
+- General Mills sets a pension table's columns so close that the "$" at the left edge of a column
+  touches the amount before it: no strip between the columns was free, and a cell read
+  "192.1 230.5"; figures set under a phrase gap apart read as one phrase ("(7.6) 5.8").
 - Johnson & Johnson prints every glyph as a text object of its own; pdfium reports a line break between
   any two of them, and each glyph became a word: "2 , 3 4 6", "P u l m o n a r y".
 
@@ -111,6 +114,40 @@ def test_a_sign_set_close_after_an_amount_goes_to_the_next_amount(table):
 def test_no_cell_holds_two_values_or_opens_with_a_mark(table):
     texts = [c.text for c in table.table_cells if not c.column_header]
     assert not [t for t in texts if holds_two_values(t) or mark_first(t)]
+
+
+#: Right ends of the dense table's value columns, and its rows: "$" amounts open the first and last.
+DENSE_ENDS = (240, 264, 288, 312)
+DENSE_ROWS = (
+    ("Net actuarial loss", ("(1,720.3)", "(1,897.2)", "208.5", "200.8"), True),
+    ("Prior service credits", ("(7.6)", "5.8", "118.9", "133.7"), False),
+    ("Other adjustments", ("0.1", "(0.1)", "12.9", "8.4"), False),
+    ("Amounts recorded", ("(1,727.9)", "(1,891.4)", "327.4", "334.5"), True),
+)
+
+
+def test_columns_set_close_with_signs_between_read_one_value_per_cell(tmp_path):
+    path = tmp_path / "dense.pdf"
+    page = canvas.Canvas(str(path))
+    y = 700
+    for x1, year in zip(DENSE_ENDS, ("2022", "2021", "2022", "2021")):
+        _right(page, x1, y, year, MARK_SIZE)
+    for label, values, signed in DENSE_ROWS:
+        y -= 8
+        page.setFont(FONT, MARK_SIZE)
+        page.drawString(150, y, label)
+        for k, (x1, value) in enumerate(zip(DENSE_ENDS, values)):
+            _right(page, x1, y, value, MARK_SIZE)
+            if signed:  # at the column's left edge, 0.25 em after the column before
+                page.setFont(FONT, MARK_SIZE)
+                page.drawString((DENSE_ENDS[k - 1] if k else 214) + 1.2, y, "$")
+    page.save()
+    (found,) = LiteParser().parse(path).document.tables
+    data = found.data
+    assert data.num_cols == 5
+    assert [c.text for c in data.grid[0]] == ["", "2022", "2021", "2022", "2021"]
+    for label, values, signed in DENSE_ROWS:
+        assert _row(data, label) == [label] + [f"$ {v}" if signed else v for v in values]
 
 
 def _glyph_by_glyph(page: canvas.Canvas, x: float, y: float, text: str) -> None:

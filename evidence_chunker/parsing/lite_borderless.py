@@ -114,7 +114,8 @@ def attach_value_marks(line: Line, settings: LiteSettings) -> Line:
 
 def _signs_moved_right(phrases: list[Phrase], settings: LiteSettings) -> list[Phrase]:
     """``phrases`` with a currency sign that ends an amount's phrase ("(801) $") made a phrase of its
-    own when an amount follows within ``settings.currency_gap`` (the same list when there is none)."""
+    own when a phrase opening with an amount follows within ``settings.currency_gap`` (the same list
+    when there is none)."""
     out: list[Phrase] | None = None
     for k, p in enumerate(phrases[:-1]):
         sign, nxt = p.words[-1], phrases[k + 1]
@@ -122,7 +123,7 @@ def _signs_moved_right(phrases: list[Phrase], settings: LiteSettings) -> list[Ph
             len(p.words) > 1
             and is_currency(sign.text)
             and is_quantity(" ".join(w.text for w in p.words[:-1]))
-            and is_quantity(nxt.text)
+            and is_quantity(nxt.words[0].text)
             and 0 <= nxt.x0 - sign.x1 <= settings.currency_gap * max(sign.size, nxt.size)
         ):
             if out is None:
@@ -277,15 +278,36 @@ def _is_data_line(line: Line) -> bool:
     return any(is_quantity(p.text) for p in line.phrases[1:])
 
 
+def _figure_x0(phrase: Phrase) -> float:
+    """Where ``phrase``'s amount starts: past a currency sign that opens it."""
+    words = phrase.words
+    return words[1].x0 if len(words) > 1 and is_currency(words[0].text) else phrase.x0
+
+
 def _column_gutters(lines: Sequence[Line], settings: LiteSettings) -> list[tuple[float, float]]:
-    """Vertical strips crossed by few lines' phrases: the gaps between columns, as (x_start, x_end)."""
+    """Vertical strips crossed by few lines' phrases: the gaps between columns, as (x_start, x_end).
+
+    A statement sets each "$" at the left edge of its amount's column; where the columns are set close,
+    the signs leave no strip free between two columns. Strips found with the amounts taken from past
+    their signs are then added where they overlap no strip found with the signs.
+    """
+    gutters = _free_strips(lines, settings, lambda p: p.x0)
+    if any(len(p.words) > 1 and is_currency(p.words[0].text) for ln in lines for p in ln.phrases):
+        gutters += [g for g in _free_strips(lines, settings, _figure_x0)
+                    if not any(g[0] < b and a < g[1] for a, b in gutters)]
+        gutters.sort()
+    return gutters
+
+
+def _free_strips(lines: Sequence[Line], settings: LiteSettings, start_of) -> list[tuple[float, float]]:
+    """The strips of :func:`_column_gutters`, each phrase taken from ``start_of(phrase)`` to its end."""
     lo = min(ln.x0 for ln in lines)
     hi = max(ln.x1 for ln in lines)
     n_bins = int(hi - lo) + 2
     counts = [0] * (n_bins + 1)
     for ln in lines:
         for p in ln.phrases:
-            a = int(p.x0 - lo)
+            a = int(start_of(p) - lo)
             b = int(p.x1 - lo) + 1
             counts[a] += 1
             counts[b] -= 1

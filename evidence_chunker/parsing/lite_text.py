@@ -17,7 +17,7 @@ from typing import Iterable, NamedTuple, Sequence
 
 import numpy as np
 
-from ..patterns import BULLETS, ENUMERATOR_RE
+from ..patterns import BULLETS, ENUMERATOR_RE, is_currency, is_number
 from ..patterns import is_caption, is_list_item  # noqa: F401  (lite_layout imports them from here)
 from .lite_settings import LiteSettings
 
@@ -443,6 +443,41 @@ def split_phrases(phrases: list[Phrase], settings: LiteSettings) -> list[Phrase]
             if gap > limit:
                 out.append(Phrase(words[start:k + 1]))
                 start = k + 1
+        out.append(Phrase(words[start:]) if start else phrase)
+    return split_values(out)
+
+
+#: A number printed with a space between its thousands ("1 234"): two words that are one value.
+_THOUSANDS_SPLIT_RE = re.compile(r"^[(\-−–]?[$€£¥₩]?\d{1,3}\s\d{3}(?:[.,]\d+)?\)?%?$")
+
+
+def _value_word(text: str) -> bool:
+    return is_currency(text) or text == "%" or (any(ch.isdigit() for ch in text) and is_number(text))
+
+
+def split_values(phrases: list[Phrase]) -> list[Phrase]:
+    """Split a phrase of figures only into one phrase per value: "(420.9) (449.9)" and "2022 2021" are
+    two cells of a dense table set closer than a phrase gap, "104.4 $ 92.7 $" two amounts and the next
+    one's sign. A value is a figure with the currency sign before it and a "%" after it; a phrase with
+    a word that is no figure, or a nil mark ("-", "NM"), stays whole.
+    """
+    out: list[Phrase] = []
+    for phrase in phrases:
+        words = phrase.words
+        texts = [w.text for w in words]
+        if len(words) < 2 or not all(_value_word(t) for t in texts):
+            out.append(phrase)
+            continue
+        figure = [any(ch.isdigit() for ch in t) for t in texts]
+        if sum(figure) < 2:
+            out.append(phrase)
+            continue
+        start = 0
+        for k in range(1, len(words)):
+            opens = is_currency(texts[k]) or (figure[k] and not is_currency(texts[k - 1]))
+            if opens and not _THOUSANDS_SPLIT_RE.match(f"{texts[k - 1]} {texts[k]}"):
+                out.append(Phrase(words[start:k]))
+                start = k
         out.append(Phrase(words[start:]) if start else phrase)
     return out
 
