@@ -7,6 +7,7 @@ called "em" are multiples of the font size of the text concerned.
 
 from __future__ import annotations
 
+import bisect
 import re
 import statistics
 from collections import Counter, defaultdict
@@ -47,6 +48,8 @@ _DEFAULT_LINE_HEIGHT = 10.0
 _LINE_OVERLAP_EM = 0.5
 #: A line shorter than this share of the next one ends its paragraph (a short last line).
 _SHORT_LAST_LINE = 0.85
+#: A rule parts two lines when it runs, within this many em, under the whole width they share.
+_RULE_SLACK_EM = 0.5
 
 
 #: The deepest heading level the parser gives (docling section headers go from 1 to 6 here).
@@ -502,13 +505,46 @@ def _starts_block(first: _LineLook, prev: _LineLook, line: _LineLook, body: Body
     return False
 
 
-def build_paragraphs(lines: Sequence[Line], body: BodyStyle, settings: LiteSettings) -> list[Paragraph]:
-    """Merge consecutive lines into paragraphs by spacing, font and indentation; then label each."""
+class _Rules:
+    """A page's horizontal rules by their height on the page, to ask which run between two lines."""
+
+    def __init__(self, edges: Iterable) -> None:
+        rules = sorted((e for e in edges if e.horizontal), key=lambda e: e.top)
+        self._tops = [e.top for e in rules]
+        self._rules = rules
+
+    def part(self, prev: _LineLook, line: _LineLook) -> bool:
+        """True when a rule runs between the middles of ``prev`` and ``line`` under all the width they
+        share ("BUSINESS SEGMENT RESULTS" over a rule, then its paragraph)."""
+        lo, hi = (prev.top + prev.bottom) / 2, (line.top + line.bottom) / 2
+        start, end = bisect.bisect_right(self._tops, lo), bisect.bisect_left(self._tops, hi)
+        if start >= end:
+            return False
+        slack = _RULE_SLACK_EM * max(prev.size, line.size)
+        left, right = max(prev.x0, line.x0), min(prev.x1, line.x1)
+        return any(r.x0 <= left + slack and r.x1 >= right - slack for r in self._rules[start:end])
+
+
+def _restyled(prev: _LineLook, line: _LineLook) -> bool:
+    """True when two lines differ in font or size, by less than parts them on its own."""
+    return prev.font != line.font or round(prev.size, 1) != round(line.size, 1)
+
+
+def build_paragraphs(lines: Sequence[Line], body: BodyStyle, settings: LiteSettings, edges: Iterable = ()) -> list[Paragraph]:
+    """Merge consecutive lines into paragraphs by spacing, font and indentation; then label each.
+
+    Two lines in different styles are also parted by a rule between them (``edges``: the page's rules),
+    as a heading is ruled off from its text. Lines in one style are not: some filings draw an unseen
+    rule between every two lines of a paragraph.
+    """
     paragraphs: list[Paragraph] = []
     first = prev = None
+    rules = _Rules(edges)
     for line in lines:
         look = _look(line)
-        if paragraphs and not _starts_block(first, prev, look, body, settings):
+        if paragraphs and not _starts_block(first, prev, look, body, settings) and not (
+            _restyled(prev, look) and rules.part(prev, look)
+        ):
             paragraphs[-1].lines.append(line)
         else:
             paragraphs.append(Paragraph([line]))
