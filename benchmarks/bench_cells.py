@@ -19,7 +19,6 @@ the counts and the documents with the most, and never asserts.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections import Counter
 from pathlib import Path
@@ -28,7 +27,7 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     sys.path.insert(1, str(Path(__file__).resolve().parents[1]))
 
-from parse_cache import cached_parse  # noqa: E402
+from parse_cache import cached_parse, filing_arguments, filing_pdfs  # noqa: E402
 from paths import FINQA_PDFS  # noqa: E402
 
 from evidence_chunker.patterns import ENUMERATOR_RE, is_currency, is_number  # noqa: E402
@@ -52,12 +51,8 @@ def mark_first(text: str) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--pdf-dir", type=Path, default=FINQA_PDFS, help="folder of PDFs (default: finqa_dev's filings)")
-    ap.add_argument("--cache", type=Path, default=None, help="parse cache folder (see benchmarks/parse_cache.py)")
-    ap.add_argument("--limit", type=int, default=None, help="only the first N PDFs, smallest first")
-    args = ap.parse_args(argv)
-    pdfs = sorted(args.pdf_dir.glob("*.pdf"), key=lambda p: p.stat().st_size)[: args.limit]
+    args = filing_arguments(__doc__.split("\n\n")[0], FINQA_PDFS).parse_args(argv)
+    pdfs = filing_pdfs(args)
     if not pdfs:
         print(f"no PDFs in {args.pdf_dir}")
         return 1

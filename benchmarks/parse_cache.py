@@ -64,6 +64,21 @@ def cached_parse(pdf: Path, cache_dir: Path | None, parser: str = "lite") -> Par
     return parsed
 
 
+def filing_arguments(description: str, default_dir: Path) -> argparse.ArgumentParser:
+    """The options of a benchmark that reads every PDF of a folder through the cache: ``--pdf-dir``
+    (default ``default_dir``), ``--cache`` and ``--limit`` (the N smallest PDFs)."""
+    ap = argparse.ArgumentParser(description=description)
+    ap.add_argument("--pdf-dir", type=Path, default=default_dir, help=f"folder of PDFs (default: {default_dir})")
+    ap.add_argument("--cache", type=Path, default=None, help="parse cache folder (see benchmarks/parse_cache.py)")
+    ap.add_argument("--limit", type=int, default=None, help="only the first N PDFs, smallest first")
+    return ap
+
+
+def filing_pdfs(args: argparse.Namespace) -> list[Path]:
+    """The PDFs :func:`filing_arguments` name, smallest first."""
+    return sorted(args.pdf_dir.glob("*.pdf"), key=lambda p: p.stat().st_size)[: args.limit]
+
+
 def _warm(args: tuple[Path, Path, str]) -> tuple[str, int, float]:
     pdf, cache_dir, parser = args
     started = time.perf_counter()
