@@ -7,7 +7,10 @@ pdfium prints on the page (letters and numbers, casefolded) are compared with th
 records (Evidence Units and Text Chunks) whose pages include it. A word not in a record counts as named
 when it belongs to a running line that `sjt diagnose` reports as dropped (page headers and footers that
 are not table titles). Prints the share of words in records, the share named as dropped, and the rest
-(lost), with the pages that lose the most.
+(lost), with the pages that lose the most and the share of the lost words that are one character. Some
+filings print every glyph as an object of its own, and pdfium's text puts a line break between any two of
+them ("H\r\ne\r\ni\r\nn\r\nz"): on such a page every letter counts as a printed word and none is found
+in the records, which read "Heinz"; the one-character share shows how much of the loss is that.
 """
 
 from __future__ import annotations
@@ -55,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     pdfs = sorted(args.pdf_dir.glob("*.pdf"))[: args.limit]
     chunker = EvidenceChunker(parser="lite")
-    total = in_records = named = 0
+    total = in_records = named = single = 0
     losses: list[tuple[int, str, int]] = []
     for pdf in pdfs:
         parsed = cached_parse(pdf, args.cache)
@@ -74,13 +77,15 @@ def main(argv: list[str] | None = None) -> int:
             page_total = sum(printed.values())
             kept = sum(min(n, have[w]) for w, n in printed.items())
             named_here = sum(min(n - min(n, have[w]), drop[w]) for w, n in printed.items())
+            single += sum(n - min(n, have[w]) - min(n - min(n, have[w]), drop[w]) for w, n in printed.items() if len(w) == 1)
             total += page_total
             in_records += kept
             named += named_here
             losses.append((page_total - kept - named_here, pdf.name, number))
     lost = total - in_records - named
     print(f"{len(pdfs)} PDFs, {len(losses)} pages, {total} printed words: {in_records / max(total, 1):.1%} in the page's "
-          f"records, {named / max(total, 1):.1%} named as dropped running lines, {lost / max(total, 1):.1%} lost")
+          f"records, {named / max(total, 1):.1%} named as dropped running lines, {lost / max(total, 1):.1%} lost "
+          f"({single / max(lost, 1):.0%} of the lost words are one character)")
     for count, name, page in sorted(losses, reverse=True)[:WORST_PAGES]:
         print(f"  {name} p{page}: {count} words lost")
     return 0

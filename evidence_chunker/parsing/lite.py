@@ -41,12 +41,12 @@ from .lite_layout import (
     find_furniture,
     heading_levels,
     ordered_lines,
-    page_zones,
     reading_order,
 )
 from .lite_graphics import extract_graphics
 from .lite_pdfium import PageFrame, extract_chars
 from .lite_settings import LiteSettings
+from .lite_zones import page_zones
 from .lite_borderless import find_aligned_tables
 from .lite_ruled import find_ruled_tables
 from .lite_ruled_headings import (

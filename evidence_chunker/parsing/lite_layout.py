@@ -14,7 +14,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import Iterable, NamedTuple, Sequence
 
-from ..patterns import find_unit, is_quantity, strip_unit
+from ..patterns import find_unit, strip_unit
 from .lite_settings import LiteSettings
 from .lite_text import (
     FOOTNOTE_RE,
@@ -22,7 +22,6 @@ from .lite_text import (
     PAGE_NUMBER_RE,
     Line,
     Phrase,
-    group_lines,
     is_caption,
     is_list_item,
     join_lines,
@@ -102,94 +101,6 @@ class Block:
     bottom: float
     phrase: Phrase | None = None
     table: int | None = None
-
-
-def page_zones(phrases: list[Phrase], body_size: float, settings: LiteSettings) -> list[list[Phrase]]:
-    """Split a page's phrases at whitespace gutters with prose on both sides (text columns, the two pages
-    of a spread); tables are looked for within each zone, so two tables set side by side in two text
-    columns are not read as one.
-
-    A gutter runs through all the text, or through a band of it: where full-width lines (wider than
-    ``wide_block`` of the text) bridge the columns, the page is cut into bands above and below them,
-    and each band is split on its own. Bands that split into no columns stay one zone with the lines
-    around them.
-    """
-    if len(phrases) < 2 * settings.zone_min_prose:
-        return [phrases]
-    zones = _column_zones(phrases, body_size, settings)
-    if len(zones) > 1:
-        return zones
-    lo, hi = min(p.x0 for p in phrases), max(p.x1 for p in phrases)
-    spans: list[list[float]] = []  # the rows of full-width lines, merged, top down
-    for p in sorted((p for p in phrases if p.x1 - p.x0 > settings.wide_block * (hi - lo)), key=lambda p: p.top):
-        if spans and p.top <= spans[-1][1]:
-            spans[-1][1] = max(spans[-1][1], p.bottom)
-        else:
-            spans.append([p.top, p.bottom])
-    if not spans:
-        return zones
-    groups: dict[int, list[Phrase]] = defaultdict(list)  # 2k: the band above span k; 2k + 1: span k
-    tops = [a for a, _ in spans]
-    for p in phrases:
-        mid = (p.top + p.bottom) / 2
-        k = bisect.bisect_right(tops, mid) - 1
-        groups[2 * k + 1 if k >= 0 and mid <= spans[k][1] else 2 * k + 2].append(p)
-    out: list[list[Phrase]] = []
-    run: list[Phrase] = []
-    for key in sorted(groups):
-        group = groups[key]
-        banded = key % 2 == 0 and len(group) >= 2 * settings.zone_min_prose
-        split = _column_zones(group, body_size, settings, running=True) if banded else [group]
-        if len(split) > 1:
-            out += ([run] if run else []) + split
-            run = []
-        else:
-            run += group
-    return out + [run] if run else out
-
-
-def _column_zones(phrases: list[Phrase], body_size: float, settings: LiteSettings,
-                  running: bool = False) -> list[list[Phrase]]:
-    """The zones of :func:`page_zones` cut at gutters through all of ``phrases``. With ``running`` (a
-    band of the page, short enough to hold only a table and the text around it), the prose on each side
-    must be lines of running text, more words than a cell holds (a table's label column is as wide as a
-    column of text: "Foreign exchange forwards and options" beside "Other expense (income), net"), and
-    most lines with figures must keep them to one side: a row with figures on both is a table's."""
-    lo = min(p.x0 for p in phrases)
-    hi = max(p.x1 for p in phrases)
-    cuts = [
-        (a + b) / 2
-        for a, b in _gaps([(p.x0, p.x1) for p in phrases], lo, hi)
-        if b - a >= settings.zone_gutter * body_size
-    ]
-    zones: list[list[Phrase]] = [phrases]
-    for cut in cuts:
-        last = zones.pop()
-        left = [p for p in last if p.x1 <= cut]
-        right = [p for p in last if p.x0 >= cut]
-        if _prose_count(left, settings, running) >= settings.zone_min_prose \
-                and _prose_count(right, settings, running) >= settings.zone_min_prose \
-                and not (running and _rows_across(last, cut, settings)):
-            zones += [left, right]
-        else:
-            zones.append(last)
-    return zones
-
-
-def _rows_across(phrases: list[Phrase], cut: float, settings: LiteSettings) -> bool:
-    """True when most lines of ``phrases`` that print a figure print one on each side of ``cut``."""
-    figured = across = 0
-    for line in group_lines(phrases, settings):
-        sides = {p.x0 >= cut for p in line.phrases if is_quantity(p.text)}
-        figured += bool(sides)
-        across += len(sides) == 2
-    return 2 * across > figured
-
-
-def _prose_count(phrases: Sequence[Phrase], settings: LiteSettings, running: bool = False) -> int:
-    if running:
-        return sum(1 for p in phrases if len(p.words) > settings.short_phrase_words)
-    return sum(1 for p in phrases if _is_prose(p, settings))
 
 
 # --------------------------------------------------------------------------------------------
@@ -320,8 +231,8 @@ def _extend_furniture_blocks(lines: Sequence[Line], marks: dict[int, str], heigh
 # --------------------------------------------------------------------------------------------
 
 
-def _gaps(intervals: list[tuple[float, float]], lo: float, hi: float) -> list[tuple[float, float]]:
-    """Uncovered stretches of [lo, hi] given covered intervals, as (start, end)."""
+def uncovered(intervals: list[tuple[float, float]], lo: float, hi: float) -> list[tuple[float, float]]:
+    """Uncovered stretches of [lo, hi] given covered intervals, as (start, end), the ends left out."""
     gaps = []
     cursor = lo
     for a, b in sorted(intervals):
@@ -337,7 +248,7 @@ def _vertical_cut(blocks: list[Block], min_gap: float) -> float | None:
     """x of the widest vertical whitespace gap of at least ``min_gap`` through all blocks, if any."""
     lo = min(b.x0 for b in blocks)
     hi = max(b.x1 for b in blocks)
-    gaps = [g for g in _gaps([(b.x0, b.x1) for b in blocks], lo, hi) if g[1] - g[0] >= min_gap]
+    gaps = [g for g in uncovered([(b.x0, b.x1) for b in blocks], lo, hi) if g[1] - g[0] >= min_gap]
     if not gaps:
         return None
     a, b = max(gaps, key=lambda g: g[1] - g[0])
@@ -363,7 +274,7 @@ def _horizontal_gaps(blocks: list[Block]) -> list[float]:
     """y positions of every horizontal whitespace gap through all blocks."""
     lo = min(b.top for b in blocks)
     hi = max(b.bottom for b in blocks)
-    return [(a + b) / 2 for a, b in _gaps([(b.top, b.bottom) for b in blocks], lo, hi)]
+    return [(a + b) / 2 for a, b in uncovered([(b.top, b.bottom) for b in blocks], lo, hi)]
 
 
 def _structural_cut(blocks: list[Block], ys: list[float], min_gap: float) -> float | None:
@@ -401,7 +312,7 @@ def _label_value_rows(left: list[Block], right: list[Block], settings: LiteSetti
     labels = [b for b in left if b.phrase is not None]
     if len(labels) < 2 or len(labels) < len(left) - 1:
         return False
-    short = sum(1 for b in labels if not _is_prose(b.phrase, settings))
+    short = sum(1 for b in labels if not is_prose(b.phrase, settings))
     paired = sum(
         1 for b in labels
         if any(r.phrase is not None and same_baseline(b.top, b.bottom, r.top, r.bottom, settings.line_overlap) for r in right)
@@ -409,7 +320,7 @@ def _label_value_rows(left: list[Block], right: list[Block], settings: LiteSetti
     return short >= _LABEL_ROWS_SHARE * len(labels) and paired >= _LABEL_ROWS_SHARE * len(labels)
 
 
-def _is_prose(phrase: Phrase, settings: LiteSettings) -> bool:
+def is_prose(phrase: Phrase, settings: LiteSettings) -> bool:
     """A long phrase: more words or wider (em) than a table cell or a label usually is."""
     return len(phrase.words) > settings.short_phrase_words or phrase.x1 - phrase.x0 > settings.short_phrase_width * phrase.size
 
