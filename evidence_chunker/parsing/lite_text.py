@@ -420,7 +420,8 @@ def split_phrases(phrases: list[Phrase], settings: LiteSettings) -> list[Phrase]
 
     A gap splits when it exceeds ``settings.split_gap`` em and ``settings.split_ratio`` times the
     phrase's median word gap (the page's median when the phrase has few gaps), so evenly stretched
-    justified lines stay whole.
+    justified lines stay whole. A phrase of figures only is then split into its values
+    (:func:`split_values`).
     """
     all_gaps = [
         (b.x0 - a.x1) / max(a.size, b.size)

@@ -57,7 +57,7 @@ def page_zones(phrases: list[Phrase], body_size: float, settings: LiteSettings) 
             run = []
         else:
             run += group
-    return out + [run] if run else out
+    return (out + [run]) if run else out
 
 
 def _column_zones(phrases: list[Phrase], body_size: float, settings: LiteSettings,
