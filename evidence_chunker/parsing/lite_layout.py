@@ -498,7 +498,8 @@ class _Rules:
 
 
 def _restyled(prev: _LineLook, line: _LineLook) -> bool:
-    """True when two lines differ in font or size, by less than parts them on its own."""
+    """True when two lines differ in font or in size (by less than parts them on its own when
+    :func:`_starts_block` has kept them together)."""
     return prev.font != line.font or round(prev.size, 1) != round(line.size, 1)
 
 
