@@ -74,14 +74,19 @@ def main(argv: list[str] | None = None) -> int:
             dropped.setdefault(page, Counter()).update(words(text))
         for number, printed in enumerate(printed_words(pdf), start=1):
             have, drop = by_page.get(number, Counter()), dropped.get(number, Counter())
-            page_total = sum(printed.values())
-            kept = sum(min(n, have[w]) for w, n in printed.items())
-            named_here = sum(min(n - min(n, have[w]), drop[w]) for w, n in printed.items())
-            single += sum(n - min(n, have[w]) - min(n - min(n, have[w]), drop[w]) for w, n in printed.items() if len(w) == 1)
+            page_total = kept = named_here = lost_here = 0
+            for w, n in printed.items():
+                found = min(n, have[w])
+                dropped_w = min(n - found, drop[w])
+                page_total += n
+                kept += found
+                named_here += dropped_w
+                lost_here += n - found - dropped_w
+                single += (n - found - dropped_w) if len(w) == 1 else 0
             total += page_total
             in_records += kept
             named += named_here
-            losses.append((page_total - kept - named_here, pdf.name, number))
+            losses.append((lost_here, pdf.name, number))
     lost = total - in_records - named
     print(f"{len(pdfs)} PDFs, {len(losses)} pages, {total} printed words: {in_records / max(total, 1):.1%} in the page's "
           f"records, {named / max(total, 1):.1%} named as dropped running lines, {lost / max(total, 1):.1%} lost "

@@ -35,6 +35,7 @@ from ..patterns import ENUMERATOR_RE, split_marker
 from .lite_layout import (
     Block,
     BodyStyle,
+    PageRules,
     Paragraph,
     body_style,
     build_paragraphs,
@@ -415,7 +416,7 @@ class LiteParser:
                 skip.update(id(p) for p in source)
             phrases = [p for p in page.phrases if id(p) not in skip]
             tables = self._find_tables(page, phrases)
-            results.append(_PageResult(page, furniture_lines, self._order(phrases, tables, body, page.edges)))
+            results.append(_PageResult(page, furniture_lines, self._order(phrases, tables, body, PageRules(page.edges))))
         cover = results[0].items if len(pages) >= settings.cover_min_pages and pages[0].content.number == 1 else []
         heading_levels([item for r in results for item in r.items if isinstance(item, Paragraph)],
                        [item for item in cover if isinstance(item, Paragraph)])
@@ -459,7 +460,7 @@ class LiteParser:
                 take_headings_above(table, lines_outside, settings)
         return join_continuations(tables, settings)
 
-    def _order(self, phrases: list[Phrase], tables: list[FoundTable], body: BodyStyle, edges: list[Edge]) -> list[Paragraph | FoundTable]:
+    def _order(self, phrases: list[Phrase], tables: list[FoundTable], body: BodyStyle, rules: PageRules) -> list[Paragraph | FoundTable]:
         settings = self.settings
         blocks = [Block(t.x0, t.top, t.x1, t.bottom, table=i) for i, t in enumerate(tables)]
         blocks += [Block(p.x0, p.top, p.x1, p.bottom, phrase=p) for p in _outside(phrases, tables)]
@@ -468,7 +469,7 @@ class LiteParser:
 
         def flush() -> None:
             if pending:
-                items.extend(build_paragraphs(ordered_lines(pending, settings), body, settings, edges))
+                items.extend(build_paragraphs(ordered_lines(pending, settings), body, settings, rules))
                 pending.clear()
 
         for block in reading_order(blocks, settings) if blocks else []:

@@ -184,7 +184,7 @@ def _column_gutters(lines: Sequence[Line], settings: LiteSettings) -> list[tuple
     their signs are then added where they overlap no strip found with the signs.
     """
     gutters = _free_strips(lines, settings, lambda p: p.x0)
-    if any(len(p.words) > 1 and is_currency(p.words[0].text) for ln in lines for p in ln.phrases):
+    if any(_figure_x0(p) != p.x0 for ln in lines for p in ln.phrases):
         gutters += [g for g in _free_strips(lines, settings, _figure_x0)
                     if not any(g[0] < b and a < g[1] for a, b in gutters)]
         gutters.sort()

@@ -477,8 +477,9 @@ def _starts_block(first: _LineLook, prev: _LineLook, line: _LineLook, body: Body
     return False
 
 
-class _Rules:
-    """A page's horizontal rules by their height on the page, to ask which run between two lines."""
+class PageRules:
+    """A page's horizontal rules by their height on the page, to ask which run between two lines (made
+    once per page: :func:`build_paragraphs` runs once for every stretch of text between two tables)."""
 
     def __init__(self, edges: Iterable) -> None:
         rules = sorted((e for e in edges if e.horizontal), key=lambda e: e.top)
@@ -503,16 +504,17 @@ def _restyled(prev: _LineLook, line: _LineLook) -> bool:
     return prev.font != line.font or round(prev.size, 1) != round(line.size, 1)
 
 
-def build_paragraphs(lines: Sequence[Line], body: BodyStyle, settings: LiteSettings, edges: Iterable = ()) -> list[Paragraph]:
+def build_paragraphs(lines: Sequence[Line], body: BodyStyle, settings: LiteSettings,
+                     rules: PageRules | None = None) -> list[Paragraph]:
     """Merge consecutive lines into paragraphs by spacing, font and indentation; then label each.
 
-    Two lines in different styles are also parted by a rule between them (``edges``: the page's rules),
+    Two lines in different styles are also parted by a rule between them (``rules``: the page's),
     as a heading is ruled off from its text. Lines in one style are not: some filings draw an unseen
     rule between every two lines of a paragraph.
     """
     paragraphs: list[Paragraph] = []
     first = prev = None
-    rules = _Rules(edges)
+    rules = rules if rules is not None else PageRules(())
     for line in lines:
         look = _look(line)
         if paragraphs and not _starts_block(first, prev, look, body, settings) and not (

@@ -300,6 +300,12 @@ def _glyphs(
         glyph, x0, top, x1, bottom, style_of, codes = (
             v[kept] for v in (glyph, x0, top, x1, bottom, style_of, codes)
         )
+    names: dict[str, int] = {}
+    style_font = np.array([names.setdefault(s[0], len(names)) for s in styles] or [0], dtype=np.intp)
+    style_size = np.array([s[1] for s in styles] or [0.0], dtype=float)
+    style_bold = np.array([s[2] for s in styles] or [False], dtype=bool)
+    style_orientation = np.array([s[3] for s in styles] or [0], dtype=np.intp)
+    size = style_size[style_of]
     # the spaces before a glyph are those since the glyph shown before it. A line break pdfium made up
     # between two upright glyphs is one only when they stand apart: pdfium guesses a new line wherever
     # a filing prints each glyph as an object of its own, between the glyphs of a word
@@ -312,18 +318,12 @@ def _glyphs(
     space_before = spaces[glyph] > spaces[previous]
     broken = ~space_before & (breaks[glyph] > breaks[previous])
     if broken.any():
-        size = np.array([s[1] for s in styles] or [0.0], dtype=float)[style_of]
-        upright = np.array([s[3] == 0 for s in styles] or [True], dtype=bool)[style_of]
+        upright = style_orientation[style_of] == 0
         gap = x0 - np.concatenate(([-np.inf], x1[:-1]))
         touching = upright & np.concatenate(([False], upright[:-1])) & (gap <= _LETTER_GAP * size)
         space_before |= broken & ~touching
-    names: dict[str, int] = {}
-    style_font = np.array([names.setdefault(s[0], len(names)) for s in styles] or [0], dtype=np.intp)
-    style_size = np.array([s[1] for s in styles] or [0.0], dtype=float)
-    style_bold = np.array([s[2] for s in styles] or [False], dtype=bool)
-    style_orientation = np.array([s[3] for s in styles] or [0], dtype=np.intp)
     glyphs = Glyphs(
-        "".join(map(chr, codes.tolist())), x0, top, x1, bottom, style_size[style_of], style_bold[style_of],
+        "".join(map(chr, codes.tolist())), x0, top, x1, bottom, size, style_bold[style_of],
         style_font[style_of], list(names), space_before, np.zeros(len(glyph), dtype=bool),
     )
     if AMOUNT_MARKS[0] in glyphs.text or AMOUNT_MARKS[1] in glyphs.text:
