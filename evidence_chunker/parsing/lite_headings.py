@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import NamedTuple, Sequence
 
-from ..patterns import find_unit, is_caption, strip_unit
+from ..patterns import find_unit, is_caption, is_quantity, is_year, strip_unit
 from .lite_settings import LiteSettings
 from .lite_tables import Edge, bound_index
 from .lite_text import Line, Phrase
@@ -115,7 +115,7 @@ def header_lines_above(
         size = max(line.size, below.size)
         if below.top - line.bottom > settings.header_gap * size:
             break
-        if len(out) == sections and _section_label(line, x_lo, gutters, settings):
+        if len(out) == sections and _section_label(line, lines[k - 1] if k else None, x_lo, gutters, settings):
             out.insert(0, line)
             sections += 1
             below = line
@@ -165,18 +165,36 @@ def _over_values(phrase: Phrase, gutters: list[tuple[float, float]], settings: L
     )
 
 
-def _section_label(line: Line, x_lo: float, gutters: list[tuple[float, float]], settings: LiteSettings) -> bool:
-    """A label ending in a colon alone in the first column, at most a few em left of the row labels
-    (line items are often indented under their section): a section row such as "Current assets:"."""
+def _section_label(line: Line, above: Line | None, x_lo: float, gutters: list[tuple[float, float]],
+                   settings: LiteSettings) -> bool:
+    """A short label alone in the first column, at most a few em left of the row labels (line items are
+    often indented under their section): a section row such as "Current assets:". One without a colon
+    ("Cash Flows from Operating Activities") is one only under a line of headings over the value columns
+    (``above``): alone over the first column it may as well be the table's title, or its first heading."""
     if len(line.phrases) != 1:
         return False
     phrase = line.phrases[0]
-    return (
-        phrase.text.rstrip().endswith(":")
-        and is_short(phrase, settings)
-        and phrase.x1 <= sum(gutters[0]) / 2
+    if not (
+        phrase.x1 <= sum(gutters[0]) / 2
         and phrase.x0 >= x_lo - settings.section_indent * phrase.size
         and not is_caption(phrase.text)
+    ):
+        return False
+    if phrase.text.rstrip().endswith(":"):
+        return is_short(phrase, settings)
+    # few words; the label column bounds its width (a row label may be wider than a heading)
+    return (len(phrase.words) <= settings.short_phrase_words and find_unit(phrase.text) is None
+            and above is not None and _heads_values(above, line, gutters, settings))
+
+
+def _heads_values(line: Line, below: Line, gutters: list[tuple[float, float]], settings: LiteSettings) -> bool:
+    """True when ``line`` stands right above ``below`` and prints headings over the value columns that are
+    not figures ("2022  2021", "December 31,"): the table's heading row."""
+    values = [p for p in line.phrases if p.x0 >= gutters[0][0]]
+    return (
+        below.top - line.bottom <= settings.header_gap * max(line.size, below.size)
+        and bool(values)
+        and not any(is_quantity(p.text) and not is_year(p.text) for p in values)
     )
 
 
@@ -406,9 +424,12 @@ def widen_lone_headings(
 
 
 def _paragraph_tail(above: Line, line: Line, settings: LiteSettings) -> bool:
-    """True when ``line`` is the last line of the prose paragraph ending with ``above``."""
+    """True when ``line`` is the last line of the prose paragraph ending with ``above``; not when all it
+    prints after its first phrase is years ("(Millions)  2022  2021" right under a paragraph is a heading
+    row, its years over the value columns)."""
     return (
         len(above.phrases) == 1
+        and not (len(line.phrases) > 1 and all(is_year(w.text) for p in line.phrases[1:] for w in p.words))
         and not is_short(above.phrases[0], settings)
         and abs(above.x0 - line.x0) <= line.size
         and line.top - above.bottom <= settings.wrap_gap * line.size
