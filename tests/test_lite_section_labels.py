@@ -49,10 +49,9 @@ def _ruled_body() -> Table:
     return body
 
 
-def _cash_flows(path: Path, above: list | None = None) -> Path:
+def _cash_flows(path: Path) -> Path:
     """A title, the years line, a section label with no colon, then the ruled body."""
     story = [Paragraph("Consolidated Statements of Cash Flows", getSampleStyleSheet()["Heading3"]), Spacer(1, 6),
-             *(above or []),
              _line(["Years Ended December 31 (Millions)", "2022", "2021", "2020"]),
              _line(["Cash Flows from Operating Activities", "", "", ""], bold=True), _ruled_body()]
     SimpleDocTemplate(str(path), pagesize=letter).build(story)
@@ -107,10 +106,8 @@ def test_a_heading_line_right_under_a_paragraph_is_not_its_last_line(tmp_path):
                                    "Designated as Cash Flow Hedging Instruments:"])
 def test_figures_above_a_section_label_are_not_taken_as_headings(tmp_path, label):
     """The last row of a table above (an amount in each column) is not a heading line for the next one."""
-    above = [Table([["Hedged items", "38", "108", "53"]], colWidths=WIDTHS, hAlign="LEFT", style=TableStyle(
-        [("ALIGN", (1, 0), (-1, 0), "RIGHT"), SMALL]))]
     story = [Paragraph("Gains (losses) on derivative instruments", getSampleStyleSheet()["Heading3"]),
-             *above, _line([label, "", "", ""], bold=True), _ruled_body()]
+             _line(["Hedged items", "38", "108", "53"]), _line([label, "", "", ""], bold=True), _ruled_body()]
     path = tmp_path / "hedges.pdf"
     SimpleDocTemplate(str(path), pagesize=letter).build(story)
     tables = LiteParser().parse(path).document.tables
