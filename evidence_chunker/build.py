@@ -33,6 +33,7 @@ from .tables import (
     header_lines,
     plain_table_data,
     render_html,
+    render_markdown,
     table_abstract,
 )
 from .titles import SOURCE_CAPTION, SOURCE_DIRECT, SOURCE_RUNNING_TITLE, SOURCE_TITLE_BLOCK, find_period, table_title
@@ -215,6 +216,7 @@ def build_units(parsed: ParsedDoc, doc_id: str, settings: BuildSettings | None =
                 unit=unit,
                 period=period,
                 table_html=render_html(group.data),
+                table_markdown=render_markdown(group.data),
                 context_before=[" ".join(p.text.split()) for p in context.before],
                 context_after=[" ".join(p.text.split()) for p in context.after],
                 context_before_pages=before_pages,

@@ -1,7 +1,8 @@
 """Row-wise splitting of Evidence Units that exceed the token limit.
 
 Every piece repeats the caption and the column-header rows, holds whole body rows, and stays within the
-limit by ``count_eu_tokens``. Context above goes with the first piece, context below and footnotes with
+limit by ``count_eu_tokens``. A unit is cut into as few pieces as the limit allows, of sizes as even as
+that number allows (not a full first piece and a last piece of one row). Context above goes with the first piece, context below and footnotes with
 the last, each only where it fits. When not even one row fits beside the header, the unit passes through
 unchanged as ``llm_summary``: a layer above must summarise it.
 """
@@ -14,7 +15,7 @@ from typing import Literal
 
 from docling_core.types.doc import TableData
 
-from .tables import render_html, slice_table_data
+from .tables import render_html, render_markdown, slice_table_data
 from .tokens import DEFAULT_TOKEN_LIMIT, count_eu_tokens, count_tokens
 from .units import EvidenceUnit, PageBox
 
@@ -79,12 +80,45 @@ def _normalised_like(eu: EvidenceUnit, box: PageBox) -> tuple[float, float, floa
     return (clamp(box.bbox[0] / width), clamp(box.bbox[1] / height), clamp(box.bbox[2] / width), clamp(box.bbox[3] / height))
 
 
+@dataclass
+class _MarkdownRows:
+    """A unit's Markdown table as its header lines and one line per body row, so that a piece's table is its
+    header lines and its own rows' lines, as the whole table showed them (no second render)."""
+
+    header: list[str]
+    rows: list[str]
+    #: True when the table marks no header: its first row is shown as the header line, over ``header``
+    #: (the separator alone), and a piece shows its own first row there.
+    first_row_heads: bool
+
+    @classmethod
+    def of(cls, eu: EvidenceUnit) -> "_MarkdownRows | None":
+        """None when the unit has no Markdown or its lines are not one per body row."""
+        if not eu.table_markdown:
+            return None
+        lines, body = eu.table_markdown.split("\n"), len(eu.flattened_rows)
+        if len(lines) == body + 2 and body:
+            return cls(lines[:2], lines[2:], False)
+        if len(lines) == body + 1 and body:
+            return cls(lines[1:2], [lines[0], *lines[2:]], True)
+        return None
+
+    def piece(self, start: int, end: int) -> str:
+        rows = self.rows[start:end]
+        lines = [rows[0], *self.header, *rows[1:]] if self.first_row_heads else [*self.header, *rows]
+        return "\n".join(lines)
+
+
 def _piece(eu: EvidenceUnit, data: TableData | None, start: int, end: int, first: bool, last: bool,
-           with_before: bool, with_after: bool) -> EvidenceUnit:
+           with_before: bool, with_after: bool, markdown_rows: _MarkdownRows | None = None) -> EvidenceUnit:
     """Body rows ``start``..``end`` of ``eu`` as an unnumbered piece (ids are set once all pieces exist)."""
     header_rows = eu.header_row_count
     sliced = slice_table_data(data, header_rows, start, end) if data is not None else None
     html = render_html(sliced) if sliced is not None else None
+    if markdown_rows is not None:
+        markdown = markdown_rows.piece(start, end)
+    else:
+        markdown = render_markdown(sliced) if sliced is not None else None
     row_pages = eu.row_pages[start:end]
     pages = set(row_pages) or {eu.page_no}
     before = eu.context_before if (first and with_before) else []
@@ -101,6 +135,7 @@ def _piece(eu: EvidenceUnit, data: TableData | None, start: int, end: int, first
         grid_rows=eu.grid_rows[start:end],
         row_pages=row_pages,
         table_html=html,
+        table_markdown=markdown,
         context_before=list(before),
         context_before_pages=list(eu.context_before_pages) if before else [],
         context_after=list(after),
@@ -123,16 +158,16 @@ _ROW = re.compile(r"<tr[ >].*?</tr>", re.DOTALL)
 class _PieceCost:
     """Token estimates for a piece from per-row costs: O(1) per candidate instead of a render."""
 
-    def __init__(self, eu: EvidenceUnit):
-        html = eu.table_html or ""
-        rows = _ROW.findall(html)
+    def __init__(self, eu: EvidenceUnit, markdown_rows: _MarkdownRows | None):
         body = len(eu.flattened_rows)
-        if len(rows) == eu.header_row_count + body:
-            row_costs = [count_tokens(r) for r in rows[eu.header_row_count:]]
-            self.table_base = count_tokens("".join(rows[: eu.header_row_count])) + count_tokens(_ROW.sub("", html))
-        else:  # no HTML, or rows the serializer merged: estimate from the flattened lines
+        if markdown_rows is not None:
+            row_costs = [count_tokens(line) + 1 for line in markdown_rows.rows]
+            self.table_base = count_tokens("\n".join(markdown_rows.header))
+        else:
+            row_costs, self.table_base = self._html_costs(eu, body) if not eu.table_markdown else (None, 0)
+        if row_costs is None:  # no table text, or rows the serializer merged: estimate from the flattened lines
             row_costs = [count_tokens(r) + 1 for r in eu.flattened_rows]
-            self.table_base = count_tokens("\n".join(eu.header_rows)) + count_tokens(html) // 4
+            self.table_base = count_tokens("\n".join(eu.header_rows)) + count_tokens(eu.table_markdown or eu.table_html or "") // 4
         self.prefix = [0]
         for cost in row_costs:
             self.prefix.append(self.prefix[-1] + cost)
@@ -140,6 +175,16 @@ class _PieceCost:
         self.before = sum(count_tokens(p) for p in eu.context_before)
         self.after = sum(count_tokens(p) for p in (*eu.context_after, *eu.footnotes))
         self.joins = 2 * (2 + len(eu.context_before) + len(eu.context_after) + len(eu.footnotes))
+
+    @staticmethod
+    def _html_costs(eu: EvidenceUnit, body: int) -> tuple[list[int] | None, int]:
+        """Per-row costs and the rest's cost of the HTML table (units written before ``table_markdown``)."""
+        html = eu.table_html or ""
+        rows = _ROW.findall(html)
+        if len(rows) != eu.header_row_count + body:
+            return None, 0
+        return ([count_tokens(r) for r in rows[eu.header_row_count:]],
+                count_tokens("".join(rows[: eu.header_row_count])) + count_tokens(_ROW.sub("", html)))
 
     def estimate(self, start: int, end: int, before: bool, after: bool) -> int:
         """Tokens of the piece of rows ``start``..``end``; context counts only on the first/last piece."""
@@ -156,13 +201,14 @@ def split_eu(eu: EvidenceUnit, limit: int = SPLIT_LIMIT) -> SplitResult:
     if rows <= 1:
         return SplitResult("llm_summary", [eu], f"{eu.eu_id}: one row already exceeds {limit} tokens")
     data = TableData.model_validate(eu.table_data) if eu.table_data else None
-    cost = _PieceCost(eu)
+    markdown_rows = _MarkdownRows.of(eu)
+    cost = _PieceCost(eu, markdown_rows)
 
     def build(start: int, end: int, before: bool, after: bool) -> EvidenceUnit | None:
         """The largest piece from ``start`` up to ``end`` rows that really fits, or None."""
         while end > start:
             if cost.estimate(start, end, before, after) <= limit:
-                piece = _piece(eu, data, start, end, start == 0, end == rows, before, after)
+                piece = _piece(eu, data, start, end, start == 0, end == rows, before, after, markdown_rows)
                 if count_eu_tokens(piece) <= limit:
                     return piece
             end -= 1
@@ -171,13 +217,29 @@ def split_eu(eu: EvidenceUnit, limit: int = SPLIT_LIMIT) -> SplitResult:
     # Context stays only where it leaves room for at least one row.
     with_before = build(0, 1, True, False) is not None
     with_after = build(rows - 1, rows, False, True) is not None
+
+    def plan(cap: int) -> list[int]:
+        """Where each piece ends when each takes as many rows as the estimate fits under ``cap`` (at least one)."""
+        ends, start = [], 0
+        while start < rows:
+            end = start + 1
+            while end < rows and cost.estimate(start, end + 1, with_before, with_after) <= cap:
+                end += 1
+            ends.append(end)
+            start = end
+        return ends
+
+    # As few pieces as the limit allows, as even as they can be: the smallest cap that needs no more of them
+    # (filling each piece up to the limit would leave a last piece of a row or two).
+    fewest, low, high = len(plan(limit)), 1, limit
+    while low < high:
+        middle = (low + high) // 2
+        low, high = (low, middle) if len(plan(middle)) <= fewest else (middle + 1, high)
+    ends = plan(high)
     pieces: list[EvidenceUnit] = []
     start = 0
     while start < rows:
-        end = start + 1
-        while end < rows and cost.estimate(start, end + 1, with_before, with_after) <= limit:
-            end += 1
-        piece = build(start, end, with_before, with_after)
+        piece = build(start, next((end for end in ends if end > start), rows), with_before, with_after)
         if piece is None:
             return SplitResult("llm_summary", [eu], f"{eu.eu_id}: row {start + 1} and the header exceed {limit} tokens")
         start = piece.body_row_range[1]

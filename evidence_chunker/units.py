@@ -56,7 +56,8 @@ class EvidenceUnit(DictRecord):
     ``bbox`` is the table's box on ``page_no`` normalised to 0..1 (BOTTOMLEFT, t > b);
     ``page_boxes`` are the absolute boxes of every part of the table (a table continued over a page
     break has one per page). ``table_data`` is docling-core ``TableData`` JSON, kept so pieces can
-    be rendered again. ``context_before_boxes[i]``/``context_after_boxes[i]`` are the boxes of adopted paragraph i.
+    be rendered again; ``table_html`` and ``table_markdown`` are two renderings of it by docling-core's
+    serializers (HTML keeps cell spans; the compact Markdown is what ``text`` holds). ``context_before_boxes[i]``/``context_after_boxes[i]`` are the boxes of adopted paragraph i.
     """
 
     eu_id: str
@@ -69,6 +70,7 @@ class EvidenceUnit(DictRecord):
     unit: str | None = None
     period: str | None = None
     table_html: str | None = None
+    table_markdown: str | None = None
     context_before: list[str] = field(default_factory=list)
     context_after: list[str] = field(default_factory=list)
     flattened_rows: list[str] = field(default_factory=list)
@@ -141,14 +143,15 @@ class EvidenceUnit(DictRecord):
     @property
     def text(self) -> str:
         """What an LLM receives: the title line (caption, period, unit, section), context above, the table as
-        HTML, context below, notes. The title line says what the figures count ("(dollars in millions)")
-        even when the page printed that on a line of its own."""
+        a compact Markdown pipe table, context below, notes. The title line says what the figures count
+        ("(dollars in millions)") even when the page printed that on a line of its own. Units written
+        before ``table_markdown`` existed give their HTML instead."""
         parts: list[str] = []
         if self.title_line:
             parts.append(self.title_line)
         parts.extend(self.context_before)
-        if self.table_html:
-            parts.append(self.table_html)
+        if self.table_markdown or self.table_html:
+            parts.append(self.table_markdown or self.table_html)  # type: ignore[arg-type]
         else:
             parts.extend(self.header_rows)
             parts.extend(self.flattened_rows)

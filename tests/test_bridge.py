@@ -49,3 +49,18 @@ def test_table_segments_carry_title_unit_and_period_into_the_transport():
     assert region.source.table_title == table.title
     assert (region.source.unit, region.source.period) == ("in millions", "Years ended December 31")
     assert "Operating income | 2024: 3,210" in region.text
+
+
+def test_a_long_table_is_written_in_even_blocks_each_under_its_title_and_header():
+    from evidence_chunker.export.semantic import TABLE_SEGMENT_MAX_ROWS
+
+    rows = 2 * TABLE_SEGMENT_MAX_ROWS + 3  # two full blocks would leave three rows for a third
+    grid = [["(in millions)", "2024", "2023"]] + [[f"Line item {i}", f"{i},100", f"{i},000"] for i in range(rows)]
+    b = DocBuilder()
+    b.text("Consolidated Statement of Income", page=1, top=800, height=12)
+    b.table(table_data(grid, header_rows=1, row_header_cols=1), page=1, top=780, height=700)
+    doc = corpus_to_semantic_document(EvidenceChunker(parser="lite").build_corpus_parsed(b.parsed(), doc_id="rep"), "rep")
+    blocks = [doc.text[s.start_char:s.end_char].split("\n") for s in doc.segments if s.kind == "table"]
+    sizes = [sum(line.startswith("Line item") for line in block) for block in blocks]
+    assert sum(sizes) == rows and len(sizes) == 3 and max(sizes) - min(sizes) <= 1
+    assert all(block[0].startswith("Consolidated Statement of Income") and "2024" in block[1] for block in blocks)

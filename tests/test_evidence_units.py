@@ -10,6 +10,8 @@ from docling_core.types.doc import DocItemLabel
 from docbuilder import DocBuilder, table_data
 from evidence_chunker import EvidenceChunker, EvidenceUnit
 from evidence_chunker.captions import is_table_caption
+from evidence_chunker.split import split_eu
+from evidence_chunker.tokens import count_eu_tokens
 
 INCOME = [
     ["", "Year ended December 31", ""],
@@ -191,16 +193,31 @@ def test_a_unit_written_without_grid_rows_embeds_its_flattened_rows():
     assert "Revenue | 2024: 12,345; 2023: 11,000" in old.retrieval_text
 
 
+def test_a_unit_written_without_table_markdown_shows_its_html():
+    eu = chunk(income_builder())[0]
+    record = json.loads(json.dumps(eu.to_dict()))
+    del record["table_markdown"]  # as written before the field existed
+    old = EvidenceUnit.from_dict(record)
+    assert old.table_html in old.text and "| - |" not in old.text
+    result = split_eu(old, limit=count_eu_tokens(old) - 1)  # its pieces are costed on the HTML's rows
+    assert result.kind == "row_split" and all(count_eu_tokens(piece) < count_eu_tokens(old) for piece in result.units)
+
+
 def test_abstract_names_caption_columns_and_row_count():
     eu = chunk(income_builder())[0]
     assert eu.table_abstract.startswith("Table 1: Consolidated statement of income (in millions of USD): 4 rows")
     assert "Year ended December 31 / 2024" in eu.table_abstract
 
 
-def test_text_holds_html_and_retrieval_text_holds_rows():
+def test_text_holds_a_markdown_table_and_retrieval_text_holds_rows():
     eu = chunk(income_builder())[0]
-    assert "<table>" in eu.text and "12,345" in eu.text
-    assert "<table>" not in eu.retrieval_text
+    # text: the compact Markdown table (one header row naming the column paths, one line per row)
+    assert "|  | Year ended December 31 - 2024 | Year ended December 31 - 2023 |\n| - | - | - |\n" \
+        "| Revenue | 12,345 | 11,000 |\n| Cost of sales | (7,100) | (6,500) |" in eu.text
+    assert "<table>" not in eu.text and eu.table_markdown in eu.text
+    # the HTML stays on the unit, with its header cells
+    assert eu.table_html.startswith("<table>") and "<th>2024</th>" in eu.table_html
+    assert "<table>" not in eu.retrieval_text and "| - |" not in eu.retrieval_text
     # the header lines name the columns once; each row lists its values in column order
     assert "Year ended December 31\n2024 | 2023\nRevenue | 12,345 | 11,000\nCost of sales | (7,100) | (6,500)" \
         in eu.retrieval_text

@@ -6,6 +6,7 @@ import re
 
 from docbuilder import DocBuilder, table_data
 from evidence_chunker import EvidenceChunker, count_eu_tokens, split_eu, split_oversized_units
+from evidence_chunker.tokens import count_tokens
 
 
 def long_table_units(rows: int = 80, limit: int = 512):
@@ -27,6 +28,25 @@ def test_every_piece_is_within_the_limit_and_repeats_caption_and_header():
         assert count_eu_tokens(piece) <= 512
         assert piece.caption_text == "Table 5: Principal subsidiaries"
         assert "<th>Subsidiary</th>" in piece.table_html
+
+
+def test_the_limit_is_counted_on_the_markdown_table_the_text_holds():
+    _, [unit] = long_table_units(rows=12, limit=10_000)
+    html_text = unit.text.replace(unit.table_markdown, unit.table_html)
+    assert count_eu_tokens(unit) < 400 < count_tokens(html_text)  # the HTML would not fit in 400
+    _, pieces = long_table_units(rows=12, limit=400)
+    assert len(pieces) == 1 and not pieces[0].is_split
+    _, pieces = long_table_units(rows=40, limit=400)
+    assert all(piece.table_markdown in piece.text and count_eu_tokens(piece) <= 400 for piece in pieces)
+    assert all(piece.table_markdown.startswith("| Subsidiary | Country |") for piece in pieces)  # header repeated
+
+
+def test_pieces_are_as_few_and_as_even_as_the_limit_allows():
+    # 50 rows: filling each piece to the limit takes 17, 16 and 16 rows and leaves one row for a fourth
+    _, pieces = long_table_units(rows=50)
+    tokens = [count_eu_tokens(piece) for piece in pieces]
+    assert len(pieces) == 4 and max(tokens) <= 512 and min(tokens) >= 0.9 * max(tokens)
+    assert [piece.body_row_range for piece in pieces] == [(0, 13), (13, 26), (26, 38), (38, 50)]
 
 
 def test_split_ids_and_indices():
