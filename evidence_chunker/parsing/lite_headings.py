@@ -138,7 +138,8 @@ def header_lines_above(
             break  # a title-like line flush with the table's left edge
         if len(line.phrases) == 1 and line.size >= settings.heading_size * lines[start].size:
             break  # a line set larger than the table's own text: its title ("1. 요약재무정보")
-        if len(line.phrases) == 1 and line.phrases[0].x0 <= x_lo + size and line.phrases[0].bold and len(out) == 0 and not any(a < line.x1 for a, _ in gutters):
+        if len(line.phrases) == 1 and line.phrases[0].x0 <= x_lo + size and line.phrases[0].bold and len(out) == 0 \
+                and not any(a < line.x1 for a, _ in gutters) and not unit_label(line, gutters):
             break  # a bold label standing above the first column: a title, not a heading row
         out.insert(0, line)
         below = line
@@ -147,7 +148,17 @@ def header_lines_above(
     # edge), is the table's unit: it stays in the title block above rather than joining a column's label
     while len(out) > sections and _unit_only(out[0], gutters):
         out.pop(0)
+    # the label column's own heading may be a unit alone on the last heading line ("(In millions)" under
+    # the years): a heading there, but no heading row on its own right above the first row
+    if not sections and all(unit_label(line, gutters) for line in out):
+        return []
     return out if len(out) > sections else []
+
+
+def unit_label(line: Line, gutters: list[tuple[float, float]]) -> bool:
+    """True when ``line`` is a unit and nothing else, alone over the label column ("(In millions)")."""
+    return (len(line.phrases) == 1 and line.x1 <= sum(gutters[0]) / 2 and find_unit(line.text) is not None
+            and not strip_unit(line.text))
 
 
 def _unit_only(line: Line, gutters: list[tuple[float, float]]) -> bool:

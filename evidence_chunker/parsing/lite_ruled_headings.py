@@ -22,7 +22,8 @@ from typing import Sequence
 
 from ..patterns import is_quantity
 from .lite_headings import (
-    Reach, centre_over_groups, column_span, header_lines_above, split_heading_line, widen_lone_headings,
+    Reach, centre_over_groups, column_span, header_lines_above, split_heading_line, unit_label,
+    widen_lone_headings,
 )
 from .lite_settings import LiteSettings
 from .lite_table_headers import mark_headers
@@ -161,14 +162,19 @@ def take_headings_above(table: FoundTable, lines: Sequence[Line], settings: Lite
     # grid's rows open with; above them, lines with a heading over a value column, where a line over the
     # label column alone (the table's title, the tail of a paragraph) ends them
     end = len(rows)
-    while end > max(0, len(rows) - HEADING_GRID_MAX_LABELS) and all(first == 0 for first, _, _ in rows[end - 1]):
+    while end > max(0, len(rows) - HEADING_GRID_MAX_LABELS) and all(first == 0 for first, _, _ in rows[end - 1]) \
+            and not unit_label(headings[end - 1], gutters):
         end -= 1
-    keep = end
+    # a unit alone over the label column ("(In millions)") under the headings is the label column's heading
+    units = end
+    while units > 0 and unit_label(headings[units - 1], gutters):
+        units -= 1
+    keep = units
     while keep > 0 and any(first > 0 for first, _, _ in rows[keep - 1]):
         keep -= 1
-    labels, headings, rows = headings[end:], headings[keep:], rows[keep:end]
-    if not rows:
+    if keep == units:
         return []
+    labels, headings, rows = headings[end:], headings[keep:], rows[keep:end]
     _insert_label_rows(table, labels, bounds)
     # a lone heading ("Year ended December 31,") spans the columns it is centred over, as above borderless tables
     placed = [{first: (last, phrases) for first, last, phrases in row} for row in rows]
