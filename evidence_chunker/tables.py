@@ -460,8 +460,8 @@ def render_markdown(data: TableData) -> str:
     """The table as a compact Markdown pipe table by docling-core's serializer (no caption, no padding).
 
     Stacked column headers become one header row ("2023 - Q2"); every other row is one line. It is the
-    table in ``EvidenceUnit.text``: about half the tokens of the HTML for the same cells, so a row-wise
-    split under the token limit keeps about twice the rows together.
+    table in ``EvidenceUnit.text``: about 0.6 times the tokens of the HTML for the same cells (finqa_dev's
+    tables), so a row-wise split under the token limit keeps more rows together.
     """
     from docling_core.transforms.serializer.markdown import MarkdownDocSerializer, MarkdownParams
     from docling_core.types.doc import DocItemLabel, DoclingDocument, TableItem

@@ -125,3 +125,17 @@ def test_pieces_of_a_table_with_empty_rows_show_the_rows_they_flatten():
     for piece in pieces:  # an empty row leaves no blank line in what is embedded
         table_lines = [*piece.header_rows, *(line for line in piece.grid_rows if line)]
         assert piece.retrieval_text.endswith("\n\n" + "\n".join(table_lines))
+
+
+def test_pieces_of_a_table_without_header_show_their_own_first_row_as_the_header_line():
+    grid = [[f"Subsidiary number {i} Holdings Ltd", "Korea", f"{i * 37:,}", f"({i * 11:,})"] for i in range(60)]
+    b = DocBuilder()
+    b.table(table_data(grid, flags=False), page=1, top=780, height=700)
+    pieces = EvidenceChunker(parser="lite", token_limit=300).chunk_parsed(b.parsed(), doc_id="rep")
+    assert len(pieces) > 2 and all(count_eu_tokens(piece) <= 300 for piece in pieces)
+    for piece in pieces:
+        start, end = piece.body_row_range
+        lines = piece.table_markdown.split("\n")
+        assert lines[1] == "| - | - | - | - |" and len(lines) == end - start + 1
+        assert [line.split(" | ")[0] for line in (lines[0], *lines[2:])] == \
+            [f"| Subsidiary number {i} Holdings Ltd" for i in range(start, end)]
