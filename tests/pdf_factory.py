@@ -59,3 +59,34 @@ def zero_page_pdf(path: Path) -> Path:
 def corrupt_pdf(path: Path) -> Path:
     path.write_bytes(b"%PDF-1.7\n" + bytes(range(256)) * 40)
     return path
+
+
+#: Cell text size of the statement lines below.
+STATEMENT_FONT = ("FONTSIZE", (0, 0), (-1, -1), 8)
+#: Rows set close together (one point of padding above and below), as statements print their headings.
+TIGHT = [("TOPPADDING", (0, 0), (-1, -1), 1), ("BOTTOMPADDING", (0, 0), (-1, -1), 1)]
+
+
+def statement_line(cells: list[str], widths: list[int], bold_first: bool = False, tight: bool = False):
+    """One unruled line of a statement (a reportlab Table of one row): figures right-aligned, the first
+    cell in bold when asked."""
+    from reportlab.platypus import Table, TableStyle
+
+    line = Table([cells], colWidths=widths, hAlign="LEFT")
+    style = [("ALIGN", (1, 0), (-1, 0), "RIGHT"), STATEMENT_FONT, *(TIGHT if tight else [])]
+    if bold_first:
+        style.append(("FONTNAME", (0, 0), (0, 0), "Helvetica-Bold"))
+    line.setStyle(TableStyle(style))
+    return line
+
+
+def statement_body(rows: list[list[str]], widths: list[int], ruled: bool = True, tight: bool = False):
+    """A statement's body rows (a reportlab Table): figures right-aligned, every cell ruled when asked."""
+    from reportlab.platypus import Table, TableStyle
+
+    body = Table(rows, colWidths=widths, hAlign="LEFT")
+    style = [("ALIGN", (1, 0), (-1, -1), "RIGHT"), STATEMENT_FONT, *(TIGHT if tight else [])]
+    if ruled:
+        style.insert(0, ("GRID", (0, 0), (-1, -1), 0.5, "black"))
+    body.setStyle(TableStyle(style))
+    return body

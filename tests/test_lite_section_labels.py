@@ -16,11 +16,12 @@ import pytest
 pytest.importorskip("reportlab")
 from reportlab.lib.pagesizes import letter  # noqa: E402
 from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet  # noqa: E402
-from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle  # noqa: E402
+from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer  # noqa: E402
 
 from evidence_chunker import EvidenceChunker  # noqa: E402
 from evidence_chunker.parsing.lite import LiteParser  # noqa: E402
 from evidence_chunker.patterns import is_quantity, is_year  # noqa: E402
+from pdf_factory import statement_body, statement_line  # noqa: E402
 
 WIDTHS = [220, 70, 70, 70]
 BODY = [
@@ -29,24 +30,15 @@ BODY = [
     ["Depreciation and amortization", "1,626", "1,695", "1,543"],
     ["Net cash provided by operating activities", "21,079", "14,645", "5,591"],
 ]
-SMALL = ("FONTSIZE", (0, 0), (-1, -1), 8)
 
 
-def _line(cells: list[str], bold: bool = False) -> Table:
+def _line(cells: list[str], bold: bool = False):
     """One unruled line of cells over the body's columns."""
-    line = Table([cells], colWidths=WIDTHS, hAlign="LEFT")
-    style = [("ALIGN", (1, 0), (-1, 0), "RIGHT"), SMALL]
-    if bold:
-        style.append(("FONTNAME", (0, 0), (0, 0), "Helvetica-Bold"))
-    line.setStyle(TableStyle(style))
-    return line
+    return statement_line(cells, WIDTHS, bold_first=bold)
 
 
-def _ruled_body() -> Table:
-    body = Table(BODY, colWidths=WIDTHS, hAlign="LEFT")
-    body.setStyle(TableStyle([("GRID", (0, 0), (-1, -1), 0.5, "black"), ("ALIGN", (1, 0), (-1, -1), "RIGHT"),
-                              SMALL]))
-    return body
+def _ruled_body():
+    return statement_body(BODY, WIDTHS)
 
 
 def _cash_flows(path: Path) -> Path:

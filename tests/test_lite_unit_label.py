@@ -17,10 +17,11 @@ import pytest
 pytest.importorskip("reportlab")
 from reportlab.lib.pagesizes import letter  # noqa: E402
 from reportlab.lib.styles import getSampleStyleSheet  # noqa: E402
-from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle  # noqa: E402
+from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer  # noqa: E402
 
 from evidence_chunker import EvidenceChunker  # noqa: E402
 from evidence_chunker.parsing.lite import LiteParser  # noqa: E402
+from pdf_factory import statement_body, statement_line  # noqa: E402
 
 WIDTHS = [220, 70, 70, 70]
 BODY = [
@@ -29,18 +30,11 @@ BODY = [
     ["Depreciation and amortization", "636", "604", "582"],
     ["Operating income", "1,196", "1,248", "1,214"],
 ]
-SMALL = ("FONTSIZE", (0, 0), (-1, -1), 8)
-TIGHT = [("TOPPADDING", (0, 0), (-1, -1), 1), ("BOTTOMPADDING", (0, 0), (-1, -1), 1)]  # lines set close
 
 
-def _line(cells: list[str], bold_first: bool = False) -> Table:
-    """One unruled line of cells over the body's columns."""
-    line = Table([cells], colWidths=WIDTHS, hAlign="LEFT")
-    style = [("ALIGN", (1, 0), (-1, 0), "RIGHT"), SMALL, *TIGHT]
-    if bold_first:
-        style.append(("FONTNAME", (0, 0), (0, 0), "Helvetica-Bold"))
-    line.setStyle(TableStyle(style))
-    return line
+def _line(cells: list[str], bold_first: bool = False):
+    """One unruled line of cells over the body's columns, set close to the next."""
+    return statement_line(cells, WIDTHS, bold_first=bold_first, tight=True)
 
 
 def _build(path: Path, body: Table, *lines: Table) -> Path:
@@ -50,17 +44,12 @@ def _build(path: Path, body: Table, *lines: Table) -> Path:
     return path
 
 
-def _ruled(rows: list[list[str]]) -> Table:
-    body = Table(rows, colWidths=WIDTHS, hAlign="LEFT")
-    body.setStyle(TableStyle([("GRID", (0, 0), (-1, -1), 0.5, "black"), ("ALIGN", (1, 0), (-1, -1), "RIGHT"),
-                              SMALL]))
-    return body
+def _ruled(rows: list[list[str]]):
+    return statement_body(rows, WIDTHS)
 
 
-def _unruled(rows: list[list[str]]) -> Table:
-    body = Table(rows, colWidths=WIDTHS, hAlign="LEFT")
-    body.setStyle(TableStyle([("ALIGN", (1, 0), (-1, -1), "RIGHT"), SMALL, *TIGHT]))
-    return body
+def _unruled(rows: list[list[str]]):
+    return statement_body(rows, WIDTHS, ruled=False, tight=True)
 
 
 def test_years_over_a_unit_alone_over_the_labels_head_a_ruled_table(tmp_path):
