@@ -2,9 +2,10 @@
 
 Every piece repeats the caption and the column-header rows, holds whole body rows, and stays within the
 limit by ``count_eu_tokens``. A unit is cut into as few pieces as the limit allows, of sizes as even as
-that number allows (not a full first piece and a last piece of one row). Context above goes with the first piece, context below and footnotes with
-the last, each only where it fits. When not even one row fits beside the header, the unit passes through
-unchanged as ``llm_summary``: a layer above must summarise it.
+that number allows (not a full first piece and a last piece of one row). Context above goes with the
+first piece, context below and footnotes with the last, each only where it fits. When not even one row
+fits beside the header, the unit passes through unchanged as ``llm_summary``: a layer above must
+summarise it.
 """
 
 from __future__ import annotations
@@ -167,7 +168,8 @@ class _PieceCost:
             row_costs, self.table_base = self._html_costs(eu, body) if not eu.table_markdown else (None, 0)
         if row_costs is None:  # no table text, or rows the serializer merged: estimate from the flattened lines
             row_costs = [count_tokens(r) + 1 for r in eu.flattened_rows]
-            self.table_base = count_tokens("\n".join(eu.header_rows)) + count_tokens(eu.table_markdown or eu.table_html or "") // 4
+            table = eu.table_markdown or eu.table_html or ""
+            self.table_base = count_tokens("\n".join(eu.header_rows)) + count_tokens(table) // 4
         self.prefix = [0]
         for cost in row_costs:
             self.prefix.append(self.prefix[-1] + cost)

@@ -57,7 +57,8 @@ class EvidenceUnit(DictRecord):
     ``page_boxes`` are the absolute boxes of every part of the table (a table continued over a page
     break has one per page). ``table_data`` is docling-core ``TableData`` JSON, kept so pieces can
     be rendered again; ``table_html`` and ``table_markdown`` are two renderings of it by docling-core's
-    serializers (HTML keeps cell spans; the compact Markdown is what ``text`` holds). ``context_before_boxes[i]``/``context_after_boxes[i]`` are the boxes of adopted paragraph i.
+    serializers (HTML keeps cell spans; the compact Markdown is what ``text`` holds).
+    ``context_before_boxes[i]``/``context_after_boxes[i]`` are the boxes of adopted paragraph i.
     """
 
     eu_id: str
@@ -150,8 +151,9 @@ class EvidenceUnit(DictRecord):
         if self.title_line:
             parts.append(self.title_line)
         parts.extend(self.context_before)
-        if self.table_markdown or self.table_html:
-            parts.append(self.table_markdown or self.table_html)  # type: ignore[arg-type]
+        table = self.table_markdown or self.table_html
+        if table:
+            parts.append(table)
         else:
             parts.extend(self.header_rows)
             parts.extend(self.flattened_rows)

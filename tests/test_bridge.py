@@ -59,7 +59,8 @@ def test_a_long_table_is_written_in_even_blocks_each_under_its_title_and_header(
     b = DocBuilder()
     b.text("Consolidated Statement of Income", page=1, top=800, height=12)
     b.table(table_data(grid, header_rows=1, row_header_cols=1), page=1, top=780, height=700)
-    doc = corpus_to_semantic_document(EvidenceChunker(parser="lite").build_corpus_parsed(b.parsed(), doc_id="rep"), "rep")
+    corpus = EvidenceChunker(parser="lite").build_corpus_parsed(b.parsed(), doc_id="rep")
+    doc = corpus_to_semantic_document(corpus, "rep")
     blocks = [doc.text[s.start_char:s.end_char].split("\n") for s in doc.segments if s.kind == "table"]
     sizes = [sum(line.startswith("Line item") for line in block) for block in blocks]
     assert sum(sizes) == rows and len(sizes) == 3 and max(sizes) - min(sizes) <= 1
