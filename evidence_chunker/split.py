@@ -111,11 +111,13 @@ class _MarkdownRows:
 
 
 def _piece(eu: EvidenceUnit, data: TableData | None, start: int, end: int, first: bool, last: bool,
-           with_before: bool, with_after: bool, markdown_rows: _MarkdownRows | None = None) -> EvidenceUnit:
-    """Body rows ``start``..``end`` of ``eu`` as an unnumbered piece (ids are set once all pieces exist)."""
+           with_before: bool, with_after: bool, markdown_rows: _MarkdownRows | None = None,
+           sized_only: bool = False) -> EvidenceUnit:
+    """Body rows ``start``..``end`` of ``eu`` as an unnumbered piece (ids are set once all pieces exist).
+    ``sized_only``: a piece only to be counted (its ``text``), without its HTML and table data."""
     header_rows = eu.header_row_count
     sliced = slice_table_data(data, header_rows, start, end) if data is not None else None
-    html = render_html(sliced) if sliced is not None else None
+    html = render_html(sliced) if sliced is not None and not sized_only else None
     if markdown_rows is not None:
         markdown = markdown_rows.piece(start, end)
     else:
@@ -149,7 +151,7 @@ def _piece(eu: EvidenceUnit, data: TableData | None, start: int, end: int, first
         page_span=pages,
         page_boxes=own_boxes or [b for b in eu.page_boxes if b.page in pages] or list(eu.page_boxes[:1]),
         body_row_range=(start, end),
-        table_data=sliced.model_dump(mode="json") if sliced is not None else None,
+        table_data=sliced.model_dump(mode="json") if sliced is not None and not sized_only else None,
     )
 
 
@@ -206,19 +208,21 @@ def split_eu(eu: EvidenceUnit, limit: int = SPLIT_LIMIT) -> SplitResult:
     markdown_rows = _MarkdownRows.of(eu)
     cost = _PieceCost(eu, markdown_rows)
 
-    def build(start: int, end: int, before: bool, after: bool) -> EvidenceUnit | None:
-        """The largest piece from ``start`` up to ``end`` rows that really fits, or None."""
+    def build(start: int, end: int, before: bool, after: bool, probe: bool = False) -> EvidenceUnit | None:
+        """The largest piece from ``start`` up to ``end`` rows that really fits, or None. A ``probe`` only
+        asks whether one fits: its piece is not rendered as HTML when the Markdown gives its text."""
         while end > start:
             if cost.estimate(start, end, before, after) <= limit:
-                piece = _piece(eu, data, start, end, start == 0, end == rows, before, after, markdown_rows)
+                piece = _piece(eu, data, start, end, start == 0, end == rows, before, after, markdown_rows,
+                               sized_only=probe and markdown_rows is not None)
                 if count_eu_tokens(piece) <= limit:
                     return piece
             end -= 1
         return None
 
     # Context stays only where it leaves room for at least one row.
-    with_before = build(0, 1, True, False) is not None
-    with_after = build(rows - 1, rows, False, True) is not None
+    with_before = build(0, 1, True, False, probe=True) is not None
+    with_after = build(rows - 1, rows, False, True, probe=True) is not None
 
     def plan(cap: int) -> list[int]:
         """Where each piece ends when each takes as many rows as the estimate fits under ``cap`` (at least one)."""
