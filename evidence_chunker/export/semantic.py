@@ -91,7 +91,8 @@ def _table_blocks(eu: EvidenceUnit) -> list[tuple[list[str], int, int]]:
     header = [_one_line(h) for h in eu.header_rows if h.strip()]
     rows = [_one_line(r) for r in eu.flattened_rows]
     blocks = []
-    size = -(-len(rows) // -(-len(rows) // TABLE_SEGMENT_MAX_ROWS)) if rows else 1  # as few blocks, as even
+    count = -(-len(rows) // TABLE_SEGMENT_MAX_ROWS)  # as few blocks as the maximum allows, as even as can be
+    size = -(-len(rows) // count) if rows else 1
     for start in range(0, max(len(rows), 1), size):
         end = min(start + size, len(rows))
         lines = [line for line in (title, *header, *rows[start:end]) if line]
