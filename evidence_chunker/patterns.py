@@ -108,6 +108,11 @@ def strip_unit(text: str) -> str:
     return " ".join(UNIT_STATEMENT.sub(" ", text).split()).strip(" ,;")
 
 
+def is_unit_alone(text: str) -> bool:
+    """True for a unit statement and nothing else ("(In millions)", "(단위: 백만원)")."""
+    return find_unit(text) is not None and not strip_unit(text)
+
+
 # --------------------------------------------------------------------------------------------
 # Captions
 # --------------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import NamedTuple, Sequence
 
-from ..patterns import find_unit, is_caption, is_quantity, is_year, strip_unit
+from ..patterns import find_unit, is_caption, is_quantity, is_unit_alone, is_year
 from .lite_settings import LiteSettings
 from .lite_tables import Edge, bound_index
 from .lite_text import Line, Phrase
@@ -157,13 +157,12 @@ def header_lines_above(
 
 def unit_label(line: Line, gutters: list[tuple[float, float]]) -> bool:
     """True when ``line`` is a unit and nothing else, alone over the label column ("(In millions)")."""
-    return (len(line.phrases) == 1 and line.x1 <= sum(gutters[0]) / 2 and find_unit(line.text) is not None
-            and not strip_unit(line.text))
+    return len(line.phrases) == 1 and line.x1 <= sum(gutters[0]) / 2 and is_unit_alone(line.text)
 
 
 def _unit_only(line: Line, gutters: list[tuple[float, float]]) -> bool:
     """True when ``line`` states a unit and nothing else, right of the label column."""
-    return line.x0 >= gutters[0][0] and find_unit(line.text) is not None and not strip_unit(line.text)
+    return line.x0 >= gutters[0][0] and is_unit_alone(line.text)
 
 
 def _over_values(phrase: Phrase, gutters: list[tuple[float, float]], settings: LiteSettings) -> bool:

@@ -14,7 +14,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import Iterable, NamedTuple, Sequence
 
-from ..patterns import find_unit, strip_unit
+from ..patterns import is_unit_alone
 from .lite_settings import LiteSettings
 from .lite_text import (
     FOOTNOTE_RE,
@@ -562,16 +562,11 @@ def classify(paragraph: Paragraph, body: BodyStyle, settings: LiteSettings) -> s
     heading_like = _is_heading_like(paragraph, body, settings)
     if is_list_item(text) and not (HEADING_NUMBER_RE.match(text) and heading_like):
         return "list_item"
-    if heading_like and any(ch.isalpha() for ch in text) and not _unit_alone(text) and not runs_on(text):
+    # a unit alone set in bold is the unit of the table below, not a heading every later paragraph sits under
+    if heading_like and any(ch.isalpha() for ch in text) and not is_unit_alone(text) and not runs_on(text):
         if not text.rstrip().endswith((".", ",", ";")) or HEADING_NUMBER_RE.match(text):
             return "section_header"
     return "text"
-
-
-def _unit_alone(text: str) -> bool:
-    """True for a unit statement and nothing else ("(In millions)", "(단위: 백만원)"): the unit of the
-    table below, set in bold, not a heading that every later paragraph sits under."""
-    return find_unit(text) is not None and not strip_unit(text)
 
 
 def heading_levels(paragraphs: Sequence[Paragraph], cover: Sequence[Paragraph] = ()) -> None:
