@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 
 from docling_core.types.doc import TableCell, TableData
 
@@ -443,17 +444,7 @@ def append_rows(head: TableData, tail: TableData, skip_rows: int) -> TableData:
 
 def render_html(data: TableData) -> str:
     """The table as HTML by docling-core's serializer (no caption: EvidenceUnit carries it apart)."""
-    from docling_core.transforms.serializer.html import HTMLDocSerializer
-    from docling_core.types.doc import DocItemLabel, DoclingDocument, TableItem
-
-    global _HTML_SERIALIZER
-    if _HTML_SERIALIZER is None:
-        _HTML_SERIALIZER = HTMLDocSerializer(doc=DoclingDocument(name="table"))
-    item = TableItem(self_ref="#/tables/0", label=DocItemLabel.TABLE, data=data)
-    return _HTML_SERIALIZER.serialize(item=item).text
-
-
-_HTML_SERIALIZER = None
+    return _serialize("html", data)
 
 
 def render_markdown(data: TableData) -> str:
@@ -463,18 +454,29 @@ def render_markdown(data: TableData) -> str:
     table in ``EvidenceUnit.text``: about 0.6 times the tokens of the HTML for the same cells (finqa_dev's
     tables), so a row-wise split under the token limit keeps more rows together.
     """
-    from docling_core.transforms.serializer.markdown import MarkdownDocSerializer, MarkdownParams
-    from docling_core.types.doc import DocItemLabel, DoclingDocument, TableItem
+    return _serialize("markdown", data)
 
-    global _MARKDOWN_SERIALIZER
-    if _MARKDOWN_SERIALIZER is None:
-        _MARKDOWN_SERIALIZER = MarkdownDocSerializer(doc=DoclingDocument(name="table"),
-                                                     params=MarkdownParams(compact_tables=True))
+
+def _serialize(kind: str, data: TableData) -> str:
+    """``data`` as one table of an empty document, through docling-core's ``kind`` serializer."""
+    from docling_core.types.doc import DocItemLabel, TableItem
+
     item = TableItem(self_ref="#/tables/0", label=DocItemLabel.TABLE, data=data)
-    return _MARKDOWN_SERIALIZER.serialize(item=item).text
+    return _serializer(kind).serialize(item=item).text
 
 
-_MARKDOWN_SERIALIZER = None
+@cache
+def _serializer(kind: str):
+    """docling-core's document serializer for ``kind`` ("html" or "markdown"), made once per process."""
+    from docling_core.types.doc import DoclingDocument
+
+    if kind == "html":
+        from docling_core.transforms.serializer.html import HTMLDocSerializer
+
+        return HTMLDocSerializer(doc=DoclingDocument(name="table"))
+    from docling_core.transforms.serializer.markdown import MarkdownDocSerializer, MarkdownParams
+
+    return MarkdownDocSerializer(doc=DoclingDocument(name="table"), params=MarkdownParams(compact_tables=True))
 
 
 def plain_table_data(data: TableData, doc) -> TableData:
