@@ -91,13 +91,13 @@ def _join_sections(
     settings: LiteSettings,
 ) -> list[FoundTable]:
     """Join consecutive borderless tables that are sections of one table (a heading block, blank lines
-    between sections): they must be adjacent, overlap horizontally and rebuild as one table with at
-    least as many columns as the wider part."""
+    between sections): they must be adjacent (only single-phrase lines between them, and no more space
+    than ``section_gap`` lines: :func:`_space_between`), overlap horizontally and rebuild as one table
+    with at least as many columns as the wider part."""
     out: list[FoundTable] = []
     for table in tables:
         if out:
             prev = out[-1]
-            gap = table.top - prev.bottom
             overlap = min(prev.x1, table.x1) - max(prev.x0, table.x0)
             between = [
                 k for k in range(prev.lines[1] + 1, table.lines[0])
@@ -111,7 +111,7 @@ def _join_sections(
             if (
                 adjacent
                 and len(between) <= settings.max_plain_lines + 1
-                and gap <= settings.section_gap * size
+                and _space_between(prev, [lines[k] for k in between], table, settings) <= settings.section_gap * size
                 and overlap >= _SECTION_OVERLAP * min(prev.x1 - prev.x0, table.x1 - table.x0)
             ):
                 segment = list(range(prev.lines[0], table.lines[1] + 1))
@@ -126,6 +126,18 @@ def _join_sections(
                     continue
         out.append(table)
     return out
+
+
+def _space_between(upper: FoundTable, between: Sequence[Line], lower: FoundTable, settings: LiteSettings) -> float:
+    """The vertical space between two parts of a table: from ``upper``'s bottom to ``lower``'s top, or,
+    when every line ``between`` them (top to bottom) is a short label, the widest whitespace over those
+    lines. A balance sheet's section labels between its parts ("LIABILITIES AND EQUITY", "Current
+    liabilities:") are text, not space; a sentence between two tables ("The components of the provision
+    for income taxes were as follows:") keeps them apart."""
+    if not between or not all(is_short(ln.phrases[0], settings) for ln in between):
+        return lower.top - upper.bottom
+    edges = [(upper.bottom, upper.bottom), *((ln.top, ln.bottom) for ln in between), (lower.top, lower.top)]
+    return max(below[0] - above[1] for above, below in zip(edges, edges[1:]))
 
 
 def _segment_end(lines: Sequence[Line], kinds: list[bool], start: int, settings: LiteSettings) -> int:

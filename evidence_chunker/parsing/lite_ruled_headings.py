@@ -237,15 +237,22 @@ def _heads(upper: FoundTable, lower: FoundTable, lines: Sequence[Line]) -> list[
         return None
     if any(len(ln.phrases) > 1 or ln.x1 > values_from or is_quantity(ln.text) for ln in between):
         return None
+    # the rows below the grid, with no wider space than HEADING_GRID_GAP from the grid over the labels to
+    # them (a label wrapped over two lines, "Basic earnings per / share", has its lines overlap by their
+    # descenders)
+    if lower.top < upper.bottom - _TOP_SLACK:
+        return None
     tops, bottoms = [*(ln.top for ln in between), lower.top], [upper.bottom, *(ln.bottom for ln in between)]
-    if any(not -_TOP_SLACK <= top - bottom <= HEADING_GRID_GAP for top, bottom in zip(tops, bottoms)):
+    if any(top - bottom > HEADING_GRID_GAP for top, bottom in zip(tops, bottoms)):
         return None
     return between
 
 
 def _insert_label_rows(table: FoundTable, labels: Sequence[Line], bounds: list[float]) -> None:
     """Put ``labels`` (lines of one label each) above the table's rows as section rows: the label in the
-    first column, the other columns empty."""
+    first column, the other columns empty. A label wrapped over two lines ("Basic earnings per" /
+    "share": the second opens in lower case) is one row."""
+    labels = _unwrapped(labels)
     for cell in table.cells:
         cell.row += len(labels)
     labelled = any(c.row_header for c in table.cells)
@@ -257,6 +264,17 @@ def _insert_label_rows(table: FoundTable, labels: Sequence[Line], bounds: list[f
                                 bottom=line.bottom, text="") for k in range(1, table.n_cols))
     table.cells.sort(key=lambda c: (c.row, c.col))
     table.n_rows += len(labels)
+
+
+def _unwrapped(labels: Sequence[Line]) -> list[Line]:
+    """``labels`` with each line that opens in lower case joined to the line above it."""
+    out: list[Line] = []
+    for line in labels:
+        if out and line.text[:1].islower():
+            out[-1] = Line([*out[-1].phrases, *line.phrases])
+        else:
+            out.append(line)
+    return out
 
 
 def stack_heading_grids(tables: list[FoundTable], lines: Sequence[Line] = ()) -> list[FoundTable]:
