@@ -7,7 +7,9 @@ borderless finder reads each part apart and joins parts of one table across spac
 read as two tables of their own, without the years over their columns. A sentence between two tables still
 keeps them apart. JPMorgan draws an earnings-per-share table's headings as a grid and prints a label
 wrapped over two lines under it ("Basic earnings per" / "share"): lines set that close overlap by their
-descenders, and the grid was left as a table of headings alone over rows without a year.
+descenders, and the grid was left as a table of headings alone over rows without a year. Where the first
+row's own label wraps up toward the grid ("Federal funds sold and securities purchased" over "under resale
+agreements  $ (145)"), its first line is that row's, not a text of its own.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from evidence_chunker.parsing.lite import LiteParser  # noqa: E402
 from pdf_factory import statement_body, statement_line  # noqa: E402
 
 WIDTHS = [220, 70, 70]
+EPS_WIDTHS = [150, 55, 55, 55, 55]
 #: The body's row labels are indented under the section labels, as statements print them.
 INDENT = 17
 ASSETS = [["Cash and cash equivalents", "$ 6,756", "$ 6,867"], ["Receivables, net", "5,614", "5,835"],
@@ -79,13 +82,18 @@ def test_a_sentence_between_two_tables_keeps_them_apart(tmp_path):
     assert _texts(second.data.grid[0]) == ["Short-term borrowings", "$ 5,257", "$ 1,099"]
 
 
-def test_a_label_wrapped_under_a_grid_of_headings_is_one_row_of_the_table(tmp_path):
-    path = tmp_path / "eps.pdf"
+def _eps_grid() -> Table:
+    """A ruled grid of headings: the periods over two years each."""
     grid = Table([["", "Three months ended", "", "Six months ended", ""],
-                  ["(in millions)", "2023", "2022", "2023", "2022"]], colWidths=[150, 55, 55, 55, 55], hAlign="LEFT")
+                  ["(in millions)", "2023", "2022", "2023", "2022"]], colWidths=EPS_WIDTHS, hAlign="LEFT")
     grid.setStyle(TableStyle([("GRID", (0, 0), (-1, -1), 0.5, "black"), ("SPAN", (1, 0), (2, 0)),
                               ("SPAN", (3, 0), (4, 0)), ("ALIGN", (1, 0), (-1, -1), "CENTER"),
                               ("FONTSIZE", (0, 0), (-1, -1), 8)]))
+    return grid
+
+
+def test_a_label_wrapped_under_a_grid_of_headings_is_one_row_of_the_table(tmp_path):
+    path = tmp_path / "eps.pdf"
     # leading equal to the font size: the two lines' boxes overlap by their descenders
     wrapped = ParagraphStyle("label", fontName="Helvetica-Bold", fontSize=8, leading=8)
     label = Table([[Paragraph("Basic earnings per share", wrapped)]], colWidths=[75], hAlign="LEFT")
@@ -93,8 +101,8 @@ def test_a_label_wrapped_under_a_grid_of_headings_is_one_row_of_the_table(tmp_pa
     body = statement_body([["Net income", "$ 14,472", "$ 8,649", "$ 27,094", "$ 16,931"],
                            ["Less: Preferred stock dividends", "373", "410", "729", "807"],
                            ["Net income per share", "$ 4.76", "$ 2.77", "$ 8.86", "$ 5.40"]],
-                          [150, 55, 55, 55, 55], ruled=False)
-    SimpleDocTemplate(str(path), pagesize=letter).build([grid, label, body])
+                          EPS_WIDTHS, ruled=False)
+    SimpleDocTemplate(str(path), pagesize=letter).build([_eps_grid(), label, body])
     doc = LiteParser().parse(path).document
     (table,) = doc.tables
     rows = table.data.grid
@@ -103,6 +111,24 @@ def test_a_label_wrapped_under_a_grid_of_headings_is_one_row_of_the_table(tmp_pa
     assert _texts(rows[2]) == ["Basic earnings per share", "", "", "", ""]
     assert _texts(rows[-1]) == ["Net income per share", "$ 4.76", "$ 2.77", "$ 8.86", "$ 5.40"]
     assert "Basic earnings per share" not in [t.text for t in doc.texts]
+
+
+def test_a_first_row_label_wrapped_up_toward_the_grid_is_whole(tmp_path):
+    """JPMorgan sets a long row label over two lines with the amounts on the second: the first line stood
+    between the grid and the rows, apart from its row."""
+    path = tmp_path / "fair_value_option.pdf"
+    label = ParagraphStyle("label", fontName="Helvetica", fontSize=8, leading=9)
+    body = Table([[Paragraph("Federal funds sold and securities purchased under resale agreements", label),
+                   "$ (145)", "$ —", "$ (2)", "$ —"],
+                  ["Securities borrowed", "(101)", "—", "(27)", "—"]], colWidths=EPS_WIDTHS, hAlign="LEFT")
+    body.setStyle(TableStyle([("ALIGN", (1, 0), (-1, -1), "RIGHT"), ("FONTSIZE", (0, 0), (-1, -1), 8),
+                              ("VALIGN", (0, 0), (-1, -1), "BOTTOM")]))
+    SimpleDocTemplate(str(path), pagesize=letter).build([_eps_grid(), body])
+    doc = LiteParser().parse(path).document
+    (table,) = doc.tables
+    assert _texts(table.data.grid[2]) == ["Federal funds sold and securities purchased under resale agreements",
+                                          "$ (145)", "$ —", "$ (2)", "$ —"]
+    assert not doc.texts
 
 
 def test_a_grid_of_words_below_a_table_does_not_head_it(tmp_path):

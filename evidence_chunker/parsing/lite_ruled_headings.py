@@ -231,7 +231,9 @@ def _heads(upper: FoundTable, lower: FoundTable, lines: Sequence[Line]) -> list[
     ):
         return None
     values_from = min((c.x0 for c in lower.cells if c.col > 0 and c.text), default=lower.x1)
-    between = sorted((ln for ln in lines if ln.top >= upper.bottom - _TOP_SLACK and ln.bottom <= lower.top + _TOP_SLACK
+    # a line between the two by its middle: the first line of a label the rows' first row wraps ("Federal
+    # funds sold and securities purchased" over "under resale agreements | $ (145)") may reach into that row
+    between = sorted((ln for ln in lines if upper.bottom - _TOP_SLACK <= (ln.top + ln.bottom) / 2 <= lower.top + _TOP_SLACK
                       and ln.x1 > lower.x0 and ln.x0 < lower.x1), key=lambda ln: ln.top)
     if (lower.kind != "aligned" and between) or len(between) > HEADING_GRID_MAX_LABELS:
         return None
@@ -277,6 +279,19 @@ def _unwrapped(labels: Sequence[Line]) -> list[Line]:
     return out
 
 
+def _open_first_row(table: FoundTable, labels: list[Line]) -> list[Line]:
+    """``labels`` without the last one when the table's first row continues it: a label wrapped over the
+    first row ("Federal funds sold and securities purchased" / "under resale agreements | $ (145)", the
+    row's label in lower case) opens that row's label."""
+    first = next((c for c in table.cells if c.row == 0 and c.col == 0), None)
+    if not labels or first is None or not first.text[:1].islower():
+        return labels
+    label = labels[-1]
+    first.text = f"{label.text} {first.text}"
+    first.x0, first.top = min(first.x0, label.x0), min(first.top, label.top)
+    return labels[:-1]
+
+
 def stack_heading_grids(tables: list[FoundTable], lines: Sequence[Line] = ()) -> list[FoundTable]:
     """The tables with each ruled grid of headings merged, as header rows, into the body right below it
     (see :func:`_heads`; ``lines``: the text lines outside every table); a heading cell goes over the body
@@ -297,7 +312,7 @@ def stack_heading_grids(tables: list[FoundTable], lines: Sequence[Line] = ()) ->
         if not any(first > 0 for row in rows for first, _, _ in row):
             out.append(upper)
             continue
-        _insert_label_rows(lower, labels, bounds)
+        _insert_label_rows(lower, _open_first_row(lower, _unwrapped(labels)), bounds)
         _insert_heading_rows(lower, rows, bounds)
         lower.top = min(lower.top, upper.top)
         merged.add(id(upper))
