@@ -50,11 +50,11 @@ def _cash_flows(path: Path) -> Path:
     return path
 
 
-def _table_under_paragraph(path: Path) -> Path:
-    """A sentence set close above the heading line "(Millions)  2022  2021  2020" and the ruled body."""
+def _table_under_paragraph(path: Path, heading: list[str]) -> Path:
+    """A sentence that ends in a colon set close above the ``heading`` line and the ruled body."""
     style = ParagraphStyle("body", fontName="Helvetica", fontSize=8, leading=9.5)
     sentence = "The significant components of the cash provided by operating activities were as follows:"
-    story = [Paragraph(sentence, style), _line(["(Millions)", "2022", "2021", "2020"]), _ruled_body()]
+    story = [Paragraph(sentence, style), _line(heading), _ruled_body()]
     SimpleDocTemplate(str(path), pagesize=letter).build(story)
     return path
 
@@ -86,10 +86,14 @@ def test_every_amount_under_the_label_reads_with_its_year(cash_flows):
     assert not any("2022" in t for t in texts)
 
 
-def test_a_heading_line_right_under_a_paragraph_is_not_its_last_line(tmp_path):
-    doc = LiteParser().parse(_table_under_paragraph(tmp_path / "under.pdf")).document
+# years over the value columns, or dates (AMCOR: "($ in millions)  June 30, 2023  June 30, 2022" under
+# "... classified as held for sale were as follows:")
+@pytest.mark.parametrize("heading", [["(Millions)", "2022", "2021", "2020"],
+                                     ["(Millions)", "Dec 31, 2022", "Dec 31, 2021", "Dec 31, 2020"]])
+def test_a_heading_line_right_under_a_paragraph_is_not_its_last_line(tmp_path, heading):
+    doc = LiteParser().parse(_table_under_paragraph(tmp_path / "under.pdf", heading)).document
     (table,) = doc.tables
-    assert _texts(table.data.grid[0]) == ["(Millions)", "2022", "2021", "2020"]
+    assert _texts(table.data.grid[0]) == heading
     assert all(c.column_header for c in table.data.grid[0][1:])
     assert any(t.text.startswith("The significant components") for t in doc.texts)
 

@@ -436,9 +436,12 @@ def widen_lone_headings(
 def _paragraph_tail(above: Line, line: Line, settings: LiteSettings) -> bool:
     """True when ``line`` is the last line of the prose paragraph ending with ``above``; not when all it
     prints after its first phrase is years ("(Millions)  2022  2021" right under a paragraph is a heading
-    row, its years over the value columns)."""
+    row, its years over the value columns), nor when ``above`` ends in a colon: a sentence that ends
+    "... were as follows:" announces the table, whose heading line ("($ in millions)  June 30, 2023
+    June 30, 2022") comes next."""
     return (
         len(above.phrases) == 1
+        and not above.text.rstrip().endswith(":")
         and not (len(line.phrases) > 1 and all(is_year(w.text) for p in line.phrases[1:] for w in p.words))
         and not is_short(above.phrases[0], settings)
         and abs(above.x0 - line.x0) <= line.size
