@@ -9,7 +9,9 @@ keeps them apart. JPMorgan draws an earnings-per-share table's headings as a gri
 wrapped over two lines under it ("Basic earnings per" / "share"): lines set that close overlap by their
 descenders, and the grid was left as a table of headings alone over rows without a year. Where the first
 row's own label wraps up toward the grid ("Federal funds sold and securities purchased" over "under resale
-agreements  $ (145)"), its first line is that row's, not a text of its own.
+agreements  $ (145)"), its first line is that row's, not a text of its own. Rows indented under a section
+label ("Numerator") widen the table to the label's left side, so the heading line above, which starts
+there, is the table's heading and not a line beside it.
 """
 
 from __future__ import annotations
@@ -44,7 +46,9 @@ def _line(cells: list[str], bold_first: bool = False) -> Table:
 def _rows(rows: list[list[str]]) -> Table:
     """Body rows, their labels indented past the section labels."""
     widths = [INDENT, WIDTHS[0] - INDENT, *WIDTHS[1:]]
-    return statement_body([["", *row] for row in rows], widths, ruled=False, tight=True)
+    body = statement_body([["", *row] for row in rows], widths, ruled=False, tight=True)
+    body.setStyle(TableStyle([("ALIGN", (1, 0), (1, -1), "LEFT")]))  # the labels, past the indent
+    return body
 
 
 def _balance_sheet(path: Path, *between: Table) -> Path:
@@ -69,6 +73,23 @@ def test_section_labels_and_space_between_parts_keep_one_table(tmp_path):
     assert _texts(grid[-1]) == ["Total current liabilities", "78,521", "66,928"]
     (eu,) = EvidenceChunker(parser="lite").chunk(path)
     assert any("Accounts payable |" in row and "2018: 46,092" in row for row in eu.flattened_rows)
+
+
+def test_headings_reach_left_of_rows_indented_under_their_section_label(tmp_path):
+    """Walmart's EPS note: "(Amounts in millions, except per share data)  2020  2019" over "Numerator" over
+    rows indented under it. The heading line reached left of the rows and was not taken as a heading."""
+    path = tmp_path / "eps_note.pdf"
+    story = [_line(["(Amounts in millions, except per share data)", "2020", "2019"]),
+             _line(["Numerator", "", ""], bold_first=True),
+             _rows([["Consolidated net income", "$ 15,201", "$ 7,179"],
+                    ["Consolidated net income attributable to Walmart", "$ 14,881", "$ 6,670"]])]
+    SimpleDocTemplate(str(path), pagesize=letter).build(story)
+    (table,) = LiteParser().parse(path).document.tables
+    grid = table.data.grid
+    assert _texts(grid[0]) == ["(Amounts in millions, except per share data)", "2020", "2019"]
+    assert all(c.column_header for c in grid[0])
+    assert _texts(grid[1]) == ["Numerator", "", ""]
+    assert _texts(grid[2]) == ["Consolidated net income", "$ 15,201", "$ 7,179"]
 
 
 def test_a_sentence_between_two_tables_keeps_them_apart(tmp_path):

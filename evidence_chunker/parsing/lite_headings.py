@@ -120,6 +120,9 @@ def header_lines_above(
             sections += 1
             below = line
             k -= 1
+            # the rows are indented under their section label ("Numerator" over "Consolidated net income"):
+            # the table's left side is the label's, and the headings above may reach it
+            x_lo = min(x_lo, line.x0)
             continue
         if _overhangs(line, x_lo, x_hi, extents, settings):
             break
