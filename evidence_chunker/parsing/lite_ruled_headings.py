@@ -175,7 +175,7 @@ def take_headings_above(table: FoundTable, lines: Sequence[Line], settings: Lite
     if keep == units:
         return []
     labels, headings, rows = headings[end:], headings[keep:], rows[keep:end]
-    _insert_label_rows(table, labels, bounds)
+    _insert_label_rows(table, _unwrapped(labels), bounds)
     # a lone heading ("Year ended December 31,") spans the columns it is centred over, as above borderless tables
     placed = [{first: (last, phrases) for first, last, phrases in row} for row in rows]
     widen_lone_headings(placed, len(placed), extents, settings)
@@ -251,10 +251,8 @@ def _heads(upper: FoundTable, lower: FoundTable, lines: Sequence[Line]) -> list[
 
 
 def _insert_label_rows(table: FoundTable, labels: Sequence[Line], bounds: list[float]) -> None:
-    """Put ``labels`` (lines of one label each) above the table's rows as section rows: the label in the
-    first column, the other columns empty. A label wrapped over two lines ("Basic earnings per" /
-    "share": the second opens in lower case) is one row."""
-    labels = _unwrapped(labels)
+    """Put ``labels`` (lines of one label each, see :func:`_unwrapped`) above the table's rows as section
+    rows: the label in the first column, the other columns empty."""
     for cell in table.cells:
         cell.row += len(labels)
     labelled = any(c.row_header for c in table.cells)
@@ -269,7 +267,8 @@ def _insert_label_rows(table: FoundTable, labels: Sequence[Line], bounds: list[f
 
 
 def _unwrapped(labels: Sequence[Line]) -> list[Line]:
-    """``labels`` with each line that opens in lower case joined to the line above it."""
+    """``labels`` with each line that opens in lower case joined to the line above it: a label wrapped over
+    two lines ("Basic earnings per" / "share") is one label."""
     out: list[Line] = []
     for line in labels:
         if out and line.text[:1].islower():
