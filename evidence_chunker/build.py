@@ -28,8 +28,10 @@ from .tables import (
     TableLayout,
     analyse_table,
     append_rows,
+    cut_rows,
     flatten_rows,
     grid_rows,
+    header_blocks,
     header_lines,
     plain_table_data,
     render_html,
@@ -193,57 +195,84 @@ def build_units(parsed: ParsedDoc, doc_id: str, settings: BuildSettings | None =
                         if _page_of(p, doc, first_page.page) == first_page.page and p.self_ref not in own],
                 after=context.after,
             )
-        unit = title.unit or group.layout.unit
-        period = title.period or _header_period(group.layout)
         footnotes = [" ".join(ref.resolve(doc).text.split()) for part in group.parts for ref in part.footnotes
                      if isinstance(ref.resolve(doc), TextItem)]
         boxes = [box for part in group.parts for box in item_boxes(part, doc)]
         first_box = boxes[0] if boxes else None
         page_no = first_box.page if first_box else 1
-        per_page[page_no] = per_page.get(page_no, 0) + 1
-        before_pages = [_page_of(p, doc, page_no) for p in context.before]
-        after_pages = [_page_of(p, doc, page_no) for p in context.after]
         pages_of_rows = row_pages(group, doc)
-        units.append(
-            EvidenceUnit(
-                eu_id=f"{doc_id}-p{page_no}-{per_page[page_no]}",
-                doc_id=doc_id,
-                page_no=page_no,
-                page_span={page_no, *(b.page for b in boxes), *before_pages, *after_pages},
-                caption_text=caption.text,
-                caption_confidence=caption.confidence,  # type: ignore[arg-type]
-                caption_source=source,
-                unit=unit,
-                period=period,
-                table_html=render_html(group.data),
-                table_markdown=render_markdown(group.data),
-                context_before=[" ".join(p.text.split()) for p in context.before],
-                context_after=[" ".join(p.text.split()) for p in context.after],
-                context_before_pages=before_pages,
-                context_after_pages=after_pages,
-                flattened_rows=rows,
-                grid_rows=grid_rows(group.layout),
-                row_pages=pages_of_rows,
-                table_abstract=table_abstract(
-                    _safe(caption.text), group.layout, len(filled), unit=unit, period=period, entity=title.entity,
-                    headings=section_path(headings, caption.text),
-                ),
-                is_contents=any(part.label == DocItemLabel.DOCUMENT_INDEX for part in group.parts),
-                headings=headings,
-                bbox=normalise(first_box, doc) if first_box else (0.0, 0.0, 0.0, 0.0),
-                header_rows=heads,
-                header_row_count=group.layout.header_rows,
-                footnotes=footnotes,
-                page_boxes=[PageBox(page=b.page, bbox=b.bbox) for b in boxes],
-                source_refs=[part.self_ref for part in group.parts],
-                context_refs=[p.self_ref for p in (*context.before, *context.after)],
-                title_refs=list(title.refs),
-                context_before_boxes=_boxes_of(context.before, doc),
-                context_after_boxes=_boxes_of(context.after, doc),
-                table_data=group.data.model_dump(mode="json"),
+        blocks = table_blocks(group)
+        for k, (data, layout, body_from, body_to) in enumerate(blocks):
+            # a grid that stacks blocks of measures gives one unit per block, each under its own headings and
+            # the table's title; the context above goes with the first, the context below with the last
+            before = context.before if k == 0 else []
+            after = context.after if k == len(blocks) - 1 else []
+            rows = flatten_rows(layout) if len(blocks) > 1 else rows
+            filled = [row for row in rows if row]
+            unit = title.unit or layout.unit or group.layout.unit
+            period = title.period or _header_period(layout)
+            per_page[page_no] = per_page.get(page_no, 0) + 1
+            before_pages = [_page_of(p, doc, page_no) for p in before]
+            after_pages = [_page_of(p, doc, page_no) for p in after]
+            block_pages = pages_of_rows[body_from:body_to] or [page_no]
+            block_pages = (block_pages + block_pages[-1:] * len(rows))[:len(rows)]  # one page per flattened row
+            units.append(
+                EvidenceUnit(
+                    eu_id=f"{doc_id}-p{page_no}-{per_page[page_no]}",
+                    doc_id=doc_id,
+                    page_no=page_no,
+                    page_span={page_no, *(b.page for b in boxes), *before_pages, *after_pages},
+                    caption_text=caption.text,
+                    caption_confidence=caption.confidence,  # type: ignore[arg-type]
+                    caption_source=source,
+                    unit=unit,
+                    period=period,
+                    table_html=render_html(data),
+                    table_markdown=render_markdown(data),
+                    context_before=[" ".join(p.text.split()) for p in before],
+                    context_after=[" ".join(p.text.split()) for p in after],
+                    context_before_pages=before_pages,
+                    context_after_pages=after_pages,
+                    flattened_rows=rows,
+                    grid_rows=grid_rows(layout),
+                    row_pages=block_pages,
+                    table_abstract=table_abstract(
+                        _safe(caption.text), layout, len(filled), unit=unit, period=period, entity=title.entity,
+                        headings=section_path(headings, caption.text),
+                    ),
+                    is_contents=any(part.label == DocItemLabel.DOCUMENT_INDEX for part in group.parts),
+                    headings=headings,
+                    bbox=normalise(first_box, doc) if first_box else (0.0, 0.0, 0.0, 0.0),
+                    header_rows=header_lines(layout),
+                    header_row_count=layout.header_rows,
+                    footnotes=footnotes if k == len(blocks) - 1 else [],
+                    page_boxes=[PageBox(page=b.page, bbox=b.bbox) for b in boxes],
+                    source_refs=[part.self_ref for part in group.parts],
+                    context_refs=[p.self_ref for p in (*before, *after)],
+                    title_refs=list(title.refs),
+                    context_before_boxes=_boxes_of(before, doc),
+                    context_after_boxes=_boxes_of(after, doc),
+                    table_data=data.model_dump(mode="json"),
+                )
             )
-        )
     return units
+
+
+def table_blocks(group: TableGroup) -> list[tuple[TableData, TableLayout, int, int]]:
+    """The table of ``group`` as the blocks its headings head (:func:`.tables.header_blocks`):
+    ``(data, layout, body_from, body_to)`` per block, the body rows it holds counted in the whole table's
+    body (a heading row inside the grid belongs to no block's body). One block, the table itself, when its
+    grid stacks none."""
+    layout = group.layout
+    body = layout.num_rows - layout.header_rows
+    blocks = header_blocks(layout)
+    if len(blocks) == 1:
+        return [(group.data, layout, 0, body)]
+    out = []
+    for start, heads, end in blocks:
+        data = cut_rows(group.data, start, end, heads)
+        out.append((data, analyse_table(data), start + heads - layout.header_rows, end - layout.header_rows))
+    return out
 
 
 def page_text_items(doc: DoclingDocument) -> dict[int, list[tuple[Box, TextItem]]]:

@@ -12,8 +12,9 @@ from functools import cache
 
 from docling_core.types.doc import TableCell, TableData
 
+from .parsing.lite_column_groups import label_groups, mostly_within
 from .patterns import find_unit, is_number, is_quantity, strip_unit
-from .patterns import is_year  # noqa: F401  (importable from here, as before patterns.py held it)
+from .patterns import is_year  # (importable from here, as before patterns.py held it)
 
 #: A unit stated alone in one of a table's first rows ("(in thousands)" over an unflagged header) is lifted too.
 UNIT_SCAN_ROWS = 3
@@ -35,6 +36,13 @@ LEVEL_SEP = " / "
 SECTION_SEP = " > "
 #: How many column labels the abstract names before "and N more".
 ABSTRACT_MAX_COLUMNS = 8
+#: A row inside a table's body starts a new block of column headings when it prints at least this many
+#: headings over the value columns...
+BLOCK_HEADING_MIN_CELLS = 2
+#: ...each at most this many characters (a heading, not a sentence)...
+BLOCK_HEADING_MAX_CHARS = 60
+#: ...in a run of at most this many such rows, with rows of figures above and below it.
+BLOCK_HEADING_MAX_ROWS = 3
 
 #: A row that closes a section ("Total current assets", "합계"): rows after it no longer belong to it.
 _ROMAN_SECTION = re.compile(r"^\s*([ⅠⅡⅢⅣⅤⅥⅦⅧⅨⅩ]+|[IVX]{1,4})\s*[.)]\s*\S")
@@ -92,24 +100,10 @@ class TableLayout:
         return LEVEL_SEP.join(self.column_levels(col))
 
     def row_labels(self) -> list[str]:
-        """The shortest label that still tells each value column from the others, for flattened rows.
-
-        A column is named by its lowest header levels, as few as keep the names distinct: under
-        "Year ended December 31" spanning "2024" and "2023", the rows say "2024: …" (the full path stays
-        in the header lines and the abstract); under "2024 / Q1" and "2023 / Q1" they keep both levels.
-        """
-        paths = [self.column_levels(c) for c in range(self.num_cols)]
-        value_cols = range(self.row_header_cols, self.num_cols)
-        labels = [LEVEL_SEP.join(p) for p in paths]
-        depth = max((len(paths[c]) for c in value_cols), default=0)
-        for keep in range(1, depth + 1):
-            short = {c: LEVEL_SEP.join(paths[c][-keep:]) for c in value_cols}
-            named = [short[c] for c in value_cols if short[c]]
-            if len(named) == len(set(named)):
-                for c in value_cols:
-                    labels[c] = short[c]
-                break
-        return labels
+        """The label of each column in flattened rows: its full header path, the period group included
+        ("Year ended December 31 / 2024", "Capital Expenditures / 2022"), so one row read alone (a search
+        region, a split piece) says what each figure measures. Costs measured in docs/benchmarks.md."""
+        return [self.column_label(c) for c in range(self.num_cols)]
 
     def is_span_continuation(self, row: int, col: int) -> bool:
         """True when (row, col) is covered by a cell that started elsewhere."""
@@ -142,10 +136,11 @@ def detect_header_rows(grid: list[list[str]], cells: list[list[TableCell | None]
     any_row_header = any(c is not None and c.row_header for row in cells for c in row)
     if any(flagged) or any_row_header:
         count = 0
-        for is_header in flagged:
-            if not is_header:
+        for r, is_header in enumerate(flagged):
+            if is_header:
+                count = r + 1
+            elif any(grid[r][1:]):  # a row with only a label ("(Unaudited)") between heading rows is theirs
                 break
-            count += 1
         return min(count, len(grid) - 1) if len(grid) > 1 else count
     return infer_header_rows(grid, cells)
 
@@ -251,9 +246,43 @@ def analyse_table(data: TableData) -> TableLayout:
     header_rows = detect_header_rows(grid, cells)
     unit = lift_unit(grid, header_rows)
     row_header_cols = detect_row_header_cols(grid, cells, header_rows)
+    span_group_levels(grid, origin, header_rows, max(row_header_cols, 1))
     sections = detect_section_rows(grid, header_rows, row_header_cols)
     return TableLayout(grid=grid, origin=origin, header_rows=header_rows, row_header_cols=row_header_cols,
                        section_rows=sections, unit=unit)
+
+
+def span_group_levels(grid: list[list[str]], origin: list[list[tuple[int, int]]], header_rows: int,
+                      first_value_col: int) -> None:
+    """Widen each group heading over the group of value columns it heads, in place in the derived grid.
+
+    The lowest header row's labels fall into groups where a label repeats ("2022 2021 | 2022 2021 2020";
+    see :func:`.parsing.lite_column_groups.label_groups`). A header row above with as many headings over the
+    value columns as there are groups (at least two), each standing mostly over its own, has every heading
+    cover its whole group: "Capital Expenditures" printed over the middle of three years, or cut short of
+    the first, names all three. Only the derived grid changes; the cells (and the HTML) stay as read."""
+    if header_rows < 2 or first_value_col >= len(grid[0]):
+        return
+    lowest = header_rows - 1
+    cols = list(range(first_value_col, len(grid[0])))
+    labels = [grid[lowest][c] if origin[lowest][c] == (lowest, c) else "" for c in cols]
+    groups = [[cols[k] for k in group] for group in label_groups(labels)]
+    if len(groups) < 2:
+        return
+    for r in range(lowest):
+        spans: dict[tuple[int, int], list[int]] = {}
+        for c in cols:
+            if grid[r][c]:
+                spans.setdefault(origin[r][c], []).append(c)
+        if len(spans) != len(groups) or any(start[0] != r for start in spans):
+            continue
+        heads = sorted(spans.items(), key=lambda item: item[1][0])
+        if not all(mostly_within(columns, group, groups) for (_, columns), group in zip(heads, groups)):
+            continue
+        for (start, columns), group in zip(heads, groups):
+            text = grid[r][columns[0]]
+            for c in group:
+                grid[r][c], origin[r][c] = text, start
 
 
 def lift_unit(grid: list[list[str]], header_rows: int) -> str | None:
@@ -273,6 +302,69 @@ def lift_unit(grid: list[list[str]], header_rows: int) -> str | None:
                 for i in filled if r >= header_rows else [c]:
                     row[i] = strip_unit(row[i])
     return unit
+
+
+def _is_block_heading_row(layout: TableLayout, r: int) -> bool:
+    """True when body row ``r`` prints headings over the value columns and no figure: at least
+    BLOCK_HEADING_MIN_CELLS cells, each a year or words ("Capital Expenditures", "2018"), none a figure or a
+    nil mark ("n/a", "—"), none longer than BLOCK_HEADING_MAX_CHARS."""
+    if r in layout.section_rows:
+        return False
+    row = layout.grid[r]
+    texts = [row[c] for c in _cell_starts(layout, r) if c >= layout.row_header_cols and row[c]]
+    return len(texts) >= BLOCK_HEADING_MIN_CELLS and all(
+        not is_quantity(t) and len(t) <= BLOCK_HEADING_MAX_CHARS and (is_year(t) or any(ch.isalpha() for ch in t))
+        for t in texts
+    )
+
+
+def _has_figure(layout: TableLayout, r: int) -> bool:
+    return any(is_quantity(t) for t in layout.grid[r][layout.row_header_cols:] if t)
+
+
+def header_blocks(layout: TableLayout) -> list[tuple[int, int, int]]:
+    """The blocks of measures a table's grid stacks, each under its own headings: ``(start, header_rows,
+    end)`` per block in grid rows (end exclusive); one block, the whole table, when it stacks none.
+
+    A run of at most BLOCK_HEADING_MAX_ROWS body rows printing headings and no figure
+    (:func:`_is_block_heading_row`), with figures above it and in the row after it, heads the rows below
+    it: "Net Sales | Operating Income" over three years, then "Assets | Capital Expenditures" over the
+    same years, in one grid. Under the first headings, the lower figures read as the upper measures."""
+    blocks: list[tuple[int, int, int]] = []
+    start, heads = 0, layout.header_rows
+    figures_above = False
+    r = layout.header_rows
+    while r < layout.num_rows:
+        run = 0
+        while r + run < layout.num_rows and run < BLOCK_HEADING_MAX_ROWS and _is_block_heading_row(layout, r + run):
+            run += 1
+        below = r + run
+        if run and figures_above and below < layout.num_rows and _has_figure(layout, below):
+            blocks.append((start, heads, r))
+            start, heads, figures_above = r, run, False
+            r = below
+            continue
+        figures_above = figures_above or _has_figure(layout, r)
+        r += 1
+    blocks.append((start, heads, layout.num_rows))
+    return blocks
+
+
+def cut_rows(data: TableData, start: int, end: int, header_rows: int) -> TableData:
+    """Grid rows ``start``..``end`` (end exclusive) of ``data`` as a table of their own whose first
+    ``header_rows`` rows are its column headers (flagged so); cells straddling the cut are clipped."""
+    cells = []
+    for cell in data.table_cells:
+        first, last = max(cell.start_row_offset_idx, start), min(cell.end_row_offset_idx, end)
+        if first >= last:
+            continue
+        heading = first - start < header_rows
+        cells.append(cell.model_copy(update={
+            "start_row_offset_idx": first - start, "end_row_offset_idx": last - start, "row_span": last - first,
+            "column_header": heading, "row_header": cell.row_header and not heading,
+            "row_section": cell.row_section and not heading,
+        }))
+    return TableData(num_rows=end - start, num_cols=data.num_cols, table_cells=cells)
 
 
 def is_major_section(label: str) -> bool:
@@ -298,7 +390,7 @@ def _cell_starts(layout: TableLayout, r: int) -> list[int]:
 def flatten_rows(layout: TableLayout) -> list[str]:
     """One line per body row: "row header | column header: value; ..."; empty cells are skipped, and a row
     with nothing in it gives "" (so line i is body row i, whose rows a split slices from ``table_data``).
-    Column headers are the shortest that tell the columns apart (see ``TableLayout.row_labels``).
+    Column headers are full header paths (see ``TableLayout.row_labels``).
 
     A section row ("Current assets") becomes its own line and prefixes the rows under it
     ("Current assets > Cash | 2024: 1,234") up to and including its total row ("Total current assets").

@@ -117,9 +117,9 @@ def test_table_at_top_of_page_absorbs_last_paragraph_of_previous_page():
 def test_flattened_rows_use_multi_level_column_headers_and_row_headers():
     eu = chunk(income_builder())[0]
     assert eu.flattened_rows[0] == (
-        "Revenue | 2024: 12,345; 2023: 11,000"
+        "Revenue | Year ended December 31 / 2024: 12,345; Year ended December 31 / 2023: 11,000"
     )
-    assert "Cost of sales | 2024: (7,100)" in eu.flattened_rows[1]
+    assert "Cost of sales | Year ended December 31 / 2024: (7,100)" in eu.flattened_rows[1]
     # both header levels are detected: the header lines and the abstract carry the whole path
     assert eu.header_rows == ["Year ended December 31", "2024 | 2023"]
     assert len(eu.flattened_rows) == 4
@@ -190,7 +190,7 @@ def test_a_unit_written_without_grid_rows_embeds_its_flattened_rows():
     del record["grid_rows"]  # as written before the field existed
     old = EvidenceUnit.from_dict(record)
     assert old.grid_rows == []
-    assert "Revenue | 2024: 12,345; 2023: 11,000" in old.retrieval_text
+    assert "Revenue | Year ended December 31 / 2024: 12,345; Year ended December 31 / 2023: 11,000" in old.retrieval_text
 
 
 def test_a_unit_written_without_table_markdown_shows_its_html():

@@ -336,8 +336,8 @@ INCOME_HEADINGS = [
     [("September 30, 2023", 1, 1), ("September 24, 2022", 2, 1), ("September 25, 2021", 3, 1)],
 ]
 PRODUCTS_ROW = (
-    "Net sales > Products | September 30, 2023: $ 298,085; "
-    "September 24, 2022: $ 316,199; September 25, 2021: $ 297,392"
+    "Net sales > Products | Years ended / September 30, 2023: $ 298,085; "
+    "Years ended / September 24, 2022: $ 316,199; Years ended / September 25, 2021: $ 297,392"
 )
 
 
@@ -374,8 +374,8 @@ def test_income_statement_flattened_rows_carry_each_date(rows):
     flattened = rows["income"]
     assert flattened[0] == "Net sales:"
     assert flattened[1] == PRODUCTS_ROW
-    assert "Gross margin | September 30, 2023: 169,148; September 24, 2022: 170,782; " \
-        "September 25, 2021: 152,836" in flattened
+    assert "Gross margin | Years ended / September 30, 2023: 169,148; Years ended / September 24, 2022: 170,782; " \
+        "Years ended / September 25, 2021: 152,836" in flattened
     assert not any("2023 September" in row for row in flattened)
 
 
@@ -412,8 +412,8 @@ def test_edgar_cells_are_a_faithful_copy_of_the_printed_characters(tables):
 def test_edgar_flattened_rows(rows):
     flattened = rows["edgar"]
     assert PRODUCTS_ROW in flattened
-    assert "Other income/(expense), net | September 30, 2023: (565); " \
-        "September 24, 2022: (334); September 25, 2021: 258" in flattened
+    assert "Other income/(expense), net | Years ended / September 30, 2023: (565); " \
+        "Years ended / September 24, 2022: (334); Years ended / September 25, 2021: 258" in flattened
 
 
 # --------------------------------------------------------------------------------------------
@@ -450,8 +450,8 @@ def test_balance_sheet_section_rows_and_indented_items(tables):
 def test_balance_sheet_flattened_rows(rows):
     flattened = rows["balance"]
     # "(in millions)" is the table's unit, not a level of each column's header (see the unit test below).
-    label_1 = "September 30, 2023"
-    label_2 = "September 24, 2022"
+    label_1 = "As of / September 30, 2023"
+    label_2 = "As of / September 24, 2022"
     assert flattened[:2] == ["ASSETS:", "Current assets:"]
     liabilities = "LIABILITIES AND SHAREHOLDERS' EQUITY"
     assert f"ASSETS > Current assets > Cash and cash equivalents | {label_1}: $ 29,965; {label_2}: $ 23,646" in flattened

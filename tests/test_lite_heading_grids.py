@@ -141,7 +141,8 @@ def test_unruled_rows_under_a_ruled_grid_with_its_columns_continue_it(tmp_path):
     assert _texts(grid[-1]) == ["Research and development", "$ 1,154", "$ 1,031", "$ 993", "12"]
     assert not headerless(table.data)
     (eu,) = EvidenceChunker(parser="lite").chunk(path)
-    assert "Gross margin | 2020: $ 3,531; 2019: $ 4,035; 2018: $ 4,461; 20 vs. 19: (12)" in eu.flattened_rows
+    assert "Gross margin | Year ended December 31, / 2020: $ 3,531; Year ended December 31, / 2019: $ 4,035; " \
+        "Year ended December 31, / 2018: $ 4,461; % change / 20 vs. 19: (12)" in eu.flattened_rows
 
 
 def test_the_header_benchmark_counts_rows_of_figures_under_no_header(tmp_path):

@@ -24,10 +24,11 @@ def by_caption(units, prefix):
     return found
 
 
-def test_income_statement_rows_name_columns_by_their_distinct_level(annual):
+def test_income_statement_rows_name_columns_by_their_full_heading_path(annual):
     rows = [r for eu in by_caption(annual, "Table 1:") for r in eu.flattened_rows]
-    assert rows[0] == "Revenue | 2024: 12,480; 2023: 11,652; Change (%): 7.1%"
-    assert any(r.startswith("Cost of sales | 2024: (7,362)") for r in rows)
+    assert rows[0] == ("Revenue | Year ended December 31 / 2024: 12,480; Year ended December 31 / 2023: 11,652; "
+                       "Change (%): 7.1%")
+    assert any(r.startswith("Cost of sales | Year ended December 31 / 2024: (7,362)") for r in rows)
     unit = by_caption(annual, "Table 1:")[0]
     assert unit.header_rows == ["Year ended December 31 | Change (%)", "2024 | 2023"]
     assert "Columns: Year ended December 31 / 2024, Year ended December 31 / 2023, Change (%)." in unit.table_abstract

@@ -49,6 +49,7 @@ from .lite_pdfium import PageFrame, extract_chars
 from .lite_settings import LiteSettings
 from .lite_zones import page_zones
 from .lite_borderless import find_aligned_tables
+from .lite_column_groups import span_group_headings
 from .lite_ruled import find_ruled_tables
 from .lite_ruled_headings import (
     is_heading_grid, join_continuations, repeats_labels, runs_between_grids, stack_heading_grids,
@@ -56,15 +57,7 @@ from .lite_ruled_headings import (
 )
 from .lite_tables import Edge, FoundTable, join_value_mark_columns, prepare_edges
 from .lite_text import (
-    Glyphs,
-    Line,
-    Phrase,
-    attach_list_markers,
-    group_lines,
-    phrases_from_words,
-    Word,
-    split_phrases,
-    words_from_glyphs,
+    Glyphs, Line, Phrase, Word, attach_list_markers, group_lines, phrases_from_words, split_phrases, words_from_glyphs,
 )
 from .lite_toc import find_index_tables, is_page_index
 from .parsed import ParsedDoc
@@ -458,7 +451,11 @@ class LiteParser:
             lines_outside = group_lines(_outside(phrases, tables), settings)
             for table in repeating:
                 take_headings_above(table, lines_outside, settings)
-        return join_continuations(tables, settings)
+        tables = join_continuations(tables, settings)
+        for table in tables:
+            if table.kind != "index":
+                span_group_headings(table)
+        return tables
 
     def _order(self, phrases: list[Phrase], tables: list[FoundTable], body: BodyStyle, rules: PageRules) -> list[Paragraph | FoundTable]:
         settings = self.settings

@@ -233,8 +233,12 @@ def _heads(upper: FoundTable, lower: FoundTable, lines: Sequence[Line]) -> list[
     values_from = min((c.x0 for c in lower.cells if c.col > 0 and c.text), default=lower.x1)
     # a line between the two by its middle: the first line of a label the rows' first row wraps ("Federal
     # funds sold and securities purchased" over "under resale agreements | $ (145)") may reach into that row
-    between = sorted((ln for ln in lines if upper.bottom - _TOP_SLACK <= (ln.top + ln.bottom) / 2 <= lower.top + _TOP_SLACK
-                      and ln.x1 > lower.x0 and ln.x0 < lower.x1), key=lambda ln: ln.top)
+    # of a line, only what stands within the body's sides: on a page set in two columns the text beside the
+    # table shares the label's baseline ("Selected income statement data" | "• The provision for ...")
+    within = (_within(ln, lower.x0, lower.x1) for ln in lines)
+    between = sorted((ln for ln in within if ln is not None
+                      and upper.bottom - _TOP_SLACK <= (ln.top + ln.bottom) / 2 <= lower.top + _TOP_SLACK),
+                     key=lambda ln: ln.top)
     if (lower.kind != "aligned" and between) or len(between) > HEADING_GRID_MAX_LABELS:
         return None
     if any(len(ln.phrases) > 1 or ln.x1 > values_from or is_quantity(ln.text) for ln in between):
@@ -248,6 +252,14 @@ def _heads(upper: FoundTable, lower: FoundTable, lines: Sequence[Line]) -> list[
     if any(top - bottom > HEADING_GRID_GAP for top, bottom in zip(tops, bottoms)):
         return None
     return between
+
+
+def _within(line: Line, x0: float, x1: float) -> Line | None:
+    """The phrases of ``line`` that overlap ``x0``..``x1`` (points), as a line; None when there are none."""
+    phrases = [p for p in line.phrases if p.x1 > x0 and p.x0 < x1]
+    if len(phrases) == len(line.phrases):
+        return line
+    return Line(phrases) if phrases else None
 
 
 def _insert_label_rows(table: FoundTable, labels: Sequence[Line], bounds: list[float]) -> None:
