@@ -37,12 +37,14 @@ import numpy as np
 from ..index import SparseVectors
 from ..lexical import PackedPostings, Postings, TermCounts, figure_flags
 from ..errors import DocumentIntegrityError
-from ..regions import announces, continuation_flags, is_page_furniture
+from ..search.regions import announces, continuation_flags, is_page_furniture
 from ..statements import primary_statements
 from ..model import Entity, Segment, SemanticDocument, UnitKind, line_starts_of, sha256_text, unit_constructor
 
 #: First bytes of a search record and of a stored document (the format's version is the last byte).
-RECORD_MAGIC = b"SJTR\x01"
+RECORD_MAGIC = b"SJTR\x02"
+#: First bytes of a document's key statistics (DocumentKeys).
+KEYS_MAGIC = b"SJTK\x01"
 DOCUMENT_MAGIC = b"SJTD\x01"
 #: zlib level for the document JSON and the compressed arrays of a search record.
 COMPRESSION_LEVEL = 6
@@ -341,104 +343,47 @@ class _Lazy(Sequence):
 
 
 @dataclass
-class StoredVectors:
-    """A document's anchor vectors as its search record describes them: how many entries each dimension's
-    stored row holds, and how the entries are kept (entries_of reads one row)."""
+class UnitWeights:
+    """Per unit of a document, what BM25 reads besides the postings: its field-weighted length and its
+    damping (lexical.Postings.lengths and .damping)."""
 
-    counts: np.ndarray  # entries per dimension
-    n_rows: int
-    #: True: a row is the whole column (values only); False: the non-zero entries (positions, then values).
-    dense: bool
-    row_dtype: np.dtype
-
-    def __len__(self) -> int:
-        return self.n_rows
-
-    @property
-    def dim(self) -> int:
-        return len(self.counts)
-
-    def entries_of(self, dimension: int, data: bytes) -> tuple[np.ndarray, np.ndarray]:
-        """The unit positions and float32 values of one dimension's stored row; ValueError when damaged."""
-        count = int(self.counts[dimension])
-        width = 0 if self.dense else count * self.row_dtype.itemsize
-        if len(data) != width + 4 * count:
-            raise ValueError(f"vector row of dimension {dimension} holds {len(data)} bytes for {count} entries")
-        values = np.frombuffer(data, dtype=np.float32, offset=width)
-        if self.dense:
-            return np.arange(count), values
-        rows = np.frombuffer(data, dtype=self.row_dtype, count=count)
-        if count and int(rows[-1]) >= self.n_rows:
-            raise ValueError(f"vector row of dimension {dimension} names units past the document's end")
-        return rows, values
+    lengths: np.ndarray  # float32
+    damping: np.ndarray  # float32
 
 
 @dataclass
 class SearchRecord:
     """What search needs of one document: its anchor vectors, BM25 postings, term counts and unit layout
-    (postings and counts numbered by the store's key vocabulary). Read back from a store, ``vectors`` is a
-    StoredVectors: the entries stay in the store until a query reads their dimension."""
+    (postings and counts numbered by the store's key vocabulary).
 
-    vectors: np.ndarray | SparseVectors | StoredVectors
-    postings: Postings | PackedPostings
+    Written whole (put); read back from a store it holds what stage 2 reads of a document: ``vectors`` is
+    None (the engine reads the vectors of candidate units), ``postings`` a UnitWeights and ``counts`` the
+    document's length only (the engine reads the postings of the query's keys)."""
+
+    vectors: np.ndarray | SparseVectors | None
+    postings: Postings | PackedPostings | UnitWeights
     counts: TermCounts
     layout: UnitLayout
+    dim: int = 0
+
+    def __post_init__(self) -> None:
+        if self.vectors is not None and not self.dim:
+            vectors = self.vectors
+            self.dim = vectors.dim if isinstance(vectors, SparseVectors) else int(vectors.shape[1])
 
     @property
     def n_units(self) -> int:
         return len(self.layout)
 
-    @property
-    def dim(self) -> int:
-        vectors = self.vectors
-        return vectors.dim if isinstance(vectors, (SparseVectors, StoredVectors)) else int(vectors.shape[1])
-
-
-def _vector_form(vectors: np.ndarray | SparseVectors) -> tuple[SparseVectors | np.ndarray, bool]:
-    """The vectors as kept: their non-zero entries when that is smaller than the dense matrix, else dense
-    (True)."""
-    dense = vectors.to_dense() if isinstance(vectors, SparseVectors) else np.ascontiguousarray(vectors, dtype=np.float32)
-    sparse = vectors if isinstance(vectors, SparseVectors) else SparseVectors.from_dense(dense)
-    row_bytes = _smallest_uint(np.asarray([len(dense)])).itemsize
-    if len(sparse.values) * (row_bytes + 4) < dense.nbytes:
-        return sparse, False
-    return dense, True
-
-
-def vector_rows(vectors: np.ndarray | SparseVectors) -> list[tuple[int, bytes]]:
-    """(dimension, stored row) of every dimension with entries: what a store keeps of a document's vectors
-    (as StoredVectors.entries_of reads them)."""
-    kept, dense = _vector_form(vectors)
-    if dense:
-        columns = np.ascontiguousarray(kept.T)
-        return [(d, columns[d].tobytes()) for d in range(columns.shape[0])] if len(kept) else []
-    rows = _smallest_uint(np.asarray([len(kept)])).dtype
-    starts = np.concatenate([[0], np.cumsum(kept.counts)])
-    return [(d, kept.rows[starts[d] : starts[d + 1]].astype(rows).tobytes()
-             + np.asarray(kept.values[starts[d] : starts[d + 1]], dtype=np.float32).tobytes())
-            for d in range(kept.dim) if starts[d + 1] > starts[d]]
-
 
 def encode_record(record: SearchRecord) -> bytes:
-    """The bytes a store keeps for a search record (its vectors apart: vector_rows)."""
-    arrays: dict[str, np.ndarray] = {}
-    kept, dense = _vector_form(record.vectors)
-    n, dim = len(kept), (kept.shape[1] if dense else kept.dim)
-    arrays["vectors.counts"] = np.full(dim, n, dtype=np.int64) if dense else np.asarray(kept.counts, dtype=np.int64)
-    postings = record.postings
-    key_ids, key_counts = np.unique(postings.keys, return_counts=True)
-    arrays["postings.key_ids"] = key_ids.astype(np.int32)
-    arrays["postings.key_counts"] = _smallest_uint(key_counts)
-    arrays["postings.units"] = _smallest_uint(postings.units.astype(np.int64))
-    _pack_floats("postings.weights", postings.weights, arrays)
-    arrays["postings.lengths"] = np.asarray(postings.lengths, dtype=np.float32)
-    _pack_floats("postings.damping", postings.damping, arrays)
-    arrays["counts.keys"] = np.asarray(record.counts.keys, dtype=np.int32)
-    arrays["counts.counts"] = _smallest_uint(np.asarray(record.counts.counts, dtype=np.int64))
+    """The bytes a store keeps of a search record besides what its engine tables keep (posting_rows,
+    unit_vector_rows): the units' BM25 lengths and damping, the document's length and its unit layout."""
+    arrays: dict[str, np.ndarray] = {"units.lengths": np.asarray(record.postings.lengths, dtype=np.float32)}
+    _pack_floats("units.damping", record.postings.damping, arrays)
     arrays.update({f"layout.{name}": array for name, array in record.layout.arrays.items()})
-    meta = {"units": n, "dim": dim, "length": int(record.counts.length), "entities": record.layout.entity_names,
-            "unit_ids": record.layout.unit_ids, "dense_vectors": dense,
-            "vector_rows": _smallest_uint(np.asarray([n])).dtype.str}
+    meta = {"units": record.n_units, "dim": record.dim, "length": int(record.counts.length),
+            "entities": record.layout.entity_names, "unit_ids": record.layout.unit_ids}
     return _pack(arrays, meta)
 
 
@@ -447,24 +392,111 @@ def decode_record(document_id: str, data: bytes, n_units: int, dim: int) -> Sear
     arrays, meta = _unpack(bytes(data))
     if meta["units"] != n_units or meta["dim"] != dim:
         raise ValueError(f"search record of {meta['units']} × {meta['dim']} for a row of {n_units} × {dim}")
-    vectors = StoredVectors(np.array(arrays["vectors.counts"]), n_units, bool(meta["dense_vectors"]),
-                            np.dtype(meta["vector_rows"]))
-    if vectors.dim != dim or int(vectors.counts.max(initial=0)) > n_units:
-        raise ValueError("vector entries do not match the units")
-    weights = ((arrays["postings.weights.table"], arrays["postings.weights.codes"])
-               if "postings.weights.table" in arrays else arrays["postings.weights"])
-    postings = PackedPostings(arrays["postings.key_ids"], arrays["postings.key_counts"], arrays["postings.units"],
-                              weights, lengths=np.array(arrays["postings.lengths"], dtype=np.float32),
-                              damping=_unpack_floats("postings.damping", arrays))
-    if len(postings.lengths) != n_units or len(postings.damping) != n_units:
-        raise ValueError("postings do not match the units")
-    counts = TermCounts(keys=arrays["counts.keys"], counts=arrays["counts.counts"].astype(np.int32),
-                        length=int(meta["length"]))
+    weights = UnitWeights(np.array(arrays["units.lengths"], dtype=np.float32), _unpack_floats("units.damping", arrays))
+    if len(weights.lengths) != n_units or len(weights.damping) != n_units:
+        raise ValueError("unit weights do not match the units")
+    counts = TermCounts(keys=np.zeros(0, np.int32), counts=np.zeros(0, np.int32), length=int(meta["length"]))
     layout = UnitLayout(document_id, {name[len("layout."):]: arrays[name] for name in arrays.names()
                                       if name.startswith("layout.")}, list(meta["entities"]), meta["unit_ids"])
     if len(layout) != n_units or (layout.unit_ids is not None and len(layout.unit_ids) != n_units):
         raise ValueError("unit layout does not match the units")
-    return SearchRecord(vectors, postings, counts, layout)
+    return SearchRecord(None, weights, counts, layout, dim)
+
+
+# ------------------------------------------------------------------ engine rows
+#
+# The engine's tables hold a document's postings by key (one row per key and document: the units that hold
+# the key and their field weights), its term counts by key (the document prior), and its anchor vectors by
+# unit (one row per unit). A query reads the rows of its own keys, and the vectors of the units it scores.
+
+
+def unit_dtype(n_units: int) -> np.dtype:
+    """The dtype of unit positions in a document of ``n_units`` units (postings rows)."""
+    return np.dtype(np.uint16) if n_units <= np.iinfo(np.uint16).max + 1 else np.dtype(np.uint32)
+
+
+@dataclass
+class DocumentKeys:
+    """What one document adds to the engine's key statistics: per key id (sorted), how many of its units
+    hold the key and how often its units' terms count it (0 for a key the document prior does not count)."""
+
+    key_ids: np.ndarray  # int64
+    units: np.ndarray  # int64
+    counts: np.ndarray  # int64
+
+    def encode(self) -> bytes:
+        return _pack({"key_ids": self.key_ids.astype(np.int32), "units": _smallest_uint(self.units),
+                      "counts": _smallest_uint(self.counts)}, {}, magic=KEYS_MAGIC)
+
+    @classmethod
+    def decode(cls, data: bytes) -> DocumentKeys:
+        arrays, _ = _unpack(bytes(data), KEYS_MAGIC)
+        return cls(arrays["key_ids"].astype(np.int64), arrays["units"].astype(np.int64),
+                   arrays["counts"].astype(np.int64))
+
+
+def posting_rows(postings: Postings, counts: TermCounts, n_units: int) -> tuple[list[tuple[int, bytes]], DocumentKeys]:
+    """(key id, entries) of every key of ``postings`` (entries: unit positions in unit_dtype, then float32
+    weights), and the document's DocumentKeys (postings and term counts by key)."""
+    keys = np.asarray(postings.keys, dtype=np.int64)
+    key_ids, starts, unit_counts = np.unique(keys, return_index=True, return_counts=True)
+    units = np.asarray(postings.units).astype(unit_dtype(n_units))
+    weights = np.asarray(postings.weights, dtype=np.float32)
+    rows = [(int(k), units[s : s + c].tobytes() + weights[s : s + c].tobytes())
+            for k, s, c in zip(key_ids.tolist(), starts.tolist(), unit_counts.tolist())]
+    counted = dict(zip(np.asarray(counts.keys, dtype=np.int64).tolist(), np.asarray(counts.counts).tolist()))
+    all_keys = np.union1d(key_ids, np.asarray(counts.keys, dtype=np.int64))
+    held = dict(zip(key_ids.tolist(), unit_counts.tolist()))
+    return rows, DocumentKeys(all_keys, np.asarray([held.get(k, 0) for k in all_keys.tolist()], dtype=np.int64),
+                              np.asarray([counted.get(k, 0) for k in all_keys.tolist()], dtype=np.int64))
+
+
+def posting_entries(data: bytes, n_units: int) -> tuple[np.ndarray, np.ndarray]:
+    """Unit positions and float32 weights of one postings row; ValueError when damaged."""
+    dtype = unit_dtype(n_units)
+    width = dtype.itemsize + 4
+    if len(data) % width:
+        raise ValueError(f"postings row of {len(data)} bytes is not a whole number of entries")
+    count = len(data) // width
+    units = np.frombuffer(data, dtype=dtype, count=count)
+    if count and int(units.max()) >= n_units:
+        raise ValueError("postings row names units past the document's end")
+    return units.astype(np.int64), np.frombuffer(data, dtype=np.float32, offset=count * dtype.itemsize)
+
+
+#: First byte of a unit's vector row: its non-zero entries (dimensions, then values) or the whole vector.
+SPARSE_VECTOR, DENSE_VECTOR = b"s", b"d"
+
+
+def unit_vector_rows(vectors: np.ndarray | SparseVectors) -> list[tuple[int, bytes]]:
+    """(unit position, stored row) of every unit: its non-zero entries (uint16 dimensions, float32 values)
+    when that is smaller than the whole float32 vector, else the whole vector."""
+    dense = vectors.to_dense() if isinstance(vectors, SparseVectors) else np.ascontiguousarray(vectors, dtype=np.float32)
+    out = []
+    for position, row in enumerate(dense):
+        nonzero = np.flatnonzero(row.view(np.uint32))
+        if len(nonzero) * 6 < row.nbytes and row.shape[0] <= np.iinfo(np.uint16).max + 1:
+            out.append((position, SPARSE_VECTOR + nonzero.astype(np.uint16).tobytes() + row[nonzero].tobytes()))
+        else:
+            out.append((position, DENSE_VECTOR + row.tobytes()))
+    return out
+
+
+def unit_vector(data: bytes, dim: int) -> np.ndarray:
+    """The float32 vector (``dim``,) of a stored unit row; ValueError when damaged."""
+    data = bytes(data)
+    body = data[1:]
+    if data[:1] == DENSE_VECTOR and len(body) == 4 * dim:
+        return np.frombuffer(body, dtype=np.float32).copy()
+    if data[:1] == SPARSE_VECTOR and len(body) % 6 == 0:
+        count = len(body) // 6
+        dims = np.frombuffer(body, dtype=np.uint16, count=count)
+        if count and int(dims.max()) >= dim:
+            raise ValueError(f"vector row names dimension {int(dims.max())} of {dim}")
+        vector = np.zeros(dim, dtype=np.float32)
+        vector[dims] = np.frombuffer(body, dtype=np.float32, offset=2 * count)
+        return vector
+    raise ValueError(f"vector row of {len(data)} bytes for {dim} dimensions")
 
 
 # ------------------------------------------------------------------ document
