@@ -42,7 +42,8 @@ from .search.regions import RegionDraft, best_drafts, to_region
 from .store import open_store
 from .store.base import DamagedDocumentError, IndexStore
 from .store.documents import HeldDocuments
-from .store.records import SearchRecord, UnitLayout, unit_vector
+from .store.engine_rows import unit_vector
+from .store.records import SearchRecord, UnitLayout
 from .store.sqlite import MEMORY, SqliteStore, document_fingerprint
 from .textnorm import query_content
 from .transport import EvidenceRegion, SearchResult, SourceSpan

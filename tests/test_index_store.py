@@ -17,8 +17,8 @@ from evidence_chunker.ingest import prepare_document
 from repo_paths import SAMPLE_PDFS, SAMPLE_QUESTIONS
 from semantic_json import SemanticDocument, SemanticRepository, compile
 from semantic_json.store import IndexFileError, IndexVersionError, SqliteStore
-from semantic_json.store.records import (DocumentKeys, decode_document, decode_record, encode_document,
-                                         posting_entries, unit_vector)
+from semantic_json.store.engine_rows import DocumentKeys, posting_entries, unit_vector
+from semantic_json.store.records import decode_document, decode_record, encode_document
 
 QUESTIONS = [json.loads(line)["question"] for line in SAMPLE_QUESTIONS.read_text(encoding="utf-8").splitlines()
              if line.strip() and not line.startswith("#")]
@@ -249,40 +249,3 @@ def test_an_index_of_an_older_layout_is_refused_unchanged_with_the_way_to_rebuil
     err = capsys.readouterr().err
     assert err.startswith(f"error: {path}: index layout version 1") and "sjt ingest PDFS --index NEW_INDEX" in err
     assert hashlib.sha256(path.read_bytes()).hexdigest() == before
-
-
-def test_an_index_reading_its_vectors_from_the_store_keeps_every_row_through_additions_growth_and_removals():
-    from semantic_json.index import VectorIndex
-
-    generator = np.random.default_rng(7)
-    store: dict[str, np.ndarray] = {}
-
-    def vectors(rows: int) -> np.ndarray:
-        return (generator.random((rows, 8)) * (generator.random((rows, 8)) < 0.3)).astype(np.float32)
-
-    def read(dimensions):
-        for document_id, matrix in store.items():
-            for dimension in dimensions:
-                rows = np.flatnonzero(matrix[:, dimension])
-                if len(rows):
-                    yield document_id, dimension, rows, matrix[rows, dimension]
-
-    store["a"] = vectors(3)
-    index = VectorIndex.from_store(8, [("a", 3)], read)
-    query = np.zeros(8, dtype=np.float32)
-    query[[0, 5]] = 1.0
-    index.scores(query)  # dimensions 0 and 5 read, the others still in the store
-
-    def add_stored(names_rows):
-        for name, rows in names_rows:  # past the capacity: the matrix grows
-            store[name] = vectors(rows)
-            index.add(name, list(range(rows)), store[name], stored=True)
-
-    add_stored([("s0", 700), ("s1", 400), ("s2", 900)])
-    index.remove("s1")
-    del store["s1"]
-    memory_only = vectors(5)  # not in the store: every dimension is read before it is written
-    index.add("m", list(range(5)), memory_only)
-    add_stored([("t0", 1500), ("t1", 2000)])
-    assert np.array_equal(index.matrix, np.vstack([store["a"], store["s0"], store["s2"], memory_only, store["t0"],
-                                                   store["t1"]]))

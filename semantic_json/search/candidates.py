@@ -11,9 +11,9 @@ answers with what those keys touch and nothing else:
    (company, year, form, document ids) keep to theirs.
 2. **Postings.** The postings rows of the query's keys in the routed documents, scored by field-weighted
    BM25 with the corpus's statistics (units and documents per key, total lengths: kept by the engine).
-3. **Anchors.** Per document its best units by BM25 (and the best rows of the statement the query names);
-   with an embedder whose scores need no lexical match, also the best units by cosine of the routed
-   documents. Their vectors are read by unit, and their cosines computed.
+3. **Anchors.** Per document its best units by BM25 (and the best rows of the statement the query names),
+   and the best units by cosine over the documents searched, among each document's COSINE_POOL best by
+   BM25 (an embedder whose scores need no lexical match: among all its units). Vectors are read by unit.
 
 What a search holds is then the rows of its keys and the records of the documents it routes to; opening an
 index reads one small row per document.
@@ -35,7 +35,8 @@ from ..lexicon import load_lexicon
 from ..priors import Profiles, document_prior
 from ..statements import query_statements
 from ..store.base import DamagedDocumentError, IndexStore, Totals, damage
-from ..store.records import SearchRecord, UNIT_KINDS, posting_entries, unit_vector
+from ..store.engine_rows import posting_entries, unit_vector
+from ..store.records import UNIT_KINDS, SearchRecord
 from ..textnorm import BIGRAM_JOIN
 from .fusion import Candidate, DocumentPriors
 
@@ -43,10 +44,13 @@ from .fusion import Candidate, DocumentPriors
 ROUTED_DOCUMENTS = 24
 #: Best-BM25 anchors taken per document searched.
 LEXICAL_CANDIDATES = 64
-#: Best-cosine anchors per requested region, for an embedder without a lexical gate.
+#: Best-cosine anchors taken per requested region, over all documents searched.
 ANCHOR_CANDIDATES_PER_REGION = 8
-#: Best-cosine anchors at least, for an embedder without a lexical gate.
+#: Best-cosine anchors taken at least.
 MIN_ANCHOR_CANDIDATES = 128
+#: Units per document whose cosines are read, the best by BM25 (with an embedder whose scores need a lexical
+#: match; without one, every unit of the documents searched).
+COSINE_POOL = 512
 #: Search records (unit layout and BM25 lengths) kept in memory between searches, most recently used.
 CACHED_RECORDS = 64
 
@@ -223,52 +227,49 @@ class CandidateSearch:
     def candidates(self, plan: QueryPlan, documents: Sequence[str], bm25: Mapping[str, np.ndarray], k: int,
                    gate: bool, min_cosine: float, kinds: frozenset[str] | None) -> list[Candidate]:
         """Per document of ``documents``: its best anchors by BM25 (and the best rows of the statement the
-        query names), and without a lexical ``gate`` the best by cosine over all of ``documents``; their
-        cosines. ``kinds`` keeps only units of those kinds (None: all)."""
+        query names), and the best anchors by cosine over all of ``documents``; their cosines. The cosines
+        are read for each document's COSINE_POOL best units by BM25 (with a lexical ``gate``, a unit that
+        matches no key is no evidence) or for all its units (without one). ``kinds`` keeps only units of
+        those kinds (None: all)."""
         chosen: dict[str, set[int]] = {}
-        for document_id in documents:
+        pooled: dict[str, dict[int, float]] = {}
+        ranked: list[tuple[float, int, str, int]] = []
+        for n, document_id in enumerate(documents):
             scores = bm25.get(document_id)
-            if scores is None:
-                continue
             record = self.records[document_id]
-            eligible = scores > 0
-            if kinds is not None:
-                eligible &= _kind_mask(record, kinds)
-            best = np.flatnonzero(eligible)
-            best = best[np.argsort(-scores[best], kind="stable")[:LEXICAL_CANDIDATES]]
-            picked = set(best.tolist())
-            codes = record.layout.statement_codes if plan.statements else None
-            if codes is not None:  # the asked statement's best rows compete, though other units match more words
-                lifted = np.flatnonzero(np.isin(codes, list(plan.statements)) & eligible)
-                picked.update(lifted[np.argsort(-scores[lifted], kind="stable")[:LEXICAL_CANDIDATES]].tolist())
-            if picked:
-                chosen[document_id] = picked
-        cosines: dict[str, dict[int, float]] = {}
-        if not gate:  # the embedder finds anchors that share no word with the query
-            ranked: list[tuple[float, int, str, int]] = []
-            for n, document_id in enumerate(documents):
-                positions, values = self.cosines(plan.vector, document_id, None)
-                cosines[document_id] = dict(zip(positions, values.tolist()))
-                mask = np.ones(len(positions), dtype=bool) if kinds is None else _kind_mask(self.records[document_id], kinds)[positions]
-                ranked.extend((-v, n, document_id, p) for p, v, keep in zip(positions, values.tolist(), mask) if keep and v > min_cosine)
-            ranked.sort()
-            for _, _, document_id, position in ranked[: max(MIN_ANCHOR_CANDIDATES, k * ANCHOR_CANDIDATES_PER_REGION)]:
-                chosen.setdefault(document_id, set()).add(position)
+            eligible = _kind_mask(record, kinds) if kinds is not None else np.ones(record.n_units, dtype=bool)
+            if scores is not None:
+                matched = np.flatnonzero(eligible & (scores > 0))
+                order = matched[np.argsort(-scores[matched], kind="stable")]
+                picked = set(order[:LEXICAL_CANDIDATES].tolist())
+                codes = record.layout.statement_codes if plan.statements else None
+                if codes is not None:  # the asked statement's best rows compete, though other units match more words
+                    lifted = np.flatnonzero(np.isin(codes, list(plan.statements)) & eligible & (scores > 0))
+                    picked.update(lifted[np.argsort(-scores[lifted], kind="stable")[:LEXICAL_CANDIDATES]].tolist())
+                if picked:
+                    chosen[document_id] = picked
+                pool: list[int] | None = sorted(set(order[:COSINE_POOL].tolist()) | picked)
+            elif gate:
+                continue
+            else:
+                pool = None
+            positions, values = self.cosines(plan.vector, document_id, pool)
+            pooled[document_id] = dict(zip(positions, values.tolist()))
+            ranked.extend((-v, n, document_id, p) for p, v in zip(positions, values.tolist())
+                          if v > min_cosine and eligible[p])
+        ranked.sort()
+        for _, _, document_id, position in ranked[: max(MIN_ANCHOR_CANDIDATES, k * ANCHOR_CANDIDATES_PER_REGION)]:
+            chosen.setdefault(document_id, set()).add(position)
         out = []
         for document_id in documents:
             positions = sorted(chosen.get(document_id, ()))
             if not positions:
                 continue
-            record = self.records[document_id]
-            if document_id in cosines:
-                values = np.asarray([cosines[document_id].get(p, 0.0) for p in positions], dtype=np.float32)
-            else:
-                found, read = self.cosines(plan.vector, document_id, positions)
-                by_unit = dict(zip(found, read.tolist()))
-                values = np.asarray([by_unit.get(p, 0.0) for p in positions], dtype=np.float32)
-            layout = record.layout
-            out.append(Candidate(document_id, positions, values, bm25.get(document_id),
-                                 layout.statement_codes if plan.statements else None,
+            cosines = pooled[document_id]
+            layout = self.records[document_id].layout
+            out.append(Candidate(document_id, positions,
+                                 np.asarray([cosines.get(p, 0.0) for p in positions], dtype=np.float32),
+                                 bm25.get(document_id), layout.statement_codes if plan.statements else None,
                                  layout.figure_flags if plan.metric else None, layout.units))
         return out
 

@@ -29,8 +29,8 @@ from ..errors import EmbedderMismatchError
 from ..model import SemanticDocument
 from .base import (STORE_SCHEMA_VERSION, IndexFileError, StoredDocument, StoredVocabulary, Totals, document_changed,
                    read_documents, read_record, read_source, version_error)
-from .records import (DocumentKeys, SearchRecord, StoredSource, UnitLayout, encode_document, encode_record,
-                      posting_rows, unit_vector_rows)
+from .engine_rows import DocumentKeys, posting_rows, unit_vector_rows
+from .records import SearchRecord, StoredSource, UnitLayout, encode_document, encode_record
 from .sqlite import TOTALS_KEY, document_fingerprint
 
 #: Seconds to wait for the server when connecting.

@@ -1,15 +1,10 @@
-"""How a store keeps one document: a search record read at open, the document itself read when asked for.
+"""How a store keeps one document: a search record read when a search routes to it, the document itself
+read when a search returns one of its regions.
 
-Opening an index reads every document's **search record**: what search needs and nothing else, as NumPy
-arrays (BM25 postings, the counts of the document prior, the unit layout that entity filtering and region
-assembly walk, and how many vector entries each embedding dimension has). Reading it back is a few array
-views per document: no JSON, no tokenising, no re-embedding, and no decompression (the arrays are kept raw:
-zlib would save about a tenth of the file and cost more time at open than anything else there).
-
-The **anchor vectors** are kept by embedding dimension (one row per document and dimension: the non-zero
-entries' unit positions and values, or the whole column of a dense embedder) and read when a query first
-uses that dimension (VectorIndex): the LiteEmbedder's hashed vectors are about four fifths zeros, and a
-query uses about a quarter of the dimensions.
+The **search record** holds what stage 2 of a search reads of a document, as NumPy arrays: the unit layout
+that entity filtering and region assembly walk, and each unit's BM25 length and damping. Reading it back is
+a few array views: no JSON, no tokenising, no re-embedding. The postings, term counts and anchor vectors are
+the engine's rows (engine_rows.py), read by key and by unit.
 
 The **document** (its canonical text, segments, entities, the units' sections, terms and concepts) is read
 only for the documents whose regions a search returns, and then only the text and the segments the regions
@@ -35,7 +30,7 @@ from typing import Any, get_args
 import numpy as np
 
 from ..index import SparseVectors
-from ..lexical import PackedPostings, Postings, TermCounts, figure_flags
+from ..lexical import Postings, TermCounts, figure_flags
 from ..errors import DocumentIntegrityError
 from ..search.regions import announces, continuation_flags, is_page_furniture
 from ..statements import primary_statements
@@ -43,8 +38,6 @@ from ..model import Entity, Segment, SemanticDocument, UnitKind, line_starts_of,
 
 #: First bytes of a search record and of a stored document (the format's version is the last byte).
 RECORD_MAGIC = b"SJTR\x02"
-#: First bytes of a document's key statistics (DocumentKeys).
-KEYS_MAGIC = b"SJTK\x01"
 DOCUMENT_MAGIC = b"SJTD\x01"
 #: zlib level for the document JSON and the compressed arrays of a search record.
 COMPRESSION_LEVEL = 6
@@ -64,7 +57,7 @@ DOCUMENT_PARTS = frozenset({"text", "segments", "segment_offsets", "entities", "
 # ------------------------------------------------------------------ arrays
 
 
-def _smallest_uint(values: np.ndarray) -> np.ndarray:
+def smallest_uint(values: np.ndarray) -> np.ndarray:
     """``values`` (non-negative integers) in the narrowest unsigned dtype that holds them."""
     top = int(values.max()) if len(values) else 0
     for dtype in (np.uint8, np.uint16, np.uint32):
@@ -73,7 +66,7 @@ def _smallest_uint(values: np.ndarray) -> np.ndarray:
     return values.astype(np.uint64)
 
 
-def _pack(arrays: dict[str, np.ndarray], meta: dict[str, Any], compressed_names: frozenset[str] = frozenset(),
+def pack_arrays(arrays: dict[str, np.ndarray], meta: dict[str, Any], compressed_names: frozenset[str] = frozenset(),
           magic: bytes = RECORD_MAGIC) -> bytes:
     """One record: magic, header length, JSON header (meta and where each array lies), aligned array bytes
     (those named in ``compressed_names`` zlib-compressed)."""
@@ -98,7 +91,7 @@ def _pack(arrays: dict[str, np.ndarray], meta: dict[str, Any], compressed_names:
     return magic + struct.pack("<I", len(header) + lead) + header + b" " * lead + b"".join(chunks)
 
 
-def _unpack(record: bytes, magic: bytes = RECORD_MAGIC) -> tuple[_Arrays, dict[str, Any]]:
+def unpack_arrays(record: bytes, magic: bytes = RECORD_MAGIC) -> tuple[_Arrays, dict[str, Any]]:
     """The arrays and meta of a record written by _pack (a compressed array is inflated when first read);
     ValueError for anything else."""
     if not record.startswith(magic):
@@ -165,8 +158,8 @@ def _pack_lists(name: str, lists: Sequence[Sequence[str]], names: dict[str, int]
     offsets[1:] = np.cumsum([len(items) for items in lists])
     ids = np.fromiter((names.setdefault(item, len(names)) for items in lists for item in items), dtype=np.int64,
                       count=int(offsets[-1]))
-    arrays[f"{name}_offsets"] = _smallest_uint(offsets)
-    arrays[f"{name}_ids"] = _smallest_uint(ids)
+    arrays[f"{name}_offsets"] = smallest_uint(offsets)
+    arrays[f"{name}_ids"] = smallest_uint(ids)
 
 
 # ------------------------------------------------------------------ layout
@@ -213,8 +206,8 @@ class UnitLayout:
         kind_code = {kind: code for code, kind in enumerate(UNIT_KINDS)}
         arrays: dict[str, np.ndarray] = {"kind": np.fromiter((kind_code[u.kind] for u in units), np.uint8, len(units))}
         for name in ("start_char", "end_char", "start_line", "end_line", "block", "sentence"):
-            arrays[name] = _smallest_uint(np.fromiter((getattr(u, name) for u in units), np.int64, len(units)))
-        arrays["segment"] = _smallest_uint(np.fromiter((u.segment + 1 if u.segment is not None else 0 for u in units),
+            arrays[name] = smallest_uint(np.fromiter((getattr(u, name) for u in units), np.int64, len(units)))
+        arrays["segment"] = smallest_uint(np.fromiter((u.segment + 1 if u.segment is not None else 0 for u in units),
                                                        np.int64, len(units)))
         arrays["is_header"] = np.fromiter((u.is_header for u in units), np.uint8, len(units))
         # region assembly reads the flag of a unit that ends its block only (what a lead-in announces follows it)
@@ -361,7 +354,7 @@ class SearchRecord:
     document's length only (the engine reads the postings of the query's keys)."""
 
     vectors: np.ndarray | SparseVectors | None
-    postings: Postings | PackedPostings | UnitWeights
+    postings: Postings | UnitWeights
     counts: TermCounts
     layout: UnitLayout
     dim: int = 0
@@ -384,12 +377,12 @@ def encode_record(record: SearchRecord) -> bytes:
     arrays.update({f"layout.{name}": array for name, array in record.layout.arrays.items()})
     meta = {"units": record.n_units, "dim": record.dim, "length": int(record.counts.length),
             "entities": record.layout.entity_names, "unit_ids": record.layout.unit_ids}
-    return _pack(arrays, meta)
+    return pack_arrays(arrays, meta)
 
 
 def decode_record(document_id: str, data: bytes, n_units: int, dim: int) -> SearchRecord:
     """A search record from its bytes; ValueError when it is damaged or does not match ``n_units`` × ``dim``."""
-    arrays, meta = _unpack(bytes(data))
+    arrays, meta = unpack_arrays(bytes(data))
     if meta["units"] != n_units or meta["dim"] != dim:
         raise ValueError(f"search record of {meta['units']} × {meta['dim']} for a row of {n_units} × {dim}")
     weights = UnitWeights(np.array(arrays["units.lengths"], dtype=np.float32), _unpack_floats("units.damping", arrays))
@@ -401,102 +394,6 @@ def decode_record(document_id: str, data: bytes, n_units: int, dim: int) -> Sear
     if len(layout) != n_units or (layout.unit_ids is not None and len(layout.unit_ids) != n_units):
         raise ValueError("unit layout does not match the units")
     return SearchRecord(None, weights, counts, layout, dim)
-
-
-# ------------------------------------------------------------------ engine rows
-#
-# The engine's tables hold a document's postings by key (one row per key and document: the units that hold
-# the key and their field weights), its term counts by key (the document prior), and its anchor vectors by
-# unit (one row per unit). A query reads the rows of its own keys, and the vectors of the units it scores.
-
-
-def unit_dtype(n_units: int) -> np.dtype:
-    """The dtype of unit positions in a document of ``n_units`` units (postings rows)."""
-    return np.dtype(np.uint16) if n_units <= np.iinfo(np.uint16).max + 1 else np.dtype(np.uint32)
-
-
-@dataclass
-class DocumentKeys:
-    """What one document adds to the engine's key statistics: per key id (sorted), how many of its units
-    hold the key and how often its units' terms count it (0 for a key the document prior does not count)."""
-
-    key_ids: np.ndarray  # int64
-    units: np.ndarray  # int64
-    counts: np.ndarray  # int64
-
-    def encode(self) -> bytes:
-        return _pack({"key_ids": self.key_ids.astype(np.int32), "units": _smallest_uint(self.units),
-                      "counts": _smallest_uint(self.counts)}, {}, magic=KEYS_MAGIC)
-
-    @classmethod
-    def decode(cls, data: bytes) -> DocumentKeys:
-        arrays, _ = _unpack(bytes(data), KEYS_MAGIC)
-        return cls(arrays["key_ids"].astype(np.int64), arrays["units"].astype(np.int64),
-                   arrays["counts"].astype(np.int64))
-
-
-def posting_rows(postings: Postings, counts: TermCounts, n_units: int) -> tuple[list[tuple[int, bytes]], DocumentKeys]:
-    """(key id, entries) of every key of ``postings`` (entries: unit positions in unit_dtype, then float32
-    weights), and the document's DocumentKeys (postings and term counts by key)."""
-    keys = np.asarray(postings.keys, dtype=np.int64)
-    key_ids, starts, unit_counts = np.unique(keys, return_index=True, return_counts=True)
-    units = np.asarray(postings.units).astype(unit_dtype(n_units))
-    weights = np.asarray(postings.weights, dtype=np.float32)
-    rows = [(int(k), units[s : s + c].tobytes() + weights[s : s + c].tobytes())
-            for k, s, c in zip(key_ids.tolist(), starts.tolist(), unit_counts.tolist())]
-    counted = dict(zip(np.asarray(counts.keys, dtype=np.int64).tolist(), np.asarray(counts.counts).tolist()))
-    all_keys = np.union1d(key_ids, np.asarray(counts.keys, dtype=np.int64))
-    held = dict(zip(key_ids.tolist(), unit_counts.tolist()))
-    return rows, DocumentKeys(all_keys, np.asarray([held.get(k, 0) for k in all_keys.tolist()], dtype=np.int64),
-                              np.asarray([counted.get(k, 0) for k in all_keys.tolist()], dtype=np.int64))
-
-
-def posting_entries(data: bytes, n_units: int) -> tuple[np.ndarray, np.ndarray]:
-    """Unit positions and float32 weights of one postings row; ValueError when damaged."""
-    dtype = unit_dtype(n_units)
-    width = dtype.itemsize + 4
-    if len(data) % width:
-        raise ValueError(f"postings row of {len(data)} bytes is not a whole number of entries")
-    count = len(data) // width
-    units = np.frombuffer(data, dtype=dtype, count=count)
-    if count and int(units.max()) >= n_units:
-        raise ValueError("postings row names units past the document's end")
-    return units.astype(np.int64), np.frombuffer(data, dtype=np.float32, offset=count * dtype.itemsize)
-
-
-#: First byte of a unit's vector row: its non-zero entries (dimensions, then values) or the whole vector.
-SPARSE_VECTOR, DENSE_VECTOR = b"s", b"d"
-
-
-def unit_vector_rows(vectors: np.ndarray | SparseVectors) -> list[tuple[int, bytes]]:
-    """(unit position, stored row) of every unit: its non-zero entries (uint16 dimensions, float32 values)
-    when that is smaller than the whole float32 vector, else the whole vector."""
-    dense = vectors.to_dense() if isinstance(vectors, SparseVectors) else np.ascontiguousarray(vectors, dtype=np.float32)
-    out = []
-    for position, row in enumerate(dense):
-        nonzero = np.flatnonzero(row.view(np.uint32))
-        if len(nonzero) * 6 < row.nbytes and row.shape[0] <= np.iinfo(np.uint16).max + 1:
-            out.append((position, SPARSE_VECTOR + nonzero.astype(np.uint16).tobytes() + row[nonzero].tobytes()))
-        else:
-            out.append((position, DENSE_VECTOR + row.tobytes()))
-    return out
-
-
-def unit_vector(data: bytes, dim: int) -> np.ndarray:
-    """The float32 vector (``dim``,) of a stored unit row; ValueError when damaged."""
-    data = bytes(data)
-    body = data[1:]
-    if data[:1] == DENSE_VECTOR and len(body) == 4 * dim:
-        return np.frombuffer(body, dtype=np.float32).copy()
-    if data[:1] == SPARSE_VECTOR and len(body) % 6 == 0:
-        count = len(body) // 6
-        dims = np.frombuffer(body, dtype=np.uint16, count=count)
-        if count and int(dims.max()) >= dim:
-            raise ValueError(f"vector row names dimension {int(dims.max())} of {dim}")
-        vector = np.zeros(dim, dtype=np.float32)
-        vector[dims] = np.frombuffer(body, dtype=np.float32, offset=2 * count)
-        return vector
-    raise ValueError(f"vector row of {len(data)} bytes for {dim} dimensions")
 
 
 # ------------------------------------------------------------------ document
@@ -530,7 +427,7 @@ def encode_document(doc: SemanticDocument) -> bytes:
         parts["line_starts"] = np.asarray(doc.line_starts, dtype=np.int64)
     meta = {"grammar_version": doc.grammar_version, "document_id": doc.document_id, "source_uri": doc.source_uri,
             "document_sha256": doc.document_sha256}
-    return _pack(parts, meta, DOCUMENT_PARTS, DOCUMENT_MAGIC)
+    return pack_arrays(parts, meta, DOCUMENT_PARTS, DOCUMENT_MAGIC)
 
 
 class StoredSource:
@@ -542,7 +439,7 @@ class StoredSource:
     """
 
     def __init__(self, data: bytes, layout: UnitLayout) -> None:
-        parts, meta = _unpack(bytes(data), DOCUMENT_MAGIC)
+        parts, meta = unpack_arrays(bytes(data), DOCUMENT_MAGIC)
         self.document_id: str = meta["document_id"]
         self.source_uri: str | None = meta["source_uri"]
         self.document_sha256: str = meta["document_sha256"]

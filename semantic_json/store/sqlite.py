@@ -21,8 +21,8 @@ from ..errors import EmbedderMismatchError
 from ..model import SemanticDocument
 from .base import (REBUILD_HINT, document_changed, STORE_SCHEMA_VERSION, IndexFileError, ReadOnlyIndexError, StoredDocument,
                    StoredVocabulary, Totals, read_documents, read_record, read_source, version_error)
-from .records import (DocumentKeys, SearchRecord, StoredSource, UnitLayout, encode_document, encode_record,
-                      posting_rows, unit_vector_rows)
+from .engine_rows import DocumentKeys, posting_rows, unit_vector_rows
+from .records import SearchRecord, StoredSource, UnitLayout, encode_document, encode_record
 
 #: Seconds a writer waits for another writer's lock before giving up.
 BUSY_TIMEOUT_S = 30.0
