@@ -1,7 +1,7 @@
 """Retrieval-quality harness: page recall, MRR, context tokens and latency of retrieval systems on report PDFs.
 
     python benchmarks/retrieval.py --pdf-dir sample_pdfs --questions benchmarks/questions/sample_pdfs.jsonl \\
-        [--setting single-doc|corpus|corpus-filtered|both] [--systems bm25-fixed512,lite-fixed512] [-o out/retrieval]
+        [--setting single-doc|corpus|corpus-filtered|both|all] [--systems bm25-fixed512,lite-fixed512] [-o out/retrieval]
         [--k 10]
 
 Questions file: one JSON object per line with ``id``, ``pdf`` (a file name in the PDF folder), ``question``,
@@ -499,7 +499,8 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
     )
     parser.add_argument("--pdf-dir", required=True, type=Path, help="folder of PDFs (the corpus)")
     parser.add_argument("--questions", required=True, type=Path, help="questions JSONL (id, pdf, question, evidence_pages)")
-    parser.add_argument("--setting", choices=[*SETTINGS, "both"], default="both")
+    parser.add_argument("--setting", choices=[*SETTINGS, "both", "all"], default="both",
+                        help="both: single-doc and corpus; all: every setting")
     parser.add_argument("--systems", default=",".join(DEFAULT_SYSTEMS), help="comma-separated system names")
     parser.add_argument("-o", "--output", type=Path, default=None, help="write results.json and results.md here")
     parser.add_argument("--k", type=int, default=DEFAULT_K, help="results retrieved per question (default 10)")
@@ -525,7 +526,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if args.max_questions is not None:
         questions = questions[: args.max_questions]
     pdfs = sorted(args.pdf_dir.glob("*.pdf"))
-    settings = list(DEFAULT_SETTINGS) if args.setting == "both" else [args.setting]
+    settings = {"both": list(DEFAULT_SETTINGS), "all": list(SETTINGS)}.get(args.setting, [args.setting])
     if not any(setting.startswith("corpus") for setting in settings):  # single-document search reads only the questions' own PDFs
         asked = {q.pdf for q in questions}
         pdfs = [p for p in pdfs if p.name in asked]

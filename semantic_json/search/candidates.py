@@ -113,12 +113,6 @@ class RecordCache:
             self._held.move_to_end(document_id)
         return record
 
-    def put(self, document_id: str, record: SearchRecord) -> None:
-        self._held[document_id] = record
-        self._held.move_to_end(document_id)
-        while len(self._held) > self._size:
-            self._held.popitem(last=False)
-
     def forget(self, document_id: str) -> None:
         self._held.pop(document_id, None)
 
@@ -140,9 +134,9 @@ class CandidateSearch:
 
     def priors(self, plan: QueryPlan, query: str, only: Collection[str] | None, totals: Totals) -> DocumentPriors:
         """The priors of a search over several documents (``only``: those; None: all)."""
-        ids = {key: self.key_id(key) for key in plan.prior_keys}
-        wanted = sorted({i for i in ids.values() if i is not None})
-        by_key: dict[int, list[tuple[str, int]]] = {i: [] for i in wanted}
+        ids = {key: self.key_id(key) for key in sorted(plan.prior_keys)}
+        by_key: dict[int, list[tuple[str, int]]] = {i: [] for i in ids.values() if i is not None}
+        wanted = sorted(by_key)
         names = {held.seq: document_id for document_id, held in self.documents.items()}
         for key_id, seq, count in self.store.document_counts(wanted) if wanted else ():
             document_id = names.get(seq)
@@ -175,38 +169,44 @@ class CandidateSearch:
         if not known or not totals.units:
             return {}
         stats = self.store.key_stats(sorted(set(known.values())))
-        weighted: dict[int, list[tuple[str, float]]] = {}
+        # in the query's order (not by key id, which differs between engines): the same float32 sums, so the
+        # same scores, from every store
+        weighted: list[tuple[str, int, float]] = []
         for key, key_id in known.items():
             units = stats.get(key_id, (0, 0))[0]
             if units <= 0:
                 continue
-            idf = math.log(1.0 + (totals.units - units + 0.5) / (units + 0.5))
-            weight = plan.keys[key] * idf
+            weight = plan.keys[key] * math.log(1.0 + (totals.units - units + 0.5) / (units + 0.5))
             if weight > 0:
-                weighted.setdefault(key_id, []).append((key, weight))
+                weighted.append((key, key_id, weight))
         if not weighted:
             return {}
         average = totals.length / totals.units
         seqs = {self.documents[d].seq: d for d in documents}
+        rows: dict[str, dict[int, bytes]] = {}
+        for key_id, seq, entries in self.store.postings(sorted({key_id for _, key_id, _ in weighted}), sorted(seqs)):
+            rows.setdefault(seqs[seq], {})[key_id] = entries
         scores: dict[str, np.ndarray] = {}
-        norms: dict[str, np.ndarray] = {}
-        for key_id, seq, entries in sorted(self.store.postings(sorted(weighted), sorted(seqs)), key=lambda r: (r[1], r[0])):
-            document_id = seqs[seq]
+        for document_id in documents:
+            found = rows.get(document_id)
+            if not found:
+                continue
             record = self.records[document_id]
-            if document_id not in scores:
-                lengths = record.postings.lengths
-                scores[document_id] = np.zeros(len(lengths), dtype=np.float32)
-                norms[document_id] = BM25_K1 * (1.0 - BM25_B + BM25_B * lengths / average)
-            try:
-                units, tf = posting_entries(entries, record.n_units)
-            except ValueError as exc:
-                raise DamagedDocumentError(self.store.path, document_id, damage(exc)) from None
+            lengths = record.postings.lengths
+            scores[document_id] = total = np.zeros(len(lengths), dtype=np.float32)
+            norm = BM25_K1 * (1.0 - BM25_B + BM25_B * lengths / average)
             quiet = frozenset(muted.get(document_id, ()))
-            norm = norms[document_id]
-            for key, weight in weighted[key_id]:
+            for key, key_id, weight in weighted:
+                entries = found.get(key_id)
+                if entries is None:
+                    continue
+                try:
+                    units, tf = posting_entries(entries, record.n_units)
+                except ValueError as exc:
+                    raise DamagedDocumentError(self.store.path, document_id, damage(exc)) from None
                 if key in quiet:
                     weight *= MUTED_KEY_WEIGHT
-                scores[document_id][units] += weight * tf * (BM25_K1 + 1.0) / (tf + norm[units])
+                total[units] += weight * tf * (BM25_K1 + 1.0) / (tf + norm[units])
         return {d: s * self.records[d].postings.damping for d, s in scores.items()}
 
     def cosines(self, vector: np.ndarray, document_id: str, positions: Sequence[int] | None) -> tuple[list[int], np.ndarray]:

@@ -15,6 +15,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from ..errors import SemanticJsonError
+from ..priors import GENERIC_NAME_WORDS
 from ..textnorm import normalized_terms
 
 #: Document fields a filter reads, in the order ``sjt search --where`` lists them.
@@ -32,8 +33,8 @@ class SearchFilterError(SemanticJsonError, ValueError):
 
 class SearchFilter(BaseModel):
     """What a search may return. Each field is one value or a list of values (any of them matches); a field
-    left None does not filter. ``company`` matches a filer whose name holds every word given, or whose
-    trading symbol it is ("3M", "Johnson & Johnson", "JPM"); ``form`` ("10-K"), ``fiscal_year`` (2022) and
+    left None does not filter. ``company`` matches a filer whose name holds every word given, whose trading
+    symbol it is, or whose name's initials it is in capitals ("3M", "Johnson & Johnson", "JPM", "AMD"); ``form`` ("10-K"), ``fiscal_year`` (2022) and
     ``language`` ("en", "ko") match exactly, case aside; ``period`` matches a period whose text holds it
     ("June 30, 2023"); ``documents`` are document ids; ``kind`` is "table" or "text"."""
 
@@ -116,12 +117,18 @@ class SearchFilter(BaseModel):
 
 
 def _names_company(value: str, fields: Mapping[str, str]) -> bool:
-    """Whether ``value`` names the filer: its trading symbol, or words all found in its company name."""
-    if fields.get("ticker", "").casefold() == value.strip().casefold():
+    """Whether ``value`` names the filer: its trading symbol, words all found in its company name, or, in
+    capitals, the initials of its name's distinctive words ("AMD": Advanced Micro Devices, Inc.)."""
+    value = value.strip()
+    if fields.get("ticker", "").casefold() == value.casefold():
         return True
     words = normalized_terms(value)
-    held = set(normalized_terms(fields.get("company", "")))
-    return bool(words) and all(word in held for word in words)
+    named = normalized_terms(fields.get("company", ""))
+    if words and all(word in set(named) for word in words):
+        return True
+    distinctive = [word for word in named if word not in GENERIC_NAME_WORDS]
+    return value.isupper() and value.isalpha() and len(distinctive) > 1 and \
+        value.casefold() == "".join(word[0] for word in distinctive)
 
 
 def matching_documents(search_filter: SearchFilter, documents: Iterable[str],

@@ -348,14 +348,15 @@ class PostgresStore:
 
     def document_counts(self, key_ids: Sequence[int]) -> list[tuple[int, int, int]]:
         """As SqliteStore.document_counts."""
-        return self._read("SELECT key_id, doc, count FROM sjt_doc_terms WHERE key_id = ANY(%s)", (list(key_ids),),
+        return self._read("SELECT key_id, doc, count FROM sjt_doc_terms WHERE key_id = ANY(%s) ORDER BY key_id, doc", (list(key_ids),),
                           "read the term counts")
 
     def postings(self, key_ids: Sequence[int], docs: Sequence[int]) -> list[tuple[int, int, bytes]]:
         """As SqliteStore.postings."""
         if not docs or not key_ids:
             return []
-        return self._read("SELECT key_id, doc, entries FROM sjt_postings WHERE key_id = ANY(%s) AND doc = ANY(%s)",
+        return self._read("SELECT key_id, doc, entries FROM sjt_postings WHERE key_id = ANY(%s) AND doc = ANY(%s)"
+                          " ORDER BY doc, key_id",
                           (list(key_ids), list(docs)), "read the postings")
 
     def unit_vectors(self, doc: int, units: Sequence[int] | None = None) -> list[tuple[int, bytes]]:
@@ -363,7 +364,7 @@ class PostgresStore:
         if units is None:
             return self._read("SELECT unit, entries FROM sjt_unit_vectors WHERE doc = %s ORDER BY unit", (doc,),
                               "read the vectors")
-        return self._read("SELECT unit, entries FROM sjt_unit_vectors WHERE doc = %s AND unit = ANY(%s)",
+        return self._read("SELECT unit, entries FROM sjt_unit_vectors WHERE doc = %s AND unit = ANY(%s) ORDER BY unit",
                           (doc, list(units)), "read the vectors")
 
     def _read(self, sql: str, params: tuple, action: str) -> list[tuple]:

@@ -396,16 +396,16 @@ class SqliteStore:
 
     def document_counts(self, key_ids: Sequence[int]) -> list[tuple[int, int, int]]:
         """(key id, document number, count) of every document counting a key of ``key_ids``."""
-        return self._many("SELECT key_id, doc, count FROM doc_terms WHERE key_id IN ({})", key_ids,
-                          "read the term counts")
+        return self._many("SELECT key_id, doc, count FROM doc_terms WHERE key_id IN ({}) ORDER BY key_id, doc",
+                          key_ids, "read the term counts")
 
     def postings(self, key_ids: Sequence[int], docs: Sequence[int]) -> list[tuple[int, int, bytes]]:
         """(key id, document number, entries) of the postings of ``key_ids`` in the documents ``docs``."""
         if not docs:
             return []
         marks = ",".join("?" * len(docs))
-        return self._many(f"SELECT key_id, doc, entries FROM postings WHERE key_id IN ({{}}) AND doc IN ({marks})",
-                          key_ids, "read the postings", tuple(docs))
+        return self._many(f"SELECT key_id, doc, entries FROM postings WHERE key_id IN ({{}}) AND doc IN ({marks})"
+                          " ORDER BY doc, key_id", key_ids, "read the postings", tuple(docs))
 
     def unit_vectors(self, doc: int, units: Sequence[int] | None = None) -> list[tuple[int, bytes]]:
         """(unit position, vector row) of the units ``units`` (all when None) of document number ``doc``."""
@@ -413,7 +413,7 @@ class SqliteStore:
             with _guard(self.path, "read the vectors"):
                 return self._conn.execute("SELECT unit, entries FROM unit_vectors WHERE doc = ? ORDER BY unit",
                                           (doc,)).fetchall()
-        return self._many("SELECT unit, entries FROM unit_vectors WHERE doc = ? AND unit IN ({})", units,
+        return self._many("SELECT unit, entries FROM unit_vectors WHERE doc = ? AND unit IN ({}) ORDER BY unit", units,
                           "read the vectors", (doc,), leading=True)
 
     def _many(self, sql: str, values: Sequence[int], action: str, extra: tuple = (),

@@ -97,3 +97,12 @@ def test_the_engine_keeps_its_statistics_through_replacement_and_removal(tmp_pat
     assert "acme_2021" not in {region.document_id for region in repo.search("capital expenditures", k=5)}
     reopened.close()
     repo.close()
+
+
+def test_a_company_filter_matches_the_name_its_words_its_ticker_or_its_initials():
+    fields = {"company": "ADVANCED MICRO DEVICES, INC.", "ticker": "AMD"}
+    admits = SearchFilter(company=["AMD"]).admits
+    assert admits("d", {"company": "ADVANCED MICRO DEVICES, INC."})  # initials, no ticker on the cover
+    assert admits("d", fields) and SearchFilter(company=["Advanced Micro"]).admits("d", fields)
+    assert not SearchFilter(company=["Amd"]).admits("d", {"company": "ADVANCED MICRO DEVICES, INC."})
+    assert not SearchFilter(company=["Micro Systems"]).admits("d", fields)
