@@ -125,7 +125,7 @@ def replicate(base: Path, target: Path, base_pages: int, pages: int) -> int:
 
 
 SEARCHER = r"""
-import json, resource, statistics, sys, time
+import json, statistics, sys, time
 sys.path.insert(0, sys.argv[4])
 t0 = time.perf_counter()
 from semantic_json import SemanticRepository
@@ -140,8 +140,9 @@ for i in range(n):
     t0 = time.perf_counter()
     repo.search(questions[i % len(questions)], k=5)
     times.append((time.perf_counter() - t0) * 1000)
-rss = int(open("/proc/self/status").read().split("VmRSS:")[1].split()[0]) / 1024
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+status = open("/proc/self/status").read()
+rss = int(status.split("VmRSS:")[1].split()[0]) / 1024
+peak = int(status.split("VmHWM:")[1].split()[0]) / 1024  # not ru_maxrss: Linux keeps the parent's across exec
 ordered = sorted(times)
 print(json.dumps({"open_s": opened, "import_s": imported, "p50": statistics.median(times),
                   "p95": ordered[int(0.95 * (len(ordered) - 1))], "rss_mb": rss, "peak_mb": peak,

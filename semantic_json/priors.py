@@ -173,11 +173,13 @@ class Profiles:
                 return found | frozenset(d for d, held in dated.items() if not held)
         return frozenset()
 
-    def naming(self, query_keys: Iterable[str]) -> dict[str, frozenset[str]]:
-        """Per document, the query keys its subject holds (they name the document, not a unit of it)."""
+    def naming(self, query_keys: Iterable[str], documents: Iterable[str] | None = None) -> dict[str, frozenset[str]]:
+        """Per document (of ``documents``; None: all), the query keys its subject holds (they name the
+        document, not a unit of it)."""
         wanted = frozenset(query_keys)
         named = {}
-        for document_id, subject in self.subjects.items():
+        subjects = self.subjects if documents is None else {d: self.subjects[d] for d in documents if d in self.subjects}
+        for document_id, subject in subjects.items():
             # a phrase with the subject's name in it ("acme revenue") names the document too
             keys = {k for k in wanted if k in subject or any(part in subject for part in k.split(BIGRAM_JOIN))}
             if keys:

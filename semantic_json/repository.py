@@ -319,7 +319,7 @@ class SemanticRepository:
         priors = self._search.priors(plan, query, only, totals) if several else DocumentPriors()
         universe = [d for d in self._held if only is None or d in only]
         routed = self._search.route(priors, universe)
-        bm25 = self._search.bm25(plan, routed, totals, self._profiles.naming(plan.keys))
+        bm25 = self._search.bm25(plan, routed, totals, self._profiles.naming(plan.keys, routed))
         gate = bool(getattr(self.embedder, "lexical_gate", False))
         min_cosine = float(getattr(self.embedder, "min_score", 0.0))
         candidates = self._search.candidates(plan, routed, bm25, k, gate, min_cosine, kinds)

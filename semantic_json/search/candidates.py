@@ -35,7 +35,7 @@ from ..lexicon import load_lexicon
 from ..priors import Profiles, document_prior
 from ..statements import query_statements
 from ..store.base import DamagedDocumentError, IndexStore, Totals, damage
-from ..store.engine_rows import posting_entries, unit_vector
+from ..store.engine_rows import posting_entries, unit_dots
 from ..store.records import UNIT_KINDS, SearchRecord
 from ..textnorm import BIGRAM_JOIN
 from .fusion import Candidate, DocumentPriors
@@ -52,7 +52,7 @@ MIN_ANCHOR_CANDIDATES = 128
 #: match; without one, every unit of the documents searched).
 COSINE_POOL = 512
 #: Search records (unit layout and BM25 lengths) kept in memory between searches, most recently used.
-CACHED_RECORDS = 64
+CACHED_RECORDS = 128
 
 
 @dataclass
@@ -214,15 +214,10 @@ class CandidateSearch:
         document with the query ``vector``, read unit by unit from the engine."""
         held = self.documents[document_id]
         rows = self.store.unit_vectors(held.seq, None if positions is None else sorted(positions))
-        dim = len(vector)
-        found = [unit for unit, _ in rows]
-        if not rows:
-            return [], np.zeros(0, dtype=np.float32)
         try:
-            matrix = np.stack([unit_vector(data, dim) for _, data in rows])
+            return [unit for unit, _ in rows], unit_dots([data for _, data in rows], vector)
         except ValueError as exc:
             raise DamagedDocumentError(self.store.path, document_id, damage(exc)) from None
-        return found, (matrix @ vector).astype(np.float32)
 
     def candidates(self, plan: QueryPlan, documents: Sequence[str], bm25: Mapping[str, np.ndarray], k: int,
                    gate: bool, min_cosine: float, kinds: frozenset[str] | None) -> list[Candidate]:

@@ -9,6 +9,7 @@ so that removing or replacing it takes exactly that back.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -107,3 +108,40 @@ def unit_vector(data: bytes, dim: int) -> np.ndarray:
         vector[dims] = np.frombuffer(body, dtype=np.float32, offset=2 * count)
         return vector
     raise ValueError(f"vector row of {len(data)} bytes for {dim} dimensions")
+
+
+def unit_dots(rows: Sequence[bytes], query: np.ndarray) -> np.ndarray:
+    """The dot products (float32) of stored unit rows with the float32 vector ``query``, read all at once
+    (a search reads hundreds of rows: one NumPy pass, not a vector per row); ValueError when a row is
+    damaged."""
+    dim = len(query)
+    count = len(rows)
+    out = np.zeros(count, dtype=np.float32)
+    if not count:
+        return out
+    lengths = np.fromiter((len(row) for row in rows), dtype=np.int64, count=count)
+    joined = np.frombuffer(b"".join(rows), dtype=np.uint8)
+    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
+    kinds = joined[starts]
+    dense = kinds == DENSE_VECTOR[0]
+    sparse = kinds == SPARSE_VECTOR[0]
+    if not (dense | sparse).all() or (lengths[dense] != 1 + 4 * dim).any() or ((lengths[sparse] - 1) % 6).any():
+        raise ValueError(f"a vector row of the wrong kind or size for {dim} dimensions")
+    if dense.any():
+        at = starts[dense][:, None] + 1 + np.arange(4 * dim)
+        out[dense] = np.ascontiguousarray(joined[at]).view("<f4").reshape(-1, dim) @ query
+    entries = (lengths[sparse] - 1) // 6
+    if entries.sum():
+        first = starts[sparse] + 1
+        within = np.arange(int(entries.sum())) - np.repeat(np.cumsum(entries) - entries, entries)
+        at = np.repeat(first, entries) + 2 * within
+        dims = joined[at].astype(np.int64) | (joined[at + 1].astype(np.int64) << 8)
+        if int(dims.max()) >= dim:
+            raise ValueError(f"vector row names dimension {int(dims.max())} of {dim}")
+        at = np.repeat(first + 2 * entries, entries) + 4 * within
+        values = np.ascontiguousarray(joined[at[:, None] + np.arange(4)]).view("<f4").reshape(-1)
+        products = query[dims] * values
+        held = entries > 0
+        sums = np.add.reduceat(products, (np.cumsum(entries) - entries)[held])
+        out[np.flatnonzero(sparse)[held]] = sums
+    return out
