@@ -1,7 +1,8 @@
 """Retrieval-quality harness: page recall, MRR, context tokens and latency of retrieval systems on report PDFs.
 
     python benchmarks/retrieval.py --pdf-dir sample_pdfs --questions benchmarks/questions/sample_pdfs.jsonl \\
-        [--setting single-doc|corpus|both] [--systems bm25-fixed512,lite-fixed512] [-o out/retrieval] [--k 10]
+        [--setting single-doc|corpus|corpus-filtered|both|all] [--systems bm25-fixed512,lite-fixed512] [-o out/retrieval]
+        [--k 10]
 
 Questions file: one JSON object per line with ``id``, ``pdf`` (a file name in the PDF folder), ``question``,
 ``evidence_pages`` (1-based) and optionally ``answer`` and ``tags`` (labels such as ``table``/``text``,
@@ -11,7 +12,10 @@ starting with ``#`` are skipped.
 Each system ingests every PDF in the folder once (timed), then answers every question in each setting:
 
 - ``single-doc``: the search is restricted to the question's PDF (``search(..., pdf=name)``);
-- ``corpus``: the search runs over every PDF.
+- ``corpus``: the search runs over every PDF;
+- ``corpus-filtered`` (systems with filters only: ``sjt-default``): over every PDF, filtered by the
+  question's ``company`` and the year of its PDF's file name as the fiscal year (what a user who knows
+  which filing they ask about passes as ``--where``).
 
 A result is a hit when it comes from the question's PDF and its page span shares a page with
 ``evidence_pages``. Metrics: page recall@1/3/5/10 (share of questions with a hit in the top k), MRR of the
@@ -30,6 +34,7 @@ import datetime as _dt
 import json
 import os
 import platform
+import re
 import sys
 import time
 from dataclasses import asdict, dataclass, field
@@ -47,7 +52,11 @@ from retrieval_systems import SYSTEMS, Hit, IngestStats, RetrievalSystem, System
 
 from evidence_chunker.tokens import count_tokens  # noqa: E402
 
-SETTINGS = ("single-doc", "corpus")
+SETTINGS = ("single-doc", "corpus", "corpus-filtered")
+#: What ``--setting both`` runs.
+DEFAULT_SETTINGS = ("single-doc", "corpus")
+#: A year in a PDF's file name (finqa_dev names its filings COMPANY_YEAR_FORM.pdf): the filing's fiscal year.
+FILE_YEAR_RE = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
 #: Cut-offs of page recall; those above ``--k`` are not reported.
 RECALL_CUTOFFS = (1, 3, 5, 10)
 #: Results whose text is counted as the LLM context.
@@ -64,9 +73,9 @@ RESULT_TEXT_CHARS = 600
 TAG_RECALL_CUTOFF = 5
 DEFAULT_SYSTEMS = ("bm25-fixed512", "lite-fixed512", "st-fixed512")
 REQUIRED_FIELDS = {"id": str, "pdf": str, "question": str, "evidence_pages": list}
-OPTIONAL_FIELDS = {"answer": str, "tags": list}
+OPTIONAL_FIELDS = {"answer": str, "tags": list, "company": str}
 #: Fields that question sets such as finqa_dev carry for people; the harness reads none of them.
-DESCRIPTIVE_FIELDS = {"source_dataset": str, "evidence_text": str, "evidence": list, "question_type": str, "company": str}
+DESCRIPTIVE_FIELDS = {"source_dataset": str, "evidence_text": str, "evidence": list, "question_type": str}
 
 
 class QuestionFileError(ValueError):
@@ -83,6 +92,13 @@ class Question:
     evidence_pages: frozenset[int]
     answer: Optional[str] = None
     tags: tuple[str, ...] = ()
+    company: Optional[str] = None
+
+    def filters(self) -> dict[str, str]:
+        """What a user who knows the question's company and year filters a corpus search by (``corpus-filtered``):
+        the ``company`` field, and the year of the PDF's file name as the fiscal year."""
+        year = FILE_YEAR_RE.search(self.pdf)
+        return {**({"company": self.company} if self.company else {}), **({"fiscal_year": year.group()} if year else {})}
 
 
 # --------------------------------------------------------------------------- questions
@@ -138,6 +154,7 @@ def _parse_question(raw: object, where: str, page_counts: dict[str, int]) -> Que
         evidence_pages=frozenset(pages),
         answer=raw.get("answer"),
         tags=tuple(tags),
+        company=raw.get("company"),
     )
 
 
@@ -246,8 +263,9 @@ def run_setting(system: RetrievalSystem, questions: Sequence[Question], setting:
     outcomes = []
     for question in questions:
         restrict = question.pdf if setting == "single-doc" else None
+        where = {"where": question.filters()} if setting == "corpus-filtered" else {}
         started = time.perf_counter()
-        hits = list(system.search(question.question, k, pdf=restrict))[:k]
+        hits = list(system.search(question.question, k, pdf=restrict, **where))[:k]
         elapsed_ms = (time.perf_counter() - started) * 1000.0
         outcomes.append(
             QuestionOutcome(
@@ -481,7 +499,8 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
     )
     parser.add_argument("--pdf-dir", required=True, type=Path, help="folder of PDFs (the corpus)")
     parser.add_argument("--questions", required=True, type=Path, help="questions JSONL (id, pdf, question, evidence_pages)")
-    parser.add_argument("--setting", choices=[*SETTINGS, "both"], default="both")
+    parser.add_argument("--setting", choices=[*SETTINGS, "both", "all"], default="both",
+                        help="both: single-doc and corpus; all: every setting")
     parser.add_argument("--systems", default=",".join(DEFAULT_SYSTEMS), help="comma-separated system names")
     parser.add_argument("-o", "--output", type=Path, default=None, help="write results.json and results.md here")
     parser.add_argument("--k", type=int, default=DEFAULT_K, help="results retrieved per question (default 10)")
@@ -507,8 +526,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if args.max_questions is not None:
         questions = questions[: args.max_questions]
     pdfs = sorted(args.pdf_dir.glob("*.pdf"))
-    settings = list(SETTINGS) if args.setting == "both" else [args.setting]
-    if "corpus" not in settings:  # single-document search reads only the questions' own PDFs
+    settings = {"both": list(DEFAULT_SETTINGS), "all": list(SETTINGS)}.get(args.setting, [args.setting])
+    if not any(setting.startswith("corpus") for setting in settings):  # single-document search reads only the questions' own PDFs
         asked = {q.pdf for q in questions}
         pdfs = [p for p in pdfs if p.name in asked]
     print(f"{len(questions)} questions, {len(pdfs)} PDFs in {args.pdf_dir}, settings: {', '.join(settings)}, k={args.k}")

@@ -455,7 +455,7 @@ def _prepare_cached(args: tuple[Path, Optional[str]]) -> tuple[str, dict]:
     document = corpus_to_semantic_document(corpus, doc_id, pdf_uri(path), parsed.sha256)
     filing = filing_profile(parsed.document)
     info = {"pdf_sha256": parsed.sha256, "pages": parsed.page_count, "profile": filing.get("profile", ""),
-            "subject": filing_subject(filing)}
+            "subject": filing_subject(filing), "filing": {key: value for key, value in filing.items() if key != "profile"}}
     return document.to_json(), info
 
 
@@ -493,11 +493,12 @@ class SjtDefault:
         self.pdf_of = {document_id_for(Path(p)): Path(p).name for p in pdfs}
         return IngestStats(documents=len(self.pdf_of), pages=pages, units=self.repo.anchor_count)
 
-    def search(self, query: str, k: int, pdf: str | None = None) -> list[Hit]:
+    def search(self, query: str, k: int, pdf: str | None = None, where: dict | None = None) -> list[Hit]:
+        """``where``: a filter (semantic_json.search.filters), for the ``corpus-filtered`` setting."""
         documents = None
         if pdf is not None:
             documents = [d for d, name in self.pdf_of.items() if name == pdf]
-        result = self.repo.search(query, k=k, documents=documents)
+        result = self.repo.search(query, k=k, documents=documents, where=where)
         regions = sorted(result, key=lambda r: -r.score)
         return [Hit(self.pdf_of[r.document_id], frozenset(r.pages or ()), r.text, r.score) for r in regions]
 

@@ -144,6 +144,18 @@ def _fiscal_year_end(doc: DoclingDocument) -> tuple[int, int] | None:
     return max(counts, key=counts.__getitem__) if counts else None
 
 
+#: A 52/53-week fiscal year that ends within this many days of January 1 is named for the year before
+#: ("fiscal year ended January 1, 2023" is Johnson & Johnson's fiscal 2022): its weeks lie in that year.
+WEEK_YEAR_SPILL_DAYS = 7
+
+
+def annual_fiscal_year(period_month: str, period_day: str, period_year: str) -> str:
+    """The fiscal year a year ended on the given date is named for: its calendar year, or the year before
+    for a 52/53-week year that ends in the first days of January."""
+    month, day = _month_day(period_month, period_day)
+    return str(int(period_year) - 1) if month == 1 and day <= WEEK_YEAR_SPILL_DAYS else period_year
+
+
 def quarter_fiscal_year(period_month: str, period_day: str, period_year: str, year_end: tuple[int, int]) -> str:
     """The fiscal year a quarter ended on the given date belongs to, for fiscal years ending on ``year_end``
     (month, day): the year of the first fiscal year end on or after the quarter's end. AMCOR's quarter ended
@@ -267,6 +279,10 @@ def filing_profile(doc: DoclingDocument) -> dict[str, str]:
         facts["period"] = " ".join(printed.split())
         facts["fiscal_year"] = period.group("year")
         quarterly = period.re is not REPORT_DATE and " ".join(period.group("kind").split()).lower() in QUARTER_KINDS
+        annual = period.re is not REPORT_DATE and " ".join(period.group("kind").split()).lower().endswith("year") and \
+            "half" not in period.group("kind").lower()
+        if annual:
+            facts["fiscal_year"] = annual_fiscal_year(period.group("month"), period.group("day"), period.group("year"))
         year_end = _fiscal_year_end(doc) if quarterly else None
         if year_end is not None:  # a quarter of a fiscal year that ends mid-year is in the next one
             facts["fiscal_year"] = quarter_fiscal_year(period.group("month"), period.group("day"), period.group("year"),

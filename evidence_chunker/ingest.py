@@ -156,6 +156,7 @@ def prepare_document(path: Path, parser: str = "lite", artifacts_path: str | Non
     from .filing import filing_profile, filing_subject
     from .titles import CAPTION_SOURCES, dropped_running_lines
     from .parsing import ParsedDoc
+    from semantic_json.textnorm import text_language
 
     chunker = _chunker(parser, artifacts_path)
     if pages is not None:
@@ -189,6 +190,7 @@ def prepare_document(path: Path, parser: str = "lite", artifacts_path: str | Non
         "dropped_lines": _dropped_summary(dropped_running_lines(parsed.document, units)),
         "profile": filing.get("profile", ""),
         "subject": filing_subject(filing),
+        "language": text_language(document.text),
         "split_tables": len({eu.eu_id.rsplit("-s", 1)[0] for eu in units if eu.is_split}),
         "oversized_units": list(chunker.last_split_stats.oversized_ids),
         "context_paragraphs": sum(len(eu.context_before) + len(eu.context_after) for eu in units),

@@ -48,12 +48,13 @@ class EvidenceSession:
         self.repo = repo
         self.latest = None
 
-    def search(self, query: str, k: int = DEFAULT_K, documents: list[str] | None = None) -> dict[str, Any]:
+    def search(self, query: str, k: int = DEFAULT_K, documents: list[str] | None = None,
+               where: dict[str, Any] | None = None) -> dict[str, Any]:
         from semantic_json.errors import SemanticJsonError
 
         check_k(k)
         try:
-            result = self.repo.search(query, k=k, documents=documents)
+            result = self.repo.search(query, k=k, documents=documents, where=where)
         except SemanticJsonError as exc:
             raise ServingError(str(exc)) from exc
         self.latest = result
@@ -138,9 +139,12 @@ def build_server(session: EvidenceSession):
 
     @server.tool(description="Search the evidence index. Returns the semantic-json-transport/context/v1 JSON: "
                  "regions of original text with score, pages, boxes and source. `documents` limits the search "
-                 "to those document ids.")
-    async def search(query: str, k: int = DEFAULT_K, documents: list[str] | None = None) -> dict[str, Any]:
-        return call(session.search, query, k, documents)
+                 "to those document ids; `where` to the documents and units a filter admits: company, form, "
+                 "fiscal_year, period, language, kind ('table' or 'text'), e.g. {\"company\": \"3M\", "
+                 "\"fiscal_year\": \"2022\"}.")
+    async def search(query: str, k: int = DEFAULT_K, documents: list[str] | None = None,
+                     where: dict[str, Any] | None = None) -> dict[str, Any]:
+        return call(session.search, query, k, documents, where)
 
     @server.tool(description="One region of a search result by id (e.g. 'credit_review_ko:R1'): text, pages, "
                  "boxes (PDF points, BOTTOMLEFT origin), source span, and whether it still verifies.")

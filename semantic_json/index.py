@@ -1,4 +1,8 @@
-"""The anchor index: one float32 embedding matrix per repository plus a row → (document, unit) map.
+"""An anchor index in memory: one float32 embedding matrix plus a row → (document, unit) map.
+
+What SemanticRepository.index returns (every anchor vector, read from the engine) and from_parts() takes: for
+saving, exporting and inspecting an index's vectors. Search itself reads the vectors of its candidates from
+the engine (semantic_json.search.candidates).
 
 Vectors are stored transposed (dim × capacity, C order), so each embedding dimension is one contiguous
 row. A query whose vector is mostly zeros (the LiteEmbedder's hashed features) is scored from only its
@@ -6,15 +10,13 @@ non-zero dimensions; a dense query (a neural model) uses one matrix-vector produ
 the dot product, i.e. the cosine for L2-normalised vectors.
 
 The state needed to save and restore an index is `embedder_name`, `dim`, `matrix` (rows × dim float32)
-and `keys()` (row → (document_id, unit_position)); `VectorIndex.from_arrays` rebuilds one from them, and
-`VectorIndex.from_store` from a store that keeps them by dimension and reads a dimension when a query first
-uses it (SparseVectors: the LiteEmbedder's hashed vectors are about four fifths zeros, so a store keeps
-only their non-zero entries).
+and `keys()` (row → (document_id, unit_position)); `VectorIndex.from_arrays` rebuilds one from them.
+SparseVectors holds a matrix by its non-zero entries (the LiteEmbedder's hashed vectors are mostly zeros).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -82,10 +84,6 @@ class VectorIndex:
         self._size = 0
         self._slot_of: dict[str, int] = {}
         self._doc_of_slot: list[str | None] = []
-        # Rows whose vectors are still in a store, read a dimension at a time when a query first uses it
-        # (see from_store): which dimensions are not read yet, and the reader.
-        self._unread = np.zeros(self.dim, dtype=bool)
-        self._read: Callable[[list[int]], Iterable[tuple[str, int, np.ndarray, np.ndarray]]] | None = None
 
     # ------------------------------------------------------------------ state
 
@@ -95,7 +93,6 @@ class VectorIndex:
     @property
     def matrix(self) -> np.ndarray:
         """The stored vectors as a (rows, dim) float32 view (row i belongs to keys()[i])."""
-        self._read_dimensions()
         return self._columns[:, : self._size].T
 
     @property
@@ -124,42 +121,6 @@ class VectorIndex:
             index.add(document_id, [keys[r][1] for r in rows], matrix[rows])
         return index
 
-    @classmethod
-    def from_store(cls, dim: int, documents: Sequence[tuple[str, int]],
-                   read: Callable[[list[int]], Iterable[tuple[str, int, np.ndarray, np.ndarray]]],
-                   embedder_name: str = "") -> VectorIndex:
-        """An index of ``documents`` ((document id, units): rows for unit positions 0..n-1, in that order)
-        whose vectors a store keeps by dimension: ``read(dimensions)`` gives (document id, dimension, unit
-        positions, values) for the entries of those dimensions. A dimension is read when a query first uses
-        it (every dimension before anything else reads or changes the matrix), so opening reads no vector."""
-        index = cls(dim, embedder_name)
-        index._reserve(sum(n for _, n in documents))
-        for document_id, n in documents:
-            index._place(document_id, np.arange(n, dtype=np.int32))
-        index._read = read
-        index._unread[:] = True
-        return index
-
-    def _read_dimensions(self, dimensions: Iterable[int] | None = None) -> None:
-        """Read the entries of ``dimensions`` (all when None) that are still in the store into the matrix."""
-        if self._read is None:
-            return
-        wanted = [int(d) for d in (range(self.dim) if dimensions is None else dimensions) if self._unread[d]]
-        if not wanted:
-            return
-        first: dict[str, int] = {}
-        slots = self._doc_slot[: self._size]
-        for document_id, dimension, rows, values in self._read(wanted):
-            slot = self._slot_of.get(document_id)
-            if slot is None:
-                continue  # removed since (or left out as damaged)
-            if document_id not in first:
-                first[document_id] = int(slots.searchsorted(np.int32(slot)))  # rows are one block, see document_rows
-            self._columns[dimension, np.add(rows, first[document_id], dtype=np.int64)] = values
-        self._unread[wanted] = False
-        if not self._unread.any():
-            self._read = None
-
     # --------------------------------------------------------------- changes
 
     def _reserve(self, extra: int) -> None:
@@ -170,8 +131,7 @@ class VectorIndex:
         while capacity < needed:
             capacity = int(capacity * GROWTH_FACTOR) + 1
         columns = np.zeros((self.dim, capacity), dtype=np.float32)
-        written = self._written()
-        columns[written, : self._size] = self._columns[written, : self._size]
+        columns[:, : self._size] = self._columns[:, : self._size]
         self._columns = columns
         for name in ("_doc_slot", "_unit_pos"):
             old = getattr(self, name)
@@ -179,32 +139,19 @@ class VectorIndex:
             new[: self._size] = old[: self._size]
             setattr(self, name, new)
 
-    def add(self, document_id: str, unit_positions: Sequence[int], vectors: np.ndarray, stored: bool = False) -> None:
-        """Append one row per unit of `document_id`; `vectors` has shape (len(unit_positions), dim).
-
-        `stored=True`: the store that from_store() reads from keeps these vectors too (for the rows of unit
-        positions 0..n-1), so only the dimensions already read are written now; the others are read with
-        every other document's when a query first uses them.
-        """
+    def add(self, document_id: str, unit_positions: Sequence[int], vectors: np.ndarray) -> None:
+        """Append one row per unit of `document_id`; `vectors` has shape (len(unit_positions), dim)."""
         vectors = np.asarray(vectors, dtype=np.float32)
         if vectors.ndim != 2 or vectors.shape != (len(unit_positions), self.dim):
             raise EmbedderMismatchError(
                 f"expected vectors of shape ({len(unit_positions)}, {self.dim}) for document {document_id!r}, "
                 f"got {vectors.shape}; was the repository built with another embedder?"
             )
-        if not stored:
-            self._read_dimensions()  # every row of a dimension still unread is a zero until the store's are read
         if document_id in self._slot_of:
             self.remove(document_id)
         self._reserve(len(unit_positions))
-        written = self._written()
-        self._columns[written, self._size : self._size + len(unit_positions)] = vectors.T[written]
+        self._columns[:, self._size : self._size + len(unit_positions)] = vectors.T
         self._place(document_id, np.asarray(unit_positions, dtype=np.int32))
-
-    def _written(self) -> slice | np.ndarray:
-        """The dimensions whose rows hold values: all but those still in the store, whose rows are zeros that
-        are never written (so never in memory) until a query reads them."""
-        return np.flatnonzero(~self._unread) if self._unread.any() else slice(None)
 
     def _place(self, document_id: str, unit_positions: np.ndarray) -> None:
         """Key the rows just written after the last one (space reserved) to `document_id`'s units."""
@@ -225,8 +172,7 @@ class VectorIndex:
         keep = np.flatnonzero(self._doc_slot[: self._size] != slot)
         removed = self._size - len(keep)
         if removed:
-            written = self._written()
-            self._columns[written, : len(keep)] = self._columns[written][:, keep]
+            self._columns[:, : len(keep)] = self._columns[:, keep]
             self._doc_slot[: len(keep)] = self._doc_slot[keep]
             self._unit_pos[: len(keep)] = self._unit_pos[keep]
             self._size = len(keep)
@@ -241,7 +187,6 @@ class VectorIndex:
             raise EmbedderMismatchError(f"query vector has {query.shape[0]} dimensions, the index has {self.dim}")
         nonzero = np.flatnonzero(query)
         dense = len(nonzero) > SPARSE_QUERY_MAX_FRACTION * self.dim
-        self._read_dimensions(None if dense else nonzero.tolist())
         columns = self._columns[:, : self._size]
         if dense:
             return query @ columns

@@ -18,16 +18,15 @@ every cover, it matches a question's words ("growth company") without being abou
 A query about a metric computed from figures (a margin, a ratio) damps, at query time, the units that print
 no figure (``figure_flags``, kept in the stored layout): they name the metric and do not give its value.
 
-Postings are NumPy arrays per document, sorted by key id, so scoring a query costs one binary search per
-query key and document; nothing but NumPy is needed.
+This module says what a unit's keys and their weights are (unit_fields, document_postings) and the BM25
+parameters; the engine keeps the postings by key and scores a query's keys (semantic_json.search.candidates).
 """
 
 from __future__ import annotations
 
-import math
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -57,7 +56,7 @@ CONCEPT_WEIGHT = 1.0
 INPUT_CONCEPT_WEIGHT = 0.5
 #: Weight of an entity the unit is about.
 ENTITY_WEIGHT = 1.0
-#: Weight, inside a document, of a query key that names the document itself (see LexicalIndex.score).
+#: Weight, inside a document, of a query key that names the document itself (search.candidates).
 MUTED_KEY_WEIGHT = 0.1
 #: A unit with fewer own terms than this scores in proportion (a heading alone is not evidence).
 SHORT_UNIT_TERMS = 5
@@ -81,80 +80,14 @@ FIGURELESS_FACTOR = DAMPED_KIND_FACTOR
 
 @dataclass
 class Postings:
-    """One document's postings: parallel arrays sorted by key id, plus each unit's weighted length.
-
-    What LexicalIndex scores, and what a persistent store keeps per document so that opening an index reads
-    these arrays back instead of tokenising every unit again.
-    """
+    """One document's postings: parallel arrays sorted by key id, plus each unit's weighted length and
+    damping: what a store writes into its engine's tables (store/engine_rows.py)."""
 
     keys: np.ndarray  # int32, sorted
     units: np.ndarray  # int32 unit positions
     weights: np.ndarray  # float32 field-weighted term frequency
     lengths: np.ndarray  # float32 per unit
     damping: np.ndarray  # float32 per unit: short or heading units score less
-
-    def span(self, key_id: int) -> tuple[int, int]:
-        """Where ``key_id``'s postings lie: entries ``lo`` to ``hi - 1`` (``lo == hi`` when no unit holds it)."""
-        return int(np.searchsorted(self.keys, key_id, side="left")), int(np.searchsorted(self.keys, key_id, side="right"))
-
-    def entries(self, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
-        """Unit positions and weights of entries ``lo`` to ``hi - 1``."""
-        return self.units[lo:hi], self.weights[lo:hi]
-
-    def count(self, key_id: int) -> int:
-        """How many units hold ``key_id`` (each unit holds a key at most once)."""
-        lo, hi = self.span(key_id)
-        return hi - lo
-
-
-class PackedPostings:
-    """Postings as a store keeps them, read where they lie: each distinct key id once with how many entries
-    it has, unit positions in their narrowest dtype, and weights as one-byte codes into a table of values
-    (or raw float32). Opening an index then makes no array the size of all the entries; a query reads the
-    entries of its keys. ``keys``, ``units`` and ``weights`` give the arrays of Postings when asked for."""
-
-    def __init__(self, key_ids: np.ndarray, key_counts: np.ndarray, units: np.ndarray,
-                 weights: np.ndarray | tuple[np.ndarray, np.ndarray], lengths: np.ndarray, damping: np.ndarray) -> None:
-        """``weights``: the float32 weights, or (table, codes) with weight i = table[codes[i]]. ValueError
-        when the arrays do not agree."""
-        self.key_ids = key_ids
-        self.starts = np.zeros(len(key_ids) + 1, dtype=np.int64)
-        np.cumsum(key_counts, out=self.starts[1:])
-        self._units = units
-        self._table, self._codes = weights if isinstance(weights, tuple) else (None, weights)
-        self.lengths = lengths
-        self.damping = damping
-        if not int(self.starts[-1]) == len(units) == len(self._codes):
-            raise ValueError(f"postings of {int(self.starts[-1])} keys, {len(units)} units and "
-                             f"{len(self._codes)} weights")
-
-    def span(self, key_id: int) -> tuple[int, int]:
-        """As Postings.span."""
-        at = int(np.searchsorted(self.key_ids, key_id))
-        if at == len(self.key_ids) or self.key_ids[at] != key_id:
-            return 0, 0
-        return int(self.starts[at]), int(self.starts[at + 1])
-
-    def entries(self, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
-        """As Postings.entries."""
-        codes = self._codes[lo:hi]
-        return self._units[lo:hi], codes if self._table is None else self._table[codes]
-
-    def count(self, key_id: int) -> int:
-        lo, hi = self.span(key_id)
-        return hi - lo
-
-    @property
-    def keys(self) -> np.ndarray:
-        return np.repeat(self.key_ids, np.diff(self.starts))
-
-    @property
-    def units(self) -> np.ndarray:
-        return self._units.astype(np.int32)
-
-    @property
-    def weights(self) -> np.ndarray:
-        return self.entries(0, len(self._units))[1]
 
 
 @dataclass
@@ -280,108 +213,3 @@ def document_term_counts(doc: SemanticDocument, vocabulary: KeyVocabulary) -> Te
     order = np.argsort(ids, kind="stable")
     return TermCounts(keys=ids[order], counts=np.asarray(list(counts.values()), dtype=np.int32)[order],
                       length=sum(counts.values()))
-
-
-class _DocumentFrequencies:
-    """Units holding each key id over every document, counted from the postings when a key is first asked
-    for (and kept until the postings change): opening an index then costs nothing per key."""
-
-    def __init__(self, postings: Mapping[str, Postings | PackedPostings]) -> None:
-        self._postings = postings
-        self._known: dict[int, int] = {}
-
-    def get(self, key_id: int, default: int = 0) -> int:
-        df = self._known.get(key_id)
-        if df is None:
-            df = self._known[key_id] = sum(p.count(key_id) for p in self._postings.values())
-        return df or default
-
-    def forget(self) -> None:
-        """Drop what was counted (a document was added or removed)."""
-        self._known.clear()
-
-
-class LexicalIndex:
-    """Field-weighted BM25 over the units of many documents (add / remove / score).
-
-    ``vocabulary`` numbers the keys (default: a new in-memory one); a repository kept in a store passes the
-    store's, so that postings read back from it (add_postings) and new ones share their key ids.
-    """
-
-    def __init__(self, vocabulary: KeyVocabulary | None = None) -> None:
-        self._vocabulary: KeyVocabulary = vocabulary if vocabulary is not None else Vocabulary()
-        self._postings: dict[str, Postings | PackedPostings] = {}
-        self._df = _DocumentFrequencies(self._postings)
-        self._units = 0
-        self._total_length = 0.0
-
-    def __len__(self) -> int:
-        return self._units
-
-    @property
-    def vocabulary(self) -> KeyVocabulary:
-        """The key ids postings are numbered by."""
-        return self._vocabulary
-
-    def add(self, doc: SemanticDocument) -> None:
-        """Index every unit of ``doc`` (a document with the same id is replaced)."""
-        self.add_postings(doc.document_id, document_postings(doc, self._vocabulary))
-
-    def add_postings(self, document_id: str, postings: Postings | PackedPostings) -> None:
-        """Index a document from its postings (numbered by this index's vocabulary), replacing one with the
-        same id: how an index read back from a store is filled without tokenising its units again."""
-        self.remove(document_id)
-        self._postings[document_id] = postings
-        self._df.forget()
-        self._units += len(postings.lengths)
-        self._total_length += float(postings.lengths.sum())
-
-    def remove(self, document_id: str) -> None:
-        """Forget a document's units (nothing happens for an unknown id)."""
-        postings = self._postings.pop(document_id, None)
-        if postings is None:
-            return
-        self._df.forget()
-        self._units -= len(postings.lengths)
-        self._total_length -= float(postings.lengths.sum())
-
-    def idf(self, key: str) -> float:
-        """BM25's idf of ``key`` over every indexed unit (0 for a key no unit has)."""
-        key_id = self._vocabulary.get(key)
-        df = self._df.get(key_id, 0) if key_id is not None else 0
-        if df <= 0:
-            return 0.0
-        return math.log(1.0 + (self._units - df + 0.5) / (df + 0.5))
-
-    def score(self, query_keys: Mapping[str, float], documents: Iterable[str] | None = None,
-              muted: Mapping[str, Iterable[str]] | None = None) -> dict[str, np.ndarray]:
-        """BM25 of every unit of ``documents`` (all when None) for the query keys (key → query weight).
-
-        ``muted`` maps a document id to query keys that weigh MUTED_KEY_WEIGHT in that document: the words
-        that name the document itself (its company) tell which document, not which unit of it.
-        Returns document id → one score per unit position (documents without a matching unit left out).
-        """
-        weighted = [(k, self._vocabulary[k], w * self.idf(k)) for k, w in query_keys.items() if k in self._vocabulary]
-        weighted = [(key, key_id, w) for key, key_id, w in weighted if w > 0]
-        if not weighted or not self._units:
-            return {}
-        average = self._total_length / self._units
-        chosen = self._postings if documents is None else {d: self._postings[d] for d in documents if d in self._postings}
-        out: dict[str, np.ndarray] = {}
-        for document_id, postings in chosen.items():
-            scores = np.zeros(len(postings.lengths), dtype=np.float32)
-            norm = BM25_K1 * (1.0 - BM25_B + BM25_B * postings.lengths / average)
-            quiet = frozenset((muted or {}).get(document_id, ()))
-            matched = False
-            for key, key_id, weight in weighted:
-                if key in quiet:
-                    weight *= MUTED_KEY_WEIGHT
-                lo, hi = postings.span(key_id)
-                if lo == hi:
-                    continue
-                matched = True
-                units, tf = postings.entries(lo, hi)
-                scores[units] += weight * tf * (BM25_K1 + 1.0) / (tf + norm[units])
-            if matched:
-                out[document_id] = scores * postings.damping
-        return out

@@ -13,13 +13,10 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
-import numpy as np
-
-from .lexical import YEAR_TERM_RE, KeyVocabulary, TermCounts, document_term_counts
-from .model import SemanticDocument
+from .lexical import YEAR_TERM_RE
 from .textnorm import BIGRAM_JOIN, TOKEN_PATTERN, normalized_terms, term_bigrams
 
 #: The document info key whose text describes the document as a whole.
@@ -42,82 +39,29 @@ QUARTER_QUERY = re.compile(r"\bQ[1-4]\b|\bquarter(?:ly|s)?\b|\b10-Q\b|\d\s*분�
 DOC_BM25_K1 = 1.2
 DOC_BM25_B = 0.75
 
-class DocumentStats:
-    """Per-document term counts for a BM25 document prior (which document is a query about?).
+def document_prior(rows: Iterable[tuple[str, int]], lengths: Mapping[str, int], documents: int,
+                   length: int) -> dict[str, float]:
+    """BM25 of each document for the query's keys, the best document scaled to 1.0: the prior that lifts every
+    anchor of the documents a query matches as a whole (in a corpus of many reports a table row never names
+    its company; the document around it does).
 
-    In a corpus of many reports, a table row never names its company; the document around it does. The
-    prior lifts every anchor of the documents that match the query as a whole. Each document's counts are
-    arrays keyed by the repository's key ids (TermCounts, as a store keeps them); ``postings`` gives a key's
-    counts per document when asked.
-    """
-
-    def __init__(self, vocabulary: KeyVocabulary) -> None:
-        self.vocabulary = vocabulary
-        self.counts: dict[str, TermCounts] = {}
-        self.postings = KeyPostings(self)
-        self.lengths: dict[str, int] = {}
-
-    def counts_of(self, doc: SemanticDocument) -> TermCounts:
-        """``doc``'s term counts, numbered by this prior's vocabulary."""
-        return document_term_counts(doc, self.vocabulary)
-
-    def add(self, doc: SemanticDocument) -> None:
-        self.add_counts(doc.document_id, self.counts_of(doc))
-
-    def add_counts(self, document_id: str, counts: TermCounts) -> None:
-        """Count a document from its term counts (replacing one with the same id)."""
-        self.remove(document_id)
-        self.counts[document_id] = counts
-        self.lengths[document_id] = counts.length
-        self.postings.forget()  # a key's documents may now include this one
-
-    def remove(self, document_id: str) -> None:
-        self.lengths.pop(document_id, None)
-        if self.counts.pop(document_id, None) is not None:
-            self.postings.forget()
-
-    def scores(self, keys: Iterable[str]) -> dict[str, float]:
-        """BM25 of each document for the query keys, scaled so the best document has 1.0."""
-        n = len(self.lengths)
-        if n < 2:
-            return {}
-        average = sum(self.lengths.values()) / n
-        totals: dict[str, float] = {}
-        for key in set(keys):
-            docs = self.postings.get(key)
-            if not docs:
-                continue
-            idf = math.log(1.0 + (n - len(docs) + 0.5) / (len(docs) + 0.5))
-            for document_id, tf in docs.items():
-                norm = tf + DOC_BM25_K1 * (1 - DOC_BM25_B + DOC_BM25_B * self.lengths[document_id] / average)
-                totals[document_id] = totals.get(document_id, 0.0) + idf * tf * (DOC_BM25_K1 + 1) / norm
-        best = max(totals.values(), default=0.0)
-        return {d: v / best for d, v in totals.items()} if best > 0 else {}
-
-
-class KeyPostings:
-    """A key's occurrences per document (document id → count), read from the documents' term counts when
-    first asked for and kept until a document is added or removed."""
-
-    def __init__(self, stats: DocumentStats) -> None:
-        self._stats = stats
-        self._known: dict[str, dict[str, int]] = {}
-
-    def get(self, key: str) -> dict[str, int] | None:
-        docs = self._known.get(key)
-        if docs is None:
-            key_id = self._stats.vocabulary.get(key)
-            docs = {}
-            if key_id is not None:
-                for document_id, counts in self._stats.counts.items():
-                    at = int(np.searchsorted(counts.keys, key_id))
-                    if at < len(counts.keys) and counts.keys[at] == key_id:
-                        docs[document_id] = int(counts.counts[at])
-            self._known[key] = docs
-        return docs or None
-
-    def forget(self) -> None:
-        self._known.clear()
+    ``rows`` holds, per query key, its (document id, count) pairs (an iterable of such iterables); ``lengths``
+    each document's total count, ``documents`` and ``length`` the corpus's number of documents and total
+    count. Empty for a corpus of fewer than two documents."""
+    if documents < 2:
+        return {}
+    average = length / documents
+    totals: dict[str, float] = {}
+    for docs in rows:
+        docs = list(docs)
+        if not docs:
+            continue
+        idf = math.log(1.0 + (documents - len(docs) + 0.5) / (len(docs) + 0.5))
+        for document_id, tf in docs:
+            norm = tf + DOC_BM25_K1 * (1 - DOC_BM25_B + DOC_BM25_B * lengths[document_id] / average)
+            totals[document_id] = totals.get(document_id, 0.0) + idf * tf * (DOC_BM25_K1 + 1) / norm
+    best = max(totals.values(), default=0.0)
+    return {d: v / best for d, v in totals.items()} if best > 0 else {}
 
 
 def info_text(info: dict[str, Any] | None, key: str) -> str:
@@ -229,11 +173,13 @@ class Profiles:
                 return found | frozenset(d for d, held in dated.items() if not held)
         return frozenset()
 
-    def naming(self, query_keys: Iterable[str]) -> dict[str, frozenset[str]]:
-        """Per document, the query keys its subject holds (they name the document, not a unit of it)."""
+    def naming(self, query_keys: Iterable[str], documents: Iterable[str] | None = None) -> dict[str, frozenset[str]]:
+        """Per document (of ``documents``; None: all), the query keys its subject holds (they name the
+        document, not a unit of it)."""
         wanted = frozenset(query_keys)
         named = {}
-        for document_id, subject in self.subjects.items():
+        subjects = self.subjects if documents is None else {d: self.subjects[d] for d in documents if d in self.subjects}
+        for document_id, subject in subjects.items():
             # a phrase with the subject's name in it ("acme revenue") names the document too
             keys = {k for k in wanted if k in subject or any(part in subject for part in k.split(BIGRAM_JOIN))}
             if keys:

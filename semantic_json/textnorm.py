@@ -205,6 +205,22 @@ def is_hangul(ch: str) -> bool:
     return "가" <= ch <= "힣"
 
 
+#: Share of Hangul syllables among a text's letters from which the text is Korean (a Korean report quotes
+#: English names and figures; an English one rarely holds Hangul at all).
+KOREAN_LETTER_SHARE = 0.3
+
+
+def text_language(text: str) -> str:
+    """"ko" for a text whose letters are mostly Hangul (KOREAN_LETTER_SHARE), else "en": what a search filter's
+    ``language`` field matches."""
+    letters = hangul = 0
+    for ch in text:
+        if ch.isalpha():
+            letters += 1
+            hangul += is_hangul(ch)
+    return "ko" if letters and hangul / letters >= KOREAN_LETTER_SHARE else "en"
+
+
 #: Joins the two terms of a bigram key.
 BIGRAM_JOIN = " "
 

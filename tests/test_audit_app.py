@@ -188,3 +188,11 @@ def test_an_unexpected_host_is_refused(index):
 def test_serve_refuses_a_missing_index(tmp_path, capsys):
     assert sjt(["serve", "--index", str(tmp_path / "none.sqlite")]) == 2
     assert "none.sqlite: index file not found" in capsys.readouterr().err
+
+
+def test_a_filtered_search_shows_only_the_documents_it_admits_and_names_a_bad_filter(client):
+    page = client.get("/search", params={"q": "revenue", "k": 5, "where": "documents=annual_report_en; kind=table"})
+    assert page.status_code == 200 and "annual_report_en" in page.text
+    assert "credit_review_ko:R" not in page.text and "mixed_brief:R" not in page.text
+    bad = client.get("/search", params={"q": "revenue", "where": "colour=red"})
+    assert bad.status_code == 400 and "unknown filter field" in bad.text

@@ -160,3 +160,21 @@ def test_cli_command_modules_import_only_the_common_helpers():
                     if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module}
         allowed = set() if name == "common" else {"common"}
         assert siblings <= allowed, (name, siblings)
+
+
+def test_search_where_keeps_to_the_documents_and_units_a_filter_admits(index, capsys):
+    assert sjt(["search", "--index", str(index), "operating income", "-k", "5", "--where", "language=ko"]) == 0
+    regions = [r for d in json.loads(capsys.readouterr().out)["documents"] for r in d["regions"]]
+    assert regions and {r["source"]["document_id"] for r in regions} == {"credit_review_ko"}
+    assert sjt(["search", "--index", str(index), "revenue", "--where", "kind=table", "--where",
+                "documents=annual_report_en"]) == 0
+    documents = json.loads(capsys.readouterr().out)["documents"]
+    assert [d["document_id"] for d in documents] == ["annual_report_en"]
+    assert all(" | " in r["text"] for d in documents for r in d["regions"])
+
+
+def test_search_where_refuses_a_malformed_filter_with_the_form_it_expects(index, capsys):
+    assert sjt(["search", "--index", str(index), "revenue", "--where", "year2024"]) == 2
+    assert "expected FIELD=VALUE" in capsys.readouterr().err
+    assert sjt(["search", "--index", str(index), "revenue", "--where", "colour=red"]) == 2
+    assert "unknown filter field 'colour'" in capsys.readouterr().err

@@ -207,3 +207,13 @@ def test_a_name_run_into_the_file_number_line_is_the_registrant():
                "(Exact name of registrant as specified in its charter)", "Nevada", "88-0434915",
                "(State or other jurisdiction of")
     assert filing_profile(b.doc)["company"] == "INPIXON"
+
+
+def test_a_52_week_year_ending_in_the_first_days_of_january_is_named_for_the_year_before():
+    facts = filing_profile(_cover("FORM 10-K", "For the fiscal year ended January 1, 2023", "JOHNSON & JOHNSON",
+                                  "(Exact name of registrant as specified in its charter)").doc)
+    assert facts["fiscal_year"] == "2022" and facts["profile"].endswith("FY2022")
+    # a retailer's year ending late in January is named for the year it ends in
+    facts = filing_profile(_cover("FORM 10-K", "For the fiscal year ended January 28, 2017", "BEST BUY CO., INC.",
+                                  "(Exact name of registrant as specified in its charter)").doc)
+    assert facts["fiscal_year"] == "2017"

@@ -21,7 +21,7 @@ from pdf_factory import corrupt_pdf, encrypted_pdf
 from repo_paths import SAMPLE_PDFS
 from semantic_json import LiteEmbedder, SearchResult, SemanticRepository
 from semantic_json.errors import EmbedderMismatchError
-from semantic_json.regions import TABLE_WHOLE_MAX_CHARS
+from semantic_json.search.regions import TABLE_WHOLE_MAX_CHARS
 
 SCHEMA = json.loads((Path(__import__("semantic_json").__file__).parent / "schemas" / "transport_v1.schema.json").read_text())
 

@@ -178,3 +178,17 @@ def test_region_ids_of_the_last_cli_search_resolve_in_a_new_session(index, tmp_p
 def test_mcp_refuses_a_missing_index(tmp_path, capsys):
     assert sjt(["mcp", "--index", str(tmp_path / "none.sqlite")]) == 2
     assert "none.sqlite: index file not found" in capsys.readouterr().err
+
+
+def test_a_search_tool_filter_keeps_to_the_documents_it_admits_and_a_bad_one_is_a_tool_error(index):
+    index_path, _ = index
+
+    async def steps(session):
+        kept = await session.call_tool("search", {"query": "revenue", "k": 5, "where": {"language": "ko"}})
+        bad = await session.call_tool("search", {"query": "revenue", "where": {"colour": "red"}})
+        return kept, bad
+
+    kept, bad = converse(index_path, steps)
+    transport = payload(kept)
+    assert transport["region_count"] > 0 and {d["document_id"] for d in transport["documents"]} == {"credit_review_ko"}
+    assert "unknown filter field 'colour'" in error_text(bad)

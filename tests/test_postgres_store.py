@@ -63,7 +63,7 @@ def _fill(location, prepared) -> None:
 
 def _record(repo: SemanticRepository, doc: SemanticDocument) -> SearchRecord:
     """The search record add() would write for ``doc``."""
-    vocabulary = repo._lexical.vocabulary
+    vocabulary = repo._vocabulary
     return SearchRecord(repo.embedder.embed_units(doc.units), document_postings(doc, vocabulary),
                         document_term_counts(doc, vocabulary), UnitLayout.from_document(doc))
 
@@ -116,9 +116,10 @@ def test_a_document_with_a_damaged_search_record_is_left_out_and_named(pg_url, p
         conn.execute("UPDATE sjt_documents SET record = substring(record from 1 for 40)"
                      " WHERE document_id = 'credit_review_ko'")
     repo = SemanticRepository.open(pg_url)
+    assert repo.damaged == {}  # opening reads no search record: the damage is found when a search needs it
+    assert repo.search("operating income 2024").region_count > 0
     assert list(repo.damaged) == ["credit_review_ko"] and "truncated" in repo.damaged["credit_review_ko"]
     assert repo.documents == ["annual_report_en", "mixed_brief"]
-    assert repo.search("operating income 2024").region_count > 0
     repo.close()
 
 

@@ -1,6 +1,7 @@
 """The audit page: a Starlette application over one index file, server-rendered with Jinja2 (autoescaped).
 
-Routes: ``/`` (search box and answer form), ``/search?q=&k=`` (regions with score, pages and verification
+Routes: ``/`` (search box and answer form), ``/search?q=&k=&where=`` (``where``: filter pairs such as
+``company=3M; fiscal_year=2022``; regions with score, pages and verification
 status), ``POST /answer`` (a cited answer with a badge per citation), ``/page.png?doc=&page=&box=`` (a
 PDF page with boxes, drawn by `sjt show`'s renderer) and ``/static/``. Page images are only ever drawn from
 the PDFs the index records for its documents; the request names a document id, never a path.
@@ -174,9 +175,12 @@ def create_app(index_path: str | Path, allowed_hosts: list[str] | None = None,
         return page("index.html", documents=documents(request))
 
     async def search(request: Request) -> Response:
+        from semantic_json.search.filters import SearchFilterError, parse_where
+
         repo = request.app.state.repo
         query = request.query_params.get("q", "")
         k_text = request.query_params.get("k", str(DEFAULT_K))
+        where_text = request.query_params.get("where", "")
         try:
             try:
                 k = int(k_text)
@@ -185,10 +189,15 @@ def create_app(index_path: str | Path, allowed_hosts: list[str] | None = None,
             check_k(k)
             if not query.strip():
                 raise ServingError("the question is empty: type what to search for")
-            result = repo.search(query, k=k)
+            try:  # "company=3M; fiscal_year=2022"
+                where = parse_where([part for part in where_text.split(";") if part.strip()]) if where_text.strip() else None
+            except SearchFilterError as exc:
+                raise ServingError(f"filter: {exc}") from None
+            result = repo.search(query, k=k, where=where)
         except ServingError as exc:
-            return page("index.html", status_code=400, error=str(exc), query=query, documents=documents(request))
-        return page("results.html", query=query, k=k, regions=[_region_view(repo, r) for r in result],
+            return page("index.html", status_code=400, error=str(exc), query=query, where=where_text,
+                        documents=documents(request))
+        return page("results.html", query=query, k=k, where=where_text, regions=[_region_view(repo, r) for r in result],
                     transport=result.to_json(indent=2))
 
     async def answer(request: Request) -> Response:

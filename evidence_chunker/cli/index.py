@@ -63,11 +63,18 @@ def register(sub) -> None:
         "never writes to the index (a read-only index works); the result is also kept beside it, in "
         "INDEX.last-search.json, so `sjt show` can draw its regions (a warning, not an error, if that file "
         "cannot be written).",
-        epilog='example:\n  sjt search --index out/index.sqlite "What was operating income in 2024?" -k 3 --text',
+        epilog='examples:\n  sjt search --index out/index.sqlite "What was operating income in 2024?" -k 3 --text\n'
+        '  sjt search --index filings.sqlite "capital expenditure" --where company=3M --where fiscal_year=2022',
     )
     search.add_argument("query", help="the question")
     add_index(search)
     search.add_argument("-k", type=positive_int, default=5, metavar="N", help="number of regions (default: 5)")
+    search.add_argument(
+        "--where", action="append", default=[], metavar="FIELD=VALUE",
+        help="keep to documents or units a field admits (repeatable; a field given twice matches either "
+        "value): company (words of the filer's name, or its ticker), form (10-K), fiscal_year (2022), period "
+        "(text of the period: 'June 30, 2023'), language (en, ko), documents (a document id), kind (table or "
+        "text). Example: --where company=3M --where fiscal_year=2022")
     view = search.add_mutually_exclusive_group()
     view.add_argument("--json", dest="view", action="store_const", const="json", help="the JSON transport (default)")
     view.add_argument("--text", dest="view", action="store_const", const="text", help="the plain-text view")
@@ -191,13 +198,18 @@ def _ray_ingest(args: argparse.Namespace, inputs: list[Path], repo):
 
 def cmd_search(args: argparse.Namespace) -> int:
     from semantic_json.errors import SemanticJsonError
+    from semantic_json.search.filters import parse_where
 
     _check_query(args.query)
     check_output_path(args.output)
+    try:
+        where = parse_where(args.where) if args.where else None
+    except SemanticJsonError as exc:
+        raise CliError(f"{exc}") from exc
     repo = _open_index(args.index)
     try:
         try:
-            result = repo.search(args.query, k=args.k)
+            result = repo.search(args.query, k=args.k, where=where)
         except SemanticJsonError as exc:
             raise CliError(f"{exc}") from exc
         transport = result.to_json(indent=2)

@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from .base import (STORE_SCHEMA_VERSION, DamagedDocumentError, IndexFileError, IndexStore, IndexVersionError,
-                   ReadOnlyIndexError, StoredRecord, is_server_url)
+                   ReadOnlyIndexError, StoredDocument, is_server_url)
 from .sqlite import SqliteStore
 
 __all__ = ["STORE_SCHEMA_VERSION", "DamagedDocumentError", "IndexFileError", "IndexStore", "IndexVersionError",
-           "ReadOnlyIndexError", "SqliteStore", "StoredRecord", "is_server_url", "open_store"]
+           "ReadOnlyIndexError", "SqliteStore", "StoredDocument", "is_server_url", "open_store"]
 
 
 def open_store(location: str | Path, read_only: bool = False) -> IndexStore:

@@ -1,16 +1,26 @@
 """What a SemanticRepository needs from a persistent store, and what both stores share.
 
 A location is a path (the embedded default: one SQLite file) or a ``postgresql://`` URL (a shared server
-index with pgvector). Both stores hold the same things (per document its search record and the compiled
-document, see records.py; caller info; meta strings; the key vocabulary the records' postings are numbered
-by) and load them back bit for bit, so search, which runs in memory over what the store loads, gives the
-same results from either. Opening reads the search records only; a document is read when asked for.
+index). Both stores hold the same things and are the search engine's stage 1 (semantic_json.search):
+
+- per document a row: its search record (unit layout and BM25 lengths, read when a search needs that
+  document), the compiled document (read when a search returns one of its regions), caller info, and
+  what it added to the key statistics (so that removing it takes that back);
+- the engine's tables: postings by (key, document), the document prior's term counts by (key, document),
+  per key how many units and documents hold it, the corpus totals, and the anchor vectors by unit;
+- the key vocabulary the postings are numbered by, and meta strings.
+
+Opening an index reads one small row per document; a search reads the rows of its own keys, the vectors of
+the units it scores, and the records of the documents it ranks. A process's memory is then what its
+searches hold, not the corpus. Both stores return the same bytes, so the same questions give the same
+regions from either.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+import json
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -18,13 +28,14 @@ import numpy as np
 
 from ..errors import SemanticJsonError
 from ..model import SemanticDocument
-from .records import SearchRecord, StoredSource, StoredVectors, UnitLayout, decode_record, decode_source
+from .records import SearchRecord, StoredSource, UnitLayout, decode_record, decode_source
 
 #: URL schemes that name a PostgreSQL server index (the forms libpq and psycopg accept).
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 #: Version of the stores' layout (tables and record format); an index of another version is refused with
-#: IndexVersionError. 2: search records and documents apart, a key vocabulary; 1: documents as JSON.
-STORE_SCHEMA_VERSION = 2
+#: IndexVersionError. 3: the engine's tables (postings by key, term counts, key statistics, vectors by
+#: unit) beside each document's record; 2: search records read whole at open; 1: documents as JSON.
+STORE_SCHEMA_VERSION = 3
 
 
 class IndexFileError(SemanticJsonError, ValueError):
@@ -67,13 +78,50 @@ def version_error(where: str | Path, version: str) -> IndexVersionError:
 
 
 @dataclass
-class StoredRecord:
-    """One document as opening an index reads it: its search record, caller info and fingerprint."""
+class StoredDocument:
+    """One document as opening an index reads it: its id, its number in the engine's tables (seq), units,
+    embedding dimension, caller info and fingerprint. Its search record is read when a search needs it."""
 
     document_id: str
-    record: SearchRecord
+    seq: int
+    n_units: int
+    dim: int
+    #: The document's total term count (the document prior's length).
+    length: int
     info: dict[str, Any]
     fingerprint: str
+
+
+@dataclass(frozen=True)
+class Totals:
+    """What BM25 and the document prior read of the whole corpus: units, the sum of their field-weighted
+    lengths, documents, and the sum of the documents' term counts. Kept by the store, updated with every
+    document written or removed."""
+
+    units: int = 0
+    length: float = 0.0
+    documents: int = 0
+    document_length: int = 0
+
+    @classmethod
+    def of(cls, record: SearchRecord) -> Totals:
+        """What one document adds."""
+        return cls(record.n_units, float(np.asarray(record.postings.lengths, dtype=np.float64).sum()), 1,
+                   int(record.counts.length))
+
+    def plus(self, other: Totals, sign: int = 1) -> Totals:
+        return Totals(self.units + sign * other.units, self.length + sign * other.length,
+                      self.documents + sign * other.documents, self.document_length + sign * other.document_length)
+
+    def dump(self) -> str:
+        return json.dumps([self.units, self.length, self.documents, self.document_length])
+
+    @classmethod
+    def parse(cls, text: str | None) -> Totals:
+        if not text:
+            return cls()
+        units, length, documents, document_length = json.loads(text)
+        return cls(int(units), float(length), int(documents), int(document_length))
 
 
 class StoredVocabulary:
@@ -141,49 +189,28 @@ def whole_document(where: str | Path, source: StoredSource) -> SemanticDocument:
         raise DamagedDocumentError(where, source.document_id, damage(exc)) from None
 
 
-def read_vectors(where: str | Path, rows: Iterable[tuple[str, int, str, bytes]],
-                 held: Mapping[str, tuple[StoredVectors, str]], dimensions: Sequence[int]
-                 ) -> Iterator[tuple[str, int, np.ndarray, np.ndarray]]:
-    """(document id, dimension, unit positions, values) of the stored vector ``rows`` (as vector_entries
-    gives them) of the documents ``held`` (document id → its StoredVectors and fingerprint, as read at
-    open); rows of other documents are passed over. IndexFileError when a document changed since it was
-    read, DamagedDocumentError when its row of one of ``dimensions`` is damaged or missing."""
-    seen: set[tuple[str, int]] = set()
-    for document_id, dimension, fingerprint, data in rows:
-        found = held.get(document_id)
-        if found is None:
-            continue
-        vectors, expected = found
-        if fingerprint != expected:
-            raise document_changed(where, document_id)
-        try:
-            positions, values = vectors.entries_of(dimension, data)
-        except ValueError as exc:
-            raise DamagedDocumentError(where, document_id, damage(exc)) from None
-        seen.add((document_id, dimension))
-        yield document_id, dimension, positions, values
-    for document_id, (vectors, _) in held.items():
-        for dimension in dimensions:
-            if vectors.counts[dimension] and (document_id, dimension) not in seen:
-                raise DamagedDocumentError(where, document_id, f"its vectors of dimension {dimension} are missing")
+def read_record(where: str | Path, document_id: str, data: bytes, n_units: int, dim: int) -> SearchRecord:
+    """The search record of a stored row; DamagedDocumentError when it cannot be read."""
+    try:
+        return decode_record(document_id, data, n_units, dim)
+    except Exception as exc:  # zlib, JSON or shape errors: the row is damaged
+        raise DamagedDocumentError(where, document_id, damage(exc)) from None
 
 
-def read_records(rows: Iterable[tuple[str, int, int, bytes, Any, str, int]],
-                 parse_info: Callable[[str, Any], dict[str, Any]]) -> tuple[list[StoredRecord], dict[str, str]]:
-    """The readable documents of ``rows`` (document id, units, dim, search record bytes, info, fingerprint,
-    order of addition), in the order they were added, and the damaged ones (document id → what is wrong),
-    which are left out so that the rest of the index stays usable. ``parse_info`` turns a row's info into a
-    dict or raises. (Rows are put in order here: a database sorting them would copy every record.)"""
-    out: list[StoredRecord] = []
+def read_documents(rows: Iterable[tuple[str, int, int, int, int, Any, str]],
+                   parse_info: Callable[[str, Any], dict[str, Any]]) -> tuple[list[StoredDocument], dict[str, str]]:
+    """The documents of ``rows`` (document id, seq, units, dim, length, info, fingerprint) in the order given, and
+    those whose info cannot be read (document id → what is wrong), which are left out so that the rest of
+    the index stays usable."""
+    out: list[StoredDocument] = []
     damaged: dict[str, str] = {}
-    for document_id, n_units, dim, record, info, fingerprint, _seq in sorted(rows, key=lambda row: row[6]):
+    for document_id, seq, n_units, dim, length, info, fingerprint in rows:
         try:
-            decoded = decode_record(document_id, record, n_units, dim)
             parsed_info = parse_info(document_id, info)
-        except Exception as exc:  # zlib, JSON, shape or info errors: the row is damaged
+        except Exception as exc:  # JSON or type errors: the row is damaged
             damaged[document_id] = damage(exc)
             continue
-        out.append(StoredRecord(document_id, decoded, parsed_info, fingerprint))
+        out.append(StoredDocument(document_id, int(seq), int(n_units), int(dim), int(length), parsed_info, fingerprint))
     return out, damaged
 
 
@@ -204,7 +231,7 @@ class IndexStore(Protocol):
     def fingerprint(self, document_id: str) -> str | None: ...
 
     def put(self, doc: SemanticDocument, record: SearchRecord, info: dict[str, Any] | None = None,
-            fingerprint: str | None = None) -> SearchRecord: ...
+            fingerprint: str | None = None) -> int: ...
 
     def delete(self, document_id: str) -> bool: ...
 
@@ -212,9 +239,19 @@ class IndexStore(Protocol):
 
     def infos(self) -> dict[str, dict[str, Any]]: ...
 
-    def load(self) -> tuple[list[StoredRecord], dict[str, str]]: ...
+    def documents(self) -> tuple[list[StoredDocument], dict[str, str]]: ...
 
-    def vector_entries(self, dimensions: Sequence[int]) -> list[tuple[str, int, str, bytes]]: ...
+    def record(self, document_id: str, fingerprint: str) -> SearchRecord: ...
+
+    def totals(self) -> Totals: ...
+
+    def key_stats(self, key_ids: Sequence[int]) -> dict[int, tuple[int, int]]: ...
+
+    def document_counts(self, key_ids: Sequence[int]) -> list[tuple[int, int, int]]: ...
+
+    def postings(self, key_ids: Sequence[int], docs: Sequence[int]) -> list[tuple[int, int, bytes]]: ...
+
+    def unit_vectors(self, doc: int, units: Sequence[int] | None = None) -> list[tuple[int, bytes]]: ...
 
     def source(self, document_id: str, layout: UnitLayout, fingerprint: str) -> StoredSource: ...
 

@@ -12,7 +12,7 @@ from .base import IndexFileError, whole_document
 from .records import StoredSource
 
 #: Documents read from a store that stay in memory (the least recently used one is read again when needed).
-MAX_READ_DOCUMENTS = 32
+MAX_READ_DOCUMENTS = 8
 
 
 class HeldDocuments(MutableMapping):

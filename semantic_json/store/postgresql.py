@@ -1,16 +1,17 @@
 """A SemanticRepository on a PostgreSQL server: documents, anchors and pgvector vectors shared by many readers.
 
-Same contract as the SQLite file (store/sqlite.py): one transaction per document, the embedder recorded
-once and enforced, damaged rows left out and named. Each document row keeps its search record and the
-compiled document (exactly the bytes the SQLite file keeps, see records.py); opening the index reads the
-search records only. Each anchor is also a row with its float32 vector in a pgvector ``vector(dim)`` column
-under an HNSW cosine index, so other tools (and ``nearest``) can query the anchors on the server; its text
-is the document's slice (position → the unit's span). Search itself runs in memory over what ``load``
-returns, which is why both stores give the same results.
+Same contract and the same tables as the SQLite file (store/sqlite.py, store/base.py): one transaction per
+document, the embedder recorded once and enforced, damaged rows left out and named, the same bytes in every
+row, so both stores give the same results. Stage 1 of a search runs on the server: the rows of the query's
+keys (``sjt_postings``, ``sjt_doc_terms``, ``sjt_key_stats``, each under its primary key) and the vectors of
+the candidate units (``sjt_unit_vectors``); a reader's memory is its candidates, and many readers share one
+server. Each anchor is also a row with its float32 vector in a pgvector ``vector(dim)`` column under an
+HNSW cosine index, so other tools (and ``nearest``) can query the anchors on the server.
 
-Concurrency: readers load one consistent snapshot (REPEATABLE READ); two writers of the same document
-serialise on its row (INSERT ... ON CONFLICT takes the row lock first), so the last commit wins whole and
-no anchor is lost or duplicated. Tables live in the connection's schema (choose one with
+Concurrency: writers serialise on the totals row of ``sjt_meta`` (each takes it first), so the key
+statistics and totals add up and the last commit of a document wins whole; a reader sees each document
+whole (its rows are written in one transaction) and checks a record it reads against the fingerprint read
+at open. Tables live in the connection's schema (choose one with
 ``?options=-csearch_path%3Dname`` in the URL). Needs the ``postgres`` extra (psycopg 3, pgvector).
 """
 
@@ -26,11 +27,11 @@ import numpy as np
 
 from ..errors import EmbedderMismatchError
 from ..model import SemanticDocument
-from .base import (STORE_SCHEMA_VERSION, IndexFileError, StoredRecord, StoredVocabulary, read_source, read_records,
-                   version_error)
-from .records import (SearchRecord, StoredSource, UnitLayout, decode_record, encode_document, encode_record,
-                      vector_rows)
-from .sqlite import document_fingerprint
+from .base import (STORE_SCHEMA_VERSION, IndexFileError, StoredDocument, StoredVocabulary, Totals, document_changed,
+                   read_documents, read_record, read_source, version_error)
+from .engine_rows import DocumentKeys, posting_rows, unit_vector_rows
+from .records import SearchRecord, StoredSource, UnitLayout, encode_document, encode_record
+from .sqlite import TOTALS_KEY, document_fingerprint
 
 #: Seconds to wait for the server when connecting.
 CONNECT_TIMEOUT_S = 10
@@ -61,10 +62,12 @@ CREATE TABLE IF NOT EXISTS sjt_documents (
     source_uri   TEXT,
     n_units      INTEGER NOT NULL,
     dim          INTEGER NOT NULL,
+    length       BIGINT NOT NULL,
     info_json    JSONB NOT NULL,
     added_at     DOUBLE PRECISION NOT NULL,
-    seq          BIGINT NOT NULL,
+    seq          BIGINT NOT NULL UNIQUE,
     record       BYTEA NOT NULL,
+    keys         BYTEA NOT NULL,
     document     BYTEA NOT NULL
 );
 CREATE SEQUENCE IF NOT EXISTS sjt_keys_seq AS INTEGER MINVALUE 0 START 0;
@@ -72,14 +75,34 @@ CREATE TABLE IF NOT EXISTS sjt_keys (
     key  TEXT PRIMARY KEY,
     id   INTEGER NOT NULL
 );
-CREATE TABLE IF NOT EXISTS sjt_vectors (
-    dim          INTEGER NOT NULL,
-    document_id  TEXT NOT NULL REFERENCES sjt_documents (document_id) ON DELETE CASCADE,
-    fingerprint  TEXT NOT NULL,
-    entries      BYTEA NOT NULL,
-    PRIMARY KEY (dim, document_id)
+CREATE TABLE IF NOT EXISTS sjt_postings (
+    key_id   INTEGER NOT NULL,
+    doc      BIGINT NOT NULL,
+    entries  BYTEA NOT NULL,
+    PRIMARY KEY (key_id, doc)
 );
+CREATE TABLE IF NOT EXISTS sjt_doc_terms (
+    key_id  INTEGER NOT NULL,
+    doc     BIGINT NOT NULL,
+    count   BIGINT NOT NULL,
+    PRIMARY KEY (key_id, doc)
+);
+CREATE TABLE IF NOT EXISTS sjt_key_stats (
+    key_id  INTEGER PRIMARY KEY,
+    units   BIGINT NOT NULL,
+    docs    BIGINT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS sjt_unit_vectors (
+    doc      BIGINT NOT NULL,
+    unit     INTEGER NOT NULL,
+    entries  BYTEA NOT NULL,
+    PRIMARY KEY (doc, unit)
+);
+INSERT INTO sjt_meta (key, value) VALUES ('totals', '[0, 0.0, 0, 0]') ON CONFLICT (key) DO NOTHING;
 """
+#: The tables of the index (what size_bytes counts).
+TABLES = ("sjt_meta", "sjt_documents", "sjt_anchors", "sjt_keys", "sjt_postings", "sjt_doc_terms", "sjt_key_stats",
+          "sjt_unit_vectors")
 
 
 #: The anchors' HNSW cosine index (drop it before a large first load and run this after: see docs/scale.md).
@@ -212,56 +235,82 @@ class PostgresStore:
         return row[0] if row else None
 
     def put(self, doc: SemanticDocument, record: SearchRecord, info: dict[str, Any] | None = None,
-            fingerprint: str | None = None) -> SearchRecord:
-        """Write (or replace) one document, its search record and its anchors in a single transaction; the
-        search record as a reader of the server gets it back."""
+            fingerprint: str | None = None) -> int:
+        """Write (or replace) one document in a single transaction: its row, its postings, term counts, unit
+        vectors and anchors, and the key statistics; returns the document's number (seq)."""
         vectors = record.vectors.to_dense() if hasattr(record.vectors, "to_dense") else record.vectors
         vectors = np.ascontiguousarray(vectors, dtype=np.float32)
         fingerprint = fingerprint or document_fingerprint(doc)
-        record_bytes = encode_record(record)
-        row = (
-            doc.document_id,
-            fingerprint,
-            doc.document_sha256,
-            doc.source_uri,
-            len(doc.units),
-            record.dim,
-            json.dumps(info or {}, ensure_ascii=False, sort_keys=True),
-            time.time(),
-            record_bytes,
-            encode_document(doc),
-        )
+        postings, keys = posting_rows(record.postings, record.counts, len(doc.units))
         with self._conn.transaction():
-            # The upsert takes the document row's lock first: a second writer of this document waits here
-            # until the first commits, then replaces its anchors whole.
-            self._conn.execute(
-                "INSERT INTO sjt_documents (document_id, fingerprint, sha256, source_uri, n_units, dim, info_json,"
-                " added_at, seq, record, document) VALUES (%s, %s, %s, %s, %s, %s, %s, %s,"
-                " nextval('sjt_documents_seq'), %s, %s)"
-                " ON CONFLICT (document_id) DO UPDATE SET fingerprint = EXCLUDED.fingerprint,"
-                " sha256 = EXCLUDED.sha256, source_uri = EXCLUDED.source_uri, n_units = EXCLUDED.n_units,"
-                " dim = EXCLUDED.dim, info_json = EXCLUDED.info_json, added_at = EXCLUDED.added_at,"
-                " seq = EXCLUDED.seq, record = EXCLUDED.record, document = EXCLUDED.document",
-                row,
-            )
-            self._conn.execute("DELETE FROM sjt_vectors WHERE document_id = %s", (doc.document_id,))
+            # Writers take the totals row first: they serialise there, so key statistics and totals add up
+            # and no two writers wait for each other in a circle.
+            totals = Totals.parse(self._conn.execute(
+                "SELECT value FROM sjt_meta WHERE key = %s FOR UPDATE", (TOTALS_KEY,)).fetchone()[0])
+            totals = self._remove(doc.document_id, totals)
+            seq = self._conn.execute(
+                "INSERT INTO sjt_documents (document_id, fingerprint, sha256, source_uri, n_units, dim, length,"
+                " info_json, added_at, seq, record, keys, document) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s,"
+                " nextval('sjt_documents_seq'), %s, %s, %s) RETURNING seq",
+                (doc.document_id, fingerprint, doc.document_sha256, doc.source_uri, len(doc.units), record.dim,
+                 int(record.counts.length), json.dumps(info or {}, ensure_ascii=False, sort_keys=True), time.time(),
+                 encode_record(record), keys.encode(), encode_document(doc)),
+            ).fetchone()[0]
             with self._conn.cursor() as cursor:
-                with cursor.copy("COPY sjt_vectors (dim, document_id, fingerprint, entries) FROM STDIN") as copy:
-                    for dim, entries in vector_rows(vectors):
-                        copy.write_row((dim, doc.document_id, fingerprint, entries))
-            self._conn.execute("DELETE FROM sjt_anchors WHERE document_id = %s", (doc.document_id,))
-            with self._conn.cursor() as cursor:
+                with cursor.copy("COPY sjt_postings (key_id, doc, entries) FROM STDIN") as copy:
+                    for key_id, entries in postings:
+                        copy.write_row((key_id, seq, entries))
+                with cursor.copy("COPY sjt_doc_terms (key_id, doc, count) FROM STDIN") as copy:
+                    for key_id, count in zip(keys.key_ids.tolist(), keys.counts.tolist()):
+                        if count:
+                            copy.write_row((key_id, seq, count))
+                with cursor.copy("COPY sjt_unit_vectors (doc, unit, entries) FROM STDIN") as copy:
+                    for unit, entries in unit_vector_rows(vectors):
+                        copy.write_row((seq, unit, entries))
                 with cursor.copy(
                     "COPY sjt_anchors (document_id, position, embedding) FROM STDIN WITH (FORMAT BINARY)"
                 ) as copy:
                     copy.set_types(["text", "int4", "vector"])
                     for position in range(len(doc.units)):
                         copy.write_row((doc.document_id, position, vectors[position]))
-        return decode_record(doc.document_id, record_bytes, len(doc.units), record.dim)
+            self._conn.execute(
+                "INSERT INTO sjt_key_stats (key_id, units, docs) SELECT * FROM unnest(%s::int[], %s::bigint[],"
+                " %s::bigint[]) ON CONFLICT (key_id) DO UPDATE SET units = sjt_key_stats.units + EXCLUDED.units,"
+                " docs = sjt_key_stats.docs + EXCLUDED.docs",
+                (keys.key_ids.tolist(), keys.units.tolist(), (keys.counts > 0).astype(int).tolist()))
+            self._set_totals(totals.plus(Totals.of(record)))
+        return int(seq)
+
+    def _remove(self, document_id: str, totals: Totals) -> Totals:
+        """Delete a document and what the engine keeps of it (inside the caller's transaction, which holds
+        the totals row); the totals without it (the same object when there was no such document)."""
+        row = self._conn.execute("SELECT seq, keys, record, n_units, dim FROM sjt_documents WHERE document_id = %s",
+                                 (document_id,)).fetchone()
+        if row is None:
+            return totals
+        seq, keys_bytes, record_bytes, n_units, dim = row
+        keys = DocumentKeys.decode(keys_bytes)
+        key_ids = keys.key_ids.tolist()
+        self._conn.execute("DELETE FROM sjt_postings WHERE key_id = ANY(%s) AND doc = %s", (key_ids, seq))
+        self._conn.execute("DELETE FROM sjt_doc_terms WHERE key_id = ANY(%s) AND doc = %s", (key_ids, seq))
+        self._conn.execute(
+            "UPDATE sjt_key_stats AS s SET units = s.units - d.units, docs = s.docs - d.docs FROM unnest(%s::int[],"
+            " %s::bigint[], %s::bigint[]) AS d (key_id, units, docs) WHERE s.key_id = d.key_id",
+            (key_ids, keys.units.tolist(), (keys.counts > 0).astype(int).tolist()))
+        self._conn.execute("DELETE FROM sjt_unit_vectors WHERE doc = %s", (seq,))
+        self._conn.execute("DELETE FROM sjt_documents WHERE document_id = %s", (document_id,))
+        return totals.plus(Totals.of(read_record(self.path, document_id, record_bytes, n_units, dim)), -1)
+
+    def _set_totals(self, totals: Totals) -> None:
+        self._conn.execute("UPDATE sjt_meta SET value = %s WHERE key = %s", (totals.dump(), TOTALS_KEY))
 
     def delete(self, document_id: str) -> bool:
-        cursor = self._conn.execute("DELETE FROM sjt_documents WHERE document_id = %s", (document_id,))
-        return cursor.rowcount > 0
+        with self._conn.transaction():
+            totals = Totals.parse(self._conn.execute(
+                "SELECT value FROM sjt_meta WHERE key = %s FOR UPDATE", (TOTALS_KEY,)).fetchone()[0])
+            after = self._remove(document_id, totals)
+            self._set_totals(after)
+        return after is not totals
 
     def info(self, document_id: str) -> dict[str, Any] | None:
         row = self._conn.execute("SELECT info_json FROM sjt_documents WHERE document_id = %s", (document_id,)).fetchone()
@@ -272,27 +321,57 @@ class PostgresStore:
         rows = self._conn.execute("SELECT document_id, info_json FROM sjt_documents ORDER BY seq")
         return {document_id: info for document_id, info in rows}
 
-    def load(self) -> tuple[list[StoredRecord], dict[str, str]]:
-        """Every readable document's search record, in the order they were (last) added, from one
-        snapshot, and the damaged ones (document id → what is wrong), which are left out."""
-        try:
-            with self._conn.transaction():
-                self._conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
-                rows = self._conn.execute(
-                    "SELECT document_id, n_units, dim, record, info_json, fingerprint, seq FROM sjt_documents"
-                ).fetchall()
-        except self._psycopg.Error as exc:
-            raise IndexFileError(f"{self.path}: cannot read documents ({_first_line(exc)})") from exc
-        return read_records(rows, _checked_info)
+    def documents(self) -> tuple[list[StoredDocument], dict[str, str]]:
+        """Every readable document's row (id, number, units, dimension, length, info, fingerprint), in the
+        order they were (last) added, and the damaged ones (document id → what is wrong), left out."""
+        rows = self._read("SELECT document_id, seq, n_units, dim, length, info_json, fingerprint FROM sjt_documents"
+                          " ORDER BY seq", (), "read documents")
+        return read_documents(rows, _checked_info)
 
-    def vector_entries(self, dimensions: Sequence[int]) -> list[tuple[str, int, str, bytes]]:
-        """(document id, dimension, fingerprint, stored row) of every document's vectors in ``dimensions``."""
+    def record(self, document_id: str, fingerprint: str) -> SearchRecord:
+        """As SqliteStore.record."""
+        rows = self._read("SELECT record, n_units, dim, fingerprint FROM sjt_documents WHERE document_id = %s",
+                          (document_id,), "read a search record")
+        if not rows or rows[0][3] != fingerprint:
+            raise document_changed(self.path, document_id)
+        return read_record(self.path, document_id, rows[0][0], rows[0][1], rows[0][2])
+
+    def totals(self) -> Totals:
+        """As SqliteStore.totals."""
+        return Totals.parse(self.get_meta(TOTALS_KEY))
+
+    def key_stats(self, key_ids: Sequence[int]) -> dict[int, tuple[int, int]]:
+        """As SqliteStore.key_stats."""
+        rows = self._read("SELECT key_id, units, docs FROM sjt_key_stats WHERE key_id = ANY(%s)",
+                          (list(key_ids),), "read the key statistics")
+        return {k: (int(u), int(d)) for k, u, d in rows}
+
+    def document_counts(self, key_ids: Sequence[int]) -> list[tuple[int, int, int]]:
+        """As SqliteStore.document_counts."""
+        return self._read("SELECT key_id, doc, count FROM sjt_doc_terms WHERE key_id = ANY(%s) ORDER BY key_id, doc", (list(key_ids),),
+                          "read the term counts")
+
+    def postings(self, key_ids: Sequence[int], docs: Sequence[int]) -> list[tuple[int, int, bytes]]:
+        """As SqliteStore.postings."""
+        if not docs or not key_ids:
+            return []
+        return self._read("SELECT key_id, doc, entries FROM sjt_postings WHERE key_id = ANY(%s) AND doc = ANY(%s)"
+                          " ORDER BY doc, key_id",
+                          (list(key_ids), list(docs)), "read the postings")
+
+    def unit_vectors(self, doc: int, units: Sequence[int] | None = None) -> list[tuple[int, bytes]]:
+        """As SqliteStore.unit_vectors."""
+        if units is None:
+            return self._read("SELECT unit, entries FROM sjt_unit_vectors WHERE doc = %s ORDER BY unit", (doc,),
+                              "read the vectors")
+        return self._read("SELECT unit, entries FROM sjt_unit_vectors WHERE doc = %s AND unit = ANY(%s) ORDER BY unit",
+                          (doc, list(units)), "read the vectors")
+
+    def _read(self, sql: str, params: tuple, action: str) -> list[tuple]:
         try:
-            return self._conn.execute(
-                "SELECT document_id, dim, fingerprint, entries FROM sjt_vectors WHERE dim = ANY(%s)",
-                (list(dimensions),)).fetchall()
+            return self._conn.execute(sql, params).fetchall()
         except self._psycopg.Error as exc:
-            raise IndexFileError(f"{self.path}: cannot read the vectors ({_first_line(exc)})") from exc
+            raise IndexFileError(f"{self.path}: cannot {action} ({_first_line(exc)})") from exc
 
     def source(self, document_id: str, layout: UnitLayout, fingerprint: str) -> StoredSource:
         """The stored document ``document_id`` as its search record (``layout``, ``fingerprint``) was read:
@@ -326,8 +405,7 @@ class PostgresStore:
         """Bytes the index tables take on the server, indexes and TOAST included."""
         row = self._conn.execute(
             "SELECT COALESCE(SUM(pg_total_relation_size(c.oid)), 0) FROM pg_class c"
-            " WHERE c.relname IN ('sjt_meta', 'sjt_documents', 'sjt_anchors', 'sjt_keys', 'sjt_vectors')"
-            " AND pg_table_is_visible(c.oid)"
+            " WHERE c.relname = ANY(%s) AND pg_table_is_visible(c.oid)", (list(TABLES),)
         ).fetchone()
         return int(row[0])
 

@@ -1,15 +1,10 @@
-"""How a store keeps one document: a search record read at open, the document itself read when asked for.
+"""How a store keeps one document: a search record read when a search routes to it, the document itself
+read when a search returns one of its regions.
 
-Opening an index reads every document's **search record**: what search needs and nothing else, as NumPy
-arrays (BM25 postings, the counts of the document prior, the unit layout that entity filtering and region
-assembly walk, and how many vector entries each embedding dimension has). Reading it back is a few array
-views per document: no JSON, no tokenising, no re-embedding, and no decompression (the arrays are kept raw:
-zlib would save about a tenth of the file and cost more time at open than anything else there).
-
-The **anchor vectors** are kept by embedding dimension (one row per document and dimension: the non-zero
-entries' unit positions and values, or the whole column of a dense embedder) and read when a query first
-uses that dimension (VectorIndex): the LiteEmbedder's hashed vectors are about four fifths zeros, and a
-query uses about a quarter of the dimensions.
+The **search record** holds what stage 2 of a search reads of a document, as NumPy arrays: the unit layout
+that entity filtering and region assembly walk, and each unit's BM25 length and damping. Reading it back is
+a few array views: no JSON, no tokenising, no re-embedding. The postings, term counts and anchor vectors are
+the engine's rows (engine_rows.py), read by key and by unit.
 
 The **document** (its canonical text, segments, entities, the units' sections, terms and concepts) is read
 only for the documents whose regions a search returns, and then only the text and the segments the regions
@@ -35,14 +30,14 @@ from typing import Any, get_args
 import numpy as np
 
 from ..index import SparseVectors
-from ..lexical import PackedPostings, Postings, TermCounts, figure_flags
+from ..lexical import Postings, TermCounts, figure_flags
 from ..errors import DocumentIntegrityError
-from ..regions import announces, continuation_flags, is_page_furniture
+from ..search.regions import announces, continuation_flags, is_page_furniture
 from ..statements import primary_statements
 from ..model import Entity, Segment, SemanticDocument, UnitKind, line_starts_of, sha256_text, unit_constructor
 
 #: First bytes of a search record and of a stored document (the format's version is the last byte).
-RECORD_MAGIC = b"SJTR\x01"
+RECORD_MAGIC = b"SJTR\x02"
 DOCUMENT_MAGIC = b"SJTD\x01"
 #: zlib level for the document JSON and the compressed arrays of a search record.
 COMPRESSION_LEVEL = 6
@@ -62,7 +57,7 @@ DOCUMENT_PARTS = frozenset({"text", "segments", "segment_offsets", "entities", "
 # ------------------------------------------------------------------ arrays
 
 
-def _smallest_uint(values: np.ndarray) -> np.ndarray:
+def smallest_uint(values: np.ndarray) -> np.ndarray:
     """``values`` (non-negative integers) in the narrowest unsigned dtype that holds them."""
     top = int(values.max()) if len(values) else 0
     for dtype in (np.uint8, np.uint16, np.uint32):
@@ -71,7 +66,7 @@ def _smallest_uint(values: np.ndarray) -> np.ndarray:
     return values.astype(np.uint64)
 
 
-def _pack(arrays: dict[str, np.ndarray], meta: dict[str, Any], compressed_names: frozenset[str] = frozenset(),
+def pack_arrays(arrays: dict[str, np.ndarray], meta: dict[str, Any], compressed_names: frozenset[str] = frozenset(),
           magic: bytes = RECORD_MAGIC) -> bytes:
     """One record: magic, header length, JSON header (meta and where each array lies), aligned array bytes
     (those named in ``compressed_names`` zlib-compressed)."""
@@ -96,7 +91,7 @@ def _pack(arrays: dict[str, np.ndarray], meta: dict[str, Any], compressed_names:
     return magic + struct.pack("<I", len(header) + lead) + header + b" " * lead + b"".join(chunks)
 
 
-def _unpack(record: bytes, magic: bytes = RECORD_MAGIC) -> tuple[_Arrays, dict[str, Any]]:
+def unpack_arrays(record: bytes, magic: bytes = RECORD_MAGIC) -> tuple[_Arrays, dict[str, Any]]:
     """The arrays and meta of a record written by _pack (a compressed array is inflated when first read);
     ValueError for anything else."""
     if not record.startswith(magic):
@@ -163,8 +158,8 @@ def _pack_lists(name: str, lists: Sequence[Sequence[str]], names: dict[str, int]
     offsets[1:] = np.cumsum([len(items) for items in lists])
     ids = np.fromiter((names.setdefault(item, len(names)) for items in lists for item in items), dtype=np.int64,
                       count=int(offsets[-1]))
-    arrays[f"{name}_offsets"] = _smallest_uint(offsets)
-    arrays[f"{name}_ids"] = _smallest_uint(ids)
+    arrays[f"{name}_offsets"] = smallest_uint(offsets)
+    arrays[f"{name}_ids"] = smallest_uint(ids)
 
 
 # ------------------------------------------------------------------ layout
@@ -211,8 +206,8 @@ class UnitLayout:
         kind_code = {kind: code for code, kind in enumerate(UNIT_KINDS)}
         arrays: dict[str, np.ndarray] = {"kind": np.fromiter((kind_code[u.kind] for u in units), np.uint8, len(units))}
         for name in ("start_char", "end_char", "start_line", "end_line", "block", "sentence"):
-            arrays[name] = _smallest_uint(np.fromiter((getattr(u, name) for u in units), np.int64, len(units)))
-        arrays["segment"] = _smallest_uint(np.fromiter((u.segment + 1 if u.segment is not None else 0 for u in units),
+            arrays[name] = smallest_uint(np.fromiter((getattr(u, name) for u in units), np.int64, len(units)))
+        arrays["segment"] = smallest_uint(np.fromiter((u.segment + 1 if u.segment is not None else 0 for u in units),
                                                        np.int64, len(units)))
         arrays["is_header"] = np.fromiter((u.is_header for u in units), np.uint8, len(units))
         # region assembly reads the flag of a unit that ends its block only (what a lead-in announces follows it)
@@ -341,130 +336,64 @@ class _Lazy(Sequence):
 
 
 @dataclass
-class StoredVectors:
-    """A document's anchor vectors as its search record describes them: how many entries each dimension's
-    stored row holds, and how the entries are kept (entries_of reads one row)."""
+class UnitWeights:
+    """Per unit of a document, what BM25 reads besides the postings: its field-weighted length and its
+    damping (lexical.Postings.lengths and .damping)."""
 
-    counts: np.ndarray  # entries per dimension
-    n_rows: int
-    #: True: a row is the whole column (values only); False: the non-zero entries (positions, then values).
-    dense: bool
-    row_dtype: np.dtype
-
-    def __len__(self) -> int:
-        return self.n_rows
-
-    @property
-    def dim(self) -> int:
-        return len(self.counts)
-
-    def entries_of(self, dimension: int, data: bytes) -> tuple[np.ndarray, np.ndarray]:
-        """The unit positions and float32 values of one dimension's stored row; ValueError when damaged."""
-        count = int(self.counts[dimension])
-        width = 0 if self.dense else count * self.row_dtype.itemsize
-        if len(data) != width + 4 * count:
-            raise ValueError(f"vector row of dimension {dimension} holds {len(data)} bytes for {count} entries")
-        values = np.frombuffer(data, dtype=np.float32, offset=width)
-        if self.dense:
-            return np.arange(count), values
-        rows = np.frombuffer(data, dtype=self.row_dtype, count=count)
-        if count and int(rows[-1]) >= self.n_rows:
-            raise ValueError(f"vector row of dimension {dimension} names units past the document's end")
-        return rows, values
+    lengths: np.ndarray  # float32
+    damping: np.ndarray  # float32
 
 
 @dataclass
 class SearchRecord:
     """What search needs of one document: its anchor vectors, BM25 postings, term counts and unit layout
-    (postings and counts numbered by the store's key vocabulary). Read back from a store, ``vectors`` is a
-    StoredVectors: the entries stay in the store until a query reads their dimension."""
+    (postings and counts numbered by the store's key vocabulary).
 
-    vectors: np.ndarray | SparseVectors | StoredVectors
-    postings: Postings | PackedPostings
+    Written whole (put); read back from a store it holds what stage 2 reads of a document: ``vectors`` is
+    None (the engine reads the vectors of candidate units), ``postings`` a UnitWeights and ``counts`` the
+    document's length only (the engine reads the postings of the query's keys)."""
+
+    vectors: np.ndarray | SparseVectors | None
+    postings: Postings | UnitWeights
     counts: TermCounts
     layout: UnitLayout
+    dim: int = 0
+
+    def __post_init__(self) -> None:
+        if self.vectors is not None and not self.dim:
+            vectors = self.vectors
+            self.dim = vectors.dim if isinstance(vectors, SparseVectors) else int(vectors.shape[1])
 
     @property
     def n_units(self) -> int:
         return len(self.layout)
 
-    @property
-    def dim(self) -> int:
-        vectors = self.vectors
-        return vectors.dim if isinstance(vectors, (SparseVectors, StoredVectors)) else int(vectors.shape[1])
-
-
-def _vector_form(vectors: np.ndarray | SparseVectors) -> tuple[SparseVectors | np.ndarray, bool]:
-    """The vectors as kept: their non-zero entries when that is smaller than the dense matrix, else dense
-    (True)."""
-    dense = vectors.to_dense() if isinstance(vectors, SparseVectors) else np.ascontiguousarray(vectors, dtype=np.float32)
-    sparse = vectors if isinstance(vectors, SparseVectors) else SparseVectors.from_dense(dense)
-    row_bytes = _smallest_uint(np.asarray([len(dense)])).itemsize
-    if len(sparse.values) * (row_bytes + 4) < dense.nbytes:
-        return sparse, False
-    return dense, True
-
-
-def vector_rows(vectors: np.ndarray | SparseVectors) -> list[tuple[int, bytes]]:
-    """(dimension, stored row) of every dimension with entries: what a store keeps of a document's vectors
-    (as StoredVectors.entries_of reads them)."""
-    kept, dense = _vector_form(vectors)
-    if dense:
-        columns = np.ascontiguousarray(kept.T)
-        return [(d, columns[d].tobytes()) for d in range(columns.shape[0])] if len(kept) else []
-    rows = _smallest_uint(np.asarray([len(kept)])).dtype
-    starts = np.concatenate([[0], np.cumsum(kept.counts)])
-    return [(d, kept.rows[starts[d] : starts[d + 1]].astype(rows).tobytes()
-             + np.asarray(kept.values[starts[d] : starts[d + 1]], dtype=np.float32).tobytes())
-            for d in range(kept.dim) if starts[d + 1] > starts[d]]
-
 
 def encode_record(record: SearchRecord) -> bytes:
-    """The bytes a store keeps for a search record (its vectors apart: vector_rows)."""
-    arrays: dict[str, np.ndarray] = {}
-    kept, dense = _vector_form(record.vectors)
-    n, dim = len(kept), (kept.shape[1] if dense else kept.dim)
-    arrays["vectors.counts"] = np.full(dim, n, dtype=np.int64) if dense else np.asarray(kept.counts, dtype=np.int64)
-    postings = record.postings
-    key_ids, key_counts = np.unique(postings.keys, return_counts=True)
-    arrays["postings.key_ids"] = key_ids.astype(np.int32)
-    arrays["postings.key_counts"] = _smallest_uint(key_counts)
-    arrays["postings.units"] = _smallest_uint(postings.units.astype(np.int64))
-    _pack_floats("postings.weights", postings.weights, arrays)
-    arrays["postings.lengths"] = np.asarray(postings.lengths, dtype=np.float32)
-    _pack_floats("postings.damping", postings.damping, arrays)
-    arrays["counts.keys"] = np.asarray(record.counts.keys, dtype=np.int32)
-    arrays["counts.counts"] = _smallest_uint(np.asarray(record.counts.counts, dtype=np.int64))
+    """The bytes a store keeps of a search record besides what its engine tables keep (posting_rows,
+    unit_vector_rows): the units' BM25 lengths and damping, the document's length and its unit layout."""
+    arrays: dict[str, np.ndarray] = {"units.lengths": np.asarray(record.postings.lengths, dtype=np.float32)}
+    _pack_floats("units.damping", record.postings.damping, arrays)
     arrays.update({f"layout.{name}": array for name, array in record.layout.arrays.items()})
-    meta = {"units": n, "dim": dim, "length": int(record.counts.length), "entities": record.layout.entity_names,
-            "unit_ids": record.layout.unit_ids, "dense_vectors": dense,
-            "vector_rows": _smallest_uint(np.asarray([n])).dtype.str}
-    return _pack(arrays, meta)
+    meta = {"units": record.n_units, "dim": record.dim, "length": int(record.counts.length),
+            "entities": record.layout.entity_names, "unit_ids": record.layout.unit_ids}
+    return pack_arrays(arrays, meta)
 
 
 def decode_record(document_id: str, data: bytes, n_units: int, dim: int) -> SearchRecord:
     """A search record from its bytes; ValueError when it is damaged or does not match ``n_units`` × ``dim``."""
-    arrays, meta = _unpack(bytes(data))
+    arrays, meta = unpack_arrays(bytes(data))
     if meta["units"] != n_units or meta["dim"] != dim:
         raise ValueError(f"search record of {meta['units']} × {meta['dim']} for a row of {n_units} × {dim}")
-    vectors = StoredVectors(np.array(arrays["vectors.counts"]), n_units, bool(meta["dense_vectors"]),
-                            np.dtype(meta["vector_rows"]))
-    if vectors.dim != dim or int(vectors.counts.max(initial=0)) > n_units:
-        raise ValueError("vector entries do not match the units")
-    weights = ((arrays["postings.weights.table"], arrays["postings.weights.codes"])
-               if "postings.weights.table" in arrays else arrays["postings.weights"])
-    postings = PackedPostings(arrays["postings.key_ids"], arrays["postings.key_counts"], arrays["postings.units"],
-                              weights, lengths=np.array(arrays["postings.lengths"], dtype=np.float32),
-                              damping=_unpack_floats("postings.damping", arrays))
-    if len(postings.lengths) != n_units or len(postings.damping) != n_units:
-        raise ValueError("postings do not match the units")
-    counts = TermCounts(keys=arrays["counts.keys"], counts=arrays["counts.counts"].astype(np.int32),
-                        length=int(meta["length"]))
+    weights = UnitWeights(np.array(arrays["units.lengths"], dtype=np.float32), _unpack_floats("units.damping", arrays))
+    if len(weights.lengths) != n_units or len(weights.damping) != n_units:
+        raise ValueError("unit weights do not match the units")
+    counts = TermCounts(keys=np.zeros(0, np.int32), counts=np.zeros(0, np.int32), length=int(meta["length"]))
     layout = UnitLayout(document_id, {name[len("layout."):]: arrays[name] for name in arrays.names()
                                       if name.startswith("layout.")}, list(meta["entities"]), meta["unit_ids"])
     if len(layout) != n_units or (layout.unit_ids is not None and len(layout.unit_ids) != n_units):
         raise ValueError("unit layout does not match the units")
-    return SearchRecord(vectors, postings, counts, layout)
+    return SearchRecord(None, weights, counts, layout, dim)
 
 
 # ------------------------------------------------------------------ document
@@ -498,7 +427,7 @@ def encode_document(doc: SemanticDocument) -> bytes:
         parts["line_starts"] = np.asarray(doc.line_starts, dtype=np.int64)
     meta = {"grammar_version": doc.grammar_version, "document_id": doc.document_id, "source_uri": doc.source_uri,
             "document_sha256": doc.document_sha256}
-    return _pack(parts, meta, DOCUMENT_PARTS, DOCUMENT_MAGIC)
+    return pack_arrays(parts, meta, DOCUMENT_PARTS, DOCUMENT_MAGIC)
 
 
 class StoredSource:
@@ -510,7 +439,7 @@ class StoredSource:
     """
 
     def __init__(self, data: bytes, layout: UnitLayout) -> None:
-        parts, meta = _unpack(bytes(data), DOCUMENT_MAGIC)
+        parts, meta = unpack_arrays(bytes(data), DOCUMENT_MAGIC)
         self.document_id: str = meta["document_id"]
         self.source_uri: str | None = meta["source_uri"]
         self.document_sha256: str = meta["document_sha256"]

@@ -19,10 +19,10 @@ from typing import Any
 
 from ..errors import EmbedderMismatchError
 from ..model import SemanticDocument
-from .base import (REBUILD_HINT, STORE_SCHEMA_VERSION, IndexFileError, ReadOnlyIndexError, StoredRecord,
-                   StoredVocabulary, read_source, read_records, version_error)
-from .records import (SearchRecord, StoredSource, UnitLayout, decode_record, encode_document, encode_record,
-                      vector_rows)
+from .base import (REBUILD_HINT, document_changed, STORE_SCHEMA_VERSION, IndexFileError, ReadOnlyIndexError, StoredDocument,
+                   StoredVocabulary, Totals, read_documents, read_record, read_source, version_error)
+from .engine_rows import DocumentKeys, posting_rows, unit_vector_rows
+from .records import SearchRecord, StoredSource, UnitLayout, encode_document, encode_record
 
 #: Seconds a writer waits for another writer's lock before giving up.
 BUSY_TIMEOUT_S = 30.0
@@ -44,30 +44,52 @@ CREATE TABLE IF NOT EXISTS documents (
     source_uri   TEXT,
     n_units      INTEGER NOT NULL,
     dim          INTEGER NOT NULL,
+    length       INTEGER NOT NULL,
     info_json    TEXT NOT NULL,
     added_at     REAL NOT NULL,
-    seq          INTEGER NOT NULL,
+    seq          INTEGER NOT NULL UNIQUE,
     record       BLOB NOT NULL,
+    keys         BLOB NOT NULL,
     document     BLOB NOT NULL
 );
 CREATE TABLE IF NOT EXISTS vocabulary (
     key  TEXT PRIMARY KEY,
     id   INTEGER NOT NULL
 ) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS vectors (
-    dim          INTEGER NOT NULL,
-    document_id  TEXT NOT NULL,
-    fingerprint  TEXT NOT NULL,
-    entries      BLOB NOT NULL,
-    PRIMARY KEY (dim, document_id)
+CREATE TABLE IF NOT EXISTS postings (
+    key_id   INTEGER NOT NULL,
+    doc      INTEGER NOT NULL,
+    entries  BLOB NOT NULL,
+    PRIMARY KEY (key_id, doc)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS doc_terms (
+    key_id  INTEGER NOT NULL,
+    doc     INTEGER NOT NULL,
+    count   INTEGER NOT NULL,
+    PRIMARY KEY (key_id, doc)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS key_stats (
+    key_id  INTEGER PRIMARY KEY,
+    units   INTEGER NOT NULL,
+    docs    INTEGER NOT NULL
 );
+CREATE TABLE IF NOT EXISTS unit_vectors (
+    doc      INTEGER NOT NULL,
+    unit     INTEGER NOT NULL,
+    entries  BLOB NOT NULL,
+    PRIMARY KEY (doc, unit)
+) WITHOUT ROWID;
 """
 #: Meta key holding the next free key id of the vocabulary.
 NEXT_KEY_ID = "next_key_id"
+#: The path of an index held in memory (SQLite's own name for it).
+MEMORY = ":memory:"
+#: Meta key holding the corpus totals (base.Totals).
+TOTALS_KEY = "totals"
 
 
 #: Tables of our layout; a file holding any other table belongs to another application and is refused.
-OUR_TABLES = frozenset({"meta", "documents", "vocabulary", "vectors"})
+OUR_TABLES = frozenset({"meta", "documents", "vocabulary", "postings", "doc_terms", "key_stats", "unit_vectors"})
 
 
 @contextmanager
@@ -106,6 +128,12 @@ class SqliteStore:
     def __init__(self, path: str | Path, read_only: bool = False):
         self.path = Path(path)
         self.read_only = read_only
+        #: An index in this process's memory (path ``:memory:``): what SemanticRepository() searches.
+        self.in_memory = str(path) == MEMORY
+        if self.in_memory:
+            self._conn = sqlite3.connect(MEMORY, isolation_level=None)
+            self._check_and_prepare()
+            return
         if self.path.exists() and self.path.is_dir():
             raise IndexFileError(f"{self.path}: is a directory, not an index file")
         if read_only and not self.path.is_file():
@@ -257,45 +285,65 @@ class SqliteStore:
         return row[0] if row else None
 
     def put(self, doc: SemanticDocument, record: SearchRecord, info: dict[str, Any] | None = None,
-            fingerprint: str | None = None) -> SearchRecord:
-        """Write (or replace) one document and its search record in a single transaction; the search record as
-        a reader of the file gets it back."""
+            fingerprint: str | None = None) -> int:
+        """Write (or replace) one document in a single transaction: its row, its postings, term counts and
+        unit vectors in the engine's tables, and the key statistics; returns the document's number (seq)."""
         self._writable("add a document")
         record_bytes = encode_record(record)
         document_bytes = encode_document(doc)
+        postings, keys = posting_rows(record.postings, record.counts, len(doc.units))
         fingerprint = fingerprint or document_fingerprint(doc)
         with _guard(self.path, "write a document"), self._transaction():
+            self._remove(doc.document_id)
             seq = self._conn.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM documents").fetchone()[0]
-            self._conn.execute("DELETE FROM documents WHERE document_id = ?", (doc.document_id,))
-            self._conn.execute("DELETE FROM vectors WHERE document_id = ?", (doc.document_id,))
-            self._conn.executemany(
-                "INSERT INTO vectors (dim, document_id, fingerprint, entries) VALUES (?, ?, ?, ?)",
-                ((dim, doc.document_id, fingerprint, entries) for dim, entries in vector_rows(record.vectors)))
             self._conn.execute(
-                "INSERT INTO documents (document_id, fingerprint, sha256, source_uri, n_units, dim, info_json,"
-                " added_at, seq, record, document) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    doc.document_id,
-                    fingerprint,
-                    doc.document_sha256,
-                    doc.source_uri,
-                    len(doc.units),
-                    record.dim,
-                    json.dumps(info or {}, ensure_ascii=False, sort_keys=True),
-                    time.time(),
-                    seq,
-                    record_bytes,
-                    document_bytes,
-                ),
+                "INSERT INTO documents (document_id, fingerprint, sha256, source_uri, n_units, dim, length, info_json,"
+                " added_at, seq, record, keys, document) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (doc.document_id, fingerprint, doc.document_sha256, doc.source_uri, len(doc.units), record.dim,
+                 int(record.counts.length),
+                 json.dumps(info or {}, ensure_ascii=False, sort_keys=True), time.time(), seq, record_bytes,
+                 keys.encode(), document_bytes),
             )
-        return decode_record(doc.document_id, record_bytes, len(doc.units), record.dim)
+            self._conn.executemany("INSERT INTO postings (key_id, doc, entries) VALUES (?, ?, ?)",
+                                   ((key_id, seq, entries) for key_id, entries in postings))
+            self._conn.executemany("INSERT INTO doc_terms (key_id, doc, count) VALUES (?, ?, ?)",
+                                   ((k, seq, c) for k, c in zip(keys.key_ids.tolist(), keys.counts.tolist()) if c))
+            self._conn.executemany(
+                "INSERT INTO key_stats (key_id, units, docs) VALUES (?, ?, ?) ON CONFLICT (key_id) DO UPDATE SET "
+                "units = units + excluded.units, docs = docs + excluded.docs",
+                ((k, u, int(c > 0)) for k, u, c in zip(keys.key_ids.tolist(), keys.units.tolist(), keys.counts.tolist())))
+            self._conn.executemany("INSERT INTO unit_vectors (doc, unit, entries) VALUES (?, ?, ?)",
+                                   ((seq, unit, entries) for unit, entries in unit_vector_rows(record.vectors)))
+            self._add_totals(Totals.of(record), 1)
+        return seq
+
+    def _remove(self, document_id: str) -> bool:
+        """Delete a document and everything the engine keeps of it (inside the caller's transaction)."""
+        row = self._conn.execute("SELECT seq, keys, record, n_units, dim FROM documents WHERE document_id = ?",
+                                 (document_id,)).fetchone()
+        if row is None:
+            return False
+        seq, keys_bytes, record_bytes, n_units, dim = row
+        keys = DocumentKeys.decode(keys_bytes)
+        pairs = [(k, seq) for k in keys.key_ids.tolist()]
+        self._conn.executemany("DELETE FROM postings WHERE key_id = ? AND doc = ?", pairs)
+        self._conn.executemany("DELETE FROM doc_terms WHERE key_id = ? AND doc = ?", pairs)
+        self._conn.executemany("UPDATE key_stats SET units = units - ?, docs = docs - ? WHERE key_id = ?",
+                               ((u, int(c > 0), k) for k, u, c in
+                                zip(keys.key_ids.tolist(), keys.units.tolist(), keys.counts.tolist())))
+        self._conn.execute("DELETE FROM unit_vectors WHERE doc = ?", (seq,))
+        self._conn.execute("DELETE FROM documents WHERE document_id = ?", (document_id,))
+        self._add_totals(Totals.of(read_record(self.path, document_id, record_bytes, n_units, dim)), -1)
+        return True
+
+    def _add_totals(self, totals: Totals, sign: int) -> None:
+        now = Totals.parse(self.get_meta(TOTALS_KEY)).plus(totals, sign)
+        self._conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (TOTALS_KEY, now.dump()))
 
     def delete(self, document_id: str) -> bool:
         self._writable("remove a document")
         with _guard(self.path, "remove a document"), self._transaction():
-            cursor = self._conn.execute("DELETE FROM documents WHERE document_id = ?", (document_id,))
-            self._conn.execute("DELETE FROM vectors WHERE document_id = ?", (document_id,))
-        return cursor.rowcount > 0
+            return self._remove(document_id)
 
     def info(self, document_id: str) -> dict[str, Any] | None:
         with _guard(self.path, "read the index"):
@@ -319,21 +367,67 @@ class SqliteStore:
             raise IndexFileError(f"{self.path}: the info of document {document_id!r} is damaged (not an object)")
         return info
 
-    def load(self) -> tuple[list[StoredRecord], dict[str, str]]:
-        """Every readable document's search record, in the order they were added, and the damaged ones
-        (document id → what is wrong), which are left out so the rest of the file stays usable."""
+    def documents(self) -> tuple[list[StoredDocument], dict[str, str]]:
+        """Every readable document's row (id, number, units, dimension, info, fingerprint), in the order they
+        were added, and the damaged ones (document id → what is wrong), which are left out."""
         with _guard(self.path, "read the documents"):
             rows = self._conn.execute(
-                "SELECT document_id, n_units, dim, record, info_json, fingerprint, seq FROM documents").fetchall()
-        return read_records(rows, self._parse_info)
+                "SELECT document_id, seq, n_units, dim, length, info_json, fingerprint FROM documents ORDER BY seq").fetchall()
+        return read_documents(rows, self._parse_info)
 
-    def vector_entries(self, dimensions: Sequence[int]) -> list[tuple[str, int, str, bytes]]:
-        """(document id, dimension, fingerprint, stored row) of every document's vectors in ``dimensions``."""
-        marks = ",".join("?" * len(dimensions))
-        with _guard(self.path, "read the vectors"):
-            return self._conn.execute(
-                f"SELECT document_id, dim, fingerprint, entries FROM vectors WHERE dim IN ({marks})",
-                list(dimensions)).fetchall()
+    def record(self, document_id: str, fingerprint: str) -> SearchRecord:
+        """The search record of ``document_id`` as read at open (``fingerprint``); IndexFileError when it
+        changed since, DamagedDocumentError when it cannot be read."""
+        with _guard(self.path, "read a search record"):
+            row = self._conn.execute("SELECT record, n_units, dim, fingerprint FROM documents WHERE document_id = ?",
+                                     (document_id,)).fetchone()
+        if row is None or row[3] != fingerprint:
+            raise document_changed(self.path, document_id)
+        return read_record(self.path, document_id, row[0], row[1], row[2])
+
+    def totals(self) -> Totals:
+        """The corpus totals BM25 and the document prior read (units, their length, documents, their length)."""
+        return Totals.parse(self.get_meta(TOTALS_KEY))
+
+    def key_stats(self, key_ids: Sequence[int]) -> dict[int, tuple[int, int]]:
+        """Per key id of ``key_ids``: (units holding it, documents counting it); absent keys left out."""
+        return dict((k, (u, d)) for k, u, d in self._many("SELECT key_id, units, docs FROM key_stats WHERE key_id IN ({})",
+                                                            key_ids, "read the key statistics"))
+
+    def document_counts(self, key_ids: Sequence[int]) -> list[tuple[int, int, int]]:
+        """(key id, document number, count) of every document counting a key of ``key_ids``."""
+        return self._many("SELECT key_id, doc, count FROM doc_terms WHERE key_id IN ({}) ORDER BY key_id, doc",
+                          key_ids, "read the term counts")
+
+    def postings(self, key_ids: Sequence[int], docs: Sequence[int]) -> list[tuple[int, int, bytes]]:
+        """(key id, document number, entries) of the postings of ``key_ids`` in the documents ``docs``."""
+        if not docs:
+            return []
+        marks = ",".join("?" * len(docs))
+        return self._many(f"SELECT key_id, doc, entries FROM postings WHERE key_id IN ({{}}) AND doc IN ({marks})"
+                          " ORDER BY doc, key_id", key_ids, "read the postings", tuple(docs))
+
+    def unit_vectors(self, doc: int, units: Sequence[int] | None = None) -> list[tuple[int, bytes]]:
+        """(unit position, vector row) of the units ``units`` (all when None) of document number ``doc``."""
+        if units is None:
+            with _guard(self.path, "read the vectors"):
+                return self._conn.execute("SELECT unit, entries FROM unit_vectors WHERE doc = ? ORDER BY unit",
+                                          (doc,)).fetchall()
+        return self._many("SELECT unit, entries FROM unit_vectors WHERE doc = ? AND unit IN ({}) ORDER BY unit", units,
+                          "read the vectors", (doc,), leading=True)
+
+    def _many(self, sql: str, values: Sequence[int], action: str, extra: tuple = (),
+              leading: bool = False) -> list[tuple]:
+        """Rows of ``sql`` with its ``{}`` filled by ``values`` in batches (SQLite's limit on bound parameters);
+        ``extra`` parameters follow the batch (or lead it, ``leading``)."""
+        out: list[tuple] = []
+        values = list(values)
+        with _guard(self.path, action):
+            for start in range(0, len(values), KEYS_PER_STATEMENT):
+                batch = values[start : start + KEYS_PER_STATEMENT]
+                params = (*extra, *batch) if leading else (*batch, *extra)
+                out.extend(self._conn.execute(sql.format(",".join("?" * len(batch))), params))
+        return out
 
     def source(self, document_id: str, layout: UnitLayout, fingerprint: str) -> StoredSource:
         """The stored document ``document_id`` as its search record (``layout``, ``fingerprint``) was read:
@@ -345,7 +439,9 @@ class SqliteStore:
         return read_source(self.path, document_id, row, layout, fingerprint)
 
     def size_bytes(self) -> int:
-        """Bytes on disk, WAL included."""
+        """Bytes on disk, WAL included (0 for an index in memory)."""
+        if self.in_memory:
+            return 0
         wal = self.path.with_name(self.path.name + "-wal")
         return self.path.stat().st_size + (wal.stat().st_size if wal.exists() else 0)
 

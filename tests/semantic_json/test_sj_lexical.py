@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from semantic_json import SemanticRepository, compile
-from semantic_json.lexical import LexicalIndex
 
 
 def _document(document_id: str, parts: list[tuple[str, str, str | None]]):
@@ -60,20 +59,28 @@ def test_rows_inherit_their_tables_title_so_the_statement_name_reaches_them():
     assert "Accrued expenses | 2017: 315,094" in result[0].text
 
 
+def _key_stats(repo: SemanticRepository, key: str) -> tuple[int, int]:
+    """(units, documents) holding ``key`` in the repository's engine ((0, 0) when none)."""
+    key_id = repo._key_id(key)
+    return (0, 0) if key_id is None else repo._store.key_stats([key_id]).get(key_id, (0, 0))
+
+
 def test_idf_counts_units_not_documents():
-    index = LexicalIndex()
-    index.add(compile("rare word here.\n\nrevenue grew.\n\nrevenue fell.\n\nrevenue was flat.", "d"))
-    assert index.idf("rare") > index.idf("revenue") > 0
-    assert index.idf("absent") == 0.0
+    repo = SemanticRepository()
+    repo.add(compile("rare word here.\n\nrevenue grew.\n\nrevenue fell.\n\nrevenue was flat.", "d"))
+    assert _key_stats(repo, "rare") == (1, 1)
+    assert _key_stats(repo, "revenue") == (3, 1)
+    assert _key_stats(repo, "absent") == (0, 0)
 
 
 def test_removing_a_document_forgets_its_units():
-    index = LexicalIndex()
-    index.add(compile("revenue grew.", "a"))
-    index.add(compile("revenue fell.\n\ncosts rose.", "b"))
-    assert len(index) == 3
-    index.remove("b")
-    assert len(index) == 1 and index.score({"cost": 1.0}) == {}
+    repo = SemanticRepository()
+    repo.add(compile("revenue grew.", "a"))
+    repo.add(compile("revenue fell.\n\ncosts rose.", "b"))
+    assert repo._store.totals().units == 3 and _key_stats(repo, "revenue") == (2, 2)
+    repo.remove("b")
+    assert repo._store.totals().units == 1 and _key_stats(repo, "cost") == (0, 0)
+    assert [region.document_id for region in repo.search("revenue", k=5)] == ["a"]
 
 
 def test_words_that_name_the_documents_subject_do_not_pick_units_inside_it():
@@ -176,7 +183,7 @@ def test_a_table_holding_two_of_the_asked_figures_outranks_tables_holding_one():
 
 
 def test_a_second_anchor_raises_a_regions_score_toward_one_never_past_it():
-    from semantic_json.regions import region_score
+    from semantic_json.search.regions import region_score
 
     assert region_score([0.6]) == 0.6
     assert 0.6 < region_score([0.6, 0.5]) < region_score([0.6, 0.6]) < 1.0

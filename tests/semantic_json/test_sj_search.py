@@ -238,7 +238,7 @@ def _statement_text(n: int) -> str:
 def test_best_drafts_of_the_likeliest_documents_equal_those_of_every_document() -> None:
     import random
 
-    from semantic_json.regions import best_drafts
+    from semantic_json.search.regions import best_drafts
 
     docs = {f"d{n}": compile(_statement_text(n % 4), f"d{n}") for n in range(12)}  # equal texts: equal scores
     order = {document_id: n for n, document_id in enumerate(docs)}

@@ -33,12 +33,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
-from .index import SCORE_DECIMALS
-from .model import SemanticDocument, SemanticUnit
-from .patterns import is_lead_in, is_page_number
-from .provenance import segment_provenance
-from .repeats import Repeats
-from .transport import EvidenceRegion, SourceSpan
+from ..index import SCORE_DECIMALS
+from ..model import SemanticDocument, SemanticUnit
+from ..patterns import is_lead_in, is_page_number
+from ..provenance import segment_provenance
+from ..repeats import Repeats
+from ..transport import EvidenceRegion, SourceSpan
 
 #: Maximum distance, in units, between two anchors of one cluster.
 CLUSTER_MAX_UNIT_GAP = 3
