@@ -231,7 +231,8 @@ def main() -> None:
         if url == "auto":
             from pg_server import start_server  # tests/pg_server.py
 
-            server, url = start_server(args.work / "pg")
+            server = start_server()
+            url = server.create_database("sjt_scale")
         try:
             started = time.perf_counter()
             load_postgres(largest[0], url)

@@ -20,6 +20,14 @@ from .records import pack_arrays, smallest_uint, unpack_arrays
 
 #: First bytes of a document's key statistics (DocumentKeys).
 KEYS_MAGIC = b"SJTK\x01"
+#: First byte of a postings row: every unit with one weight (the weight, then the units), or a weight per unit
+#: (the units, then the weights). A unit holds a key at one of a few field weights (lexical.unit_fields), so
+#: most rows are of one weight: two bytes an entry instead of six.
+ONE_WEIGHT, WEIGHT_EACH = b"1", b"w"
+#: First byte of a unit's vector row: its non-zero entries (dimensions as uint8 when the embedding has at most
+#: 256 dimensions, else uint16; then float32 values), or the whole float32 vector.
+SPARSE_BYTE, SPARSE_VECTOR, DENSE_VECTOR = b"b", b"s", b"d"
+
 
 def unit_dtype(n_units: int) -> np.dtype:
     """The dtype of unit positions in a document of ``n_units`` units (postings rows)."""
@@ -36,58 +44,71 @@ class DocumentKeys:
     counts: np.ndarray  # int64
 
     def encode(self) -> bytes:
-        return pack_arrays({"key_ids": self.key_ids.astype(np.int32), "units": smallest_uint(self.units),
-                      "counts": smallest_uint(self.counts)}, {}, magic=KEYS_MAGIC)
+        """Sorted key ids as their gaps, each array zlib-compressed (read only to remove the document)."""
+        gaps = np.diff(self.key_ids, prepend=0)
+        return pack_arrays({"key_gaps": smallest_uint(gaps), "units": smallest_uint(self.units),
+                            "counts": smallest_uint(self.counts)}, {}, frozenset({"key_gaps", "units", "counts"}),
+                           KEYS_MAGIC)
 
     @classmethod
     def decode(cls, data: bytes) -> DocumentKeys:
         arrays, _ = unpack_arrays(bytes(data), KEYS_MAGIC)
-        return cls(arrays["key_ids"].astype(np.int64), arrays["units"].astype(np.int64),
+        return cls(np.cumsum(arrays["key_gaps"].astype(np.int64)), arrays["units"].astype(np.int64),
                    arrays["counts"].astype(np.int64))
 
 
 def posting_rows(postings: Postings, counts: TermCounts, n_units: int) -> tuple[list[tuple[int, bytes]], DocumentKeys]:
-    """(key id, entries) of every key of ``postings`` (entries: unit positions in unit_dtype, then float32
-    weights), and the document's DocumentKeys (postings and term counts by key)."""
+    """(key id, entries) of every key of ``postings`` (see ONE_WEIGHT), and the document's DocumentKeys
+    (postings and term counts by key)."""
     keys = np.asarray(postings.keys, dtype=np.int64)
     key_ids, starts, unit_counts = np.unique(keys, return_index=True, return_counts=True)
     units = np.asarray(postings.units).astype(unit_dtype(n_units))
     weights = np.asarray(postings.weights, dtype=np.float32)
-    rows = [(int(k), units[s : s + c].tobytes() + weights[s : s + c].tobytes())
-            for k, s, c in zip(key_ids.tolist(), starts.tolist(), unit_counts.tolist())]
+    rows = []
+    for key_id, start, count in zip(key_ids.tolist(), starts.tolist(), unit_counts.tolist()):
+        held, weight = units[start : start + count], weights[start : start + count]
+        if (weight == weight[0]).all():
+            rows.append((key_id, ONE_WEIGHT + weight[:1].tobytes() + held.tobytes()))
+        else:
+            rows.append((key_id, WEIGHT_EACH + held.tobytes() + weight.tobytes()))
     counted = dict(zip(np.asarray(counts.keys, dtype=np.int64).tolist(), np.asarray(counts.counts).tolist()))
     all_keys = np.union1d(key_ids, np.asarray(counts.keys, dtype=np.int64))
-    held = dict(zip(key_ids.tolist(), unit_counts.tolist()))
-    return rows, DocumentKeys(all_keys, np.asarray([held.get(k, 0) for k in all_keys.tolist()], dtype=np.int64),
+    held_by = dict(zip(key_ids.tolist(), unit_counts.tolist()))
+    return rows, DocumentKeys(all_keys, np.asarray([held_by.get(k, 0) for k in all_keys.tolist()], dtype=np.int64),
                               np.asarray([counted.get(k, 0) for k in all_keys.tolist()], dtype=np.int64))
 
 
 def posting_entries(data: bytes, n_units: int) -> tuple[np.ndarray, np.ndarray]:
     """Unit positions and float32 weights of one postings row; ValueError when damaged."""
+    data = bytes(data)
     dtype = unit_dtype(n_units)
-    width = dtype.itemsize + 4
-    if len(data) % width:
+    kind, body = data[:1], data[1:]
+    if kind == ONE_WEIGHT and len(body) > 4 and (len(body) - 4) % dtype.itemsize == 0:
+        units = np.frombuffer(body, dtype=dtype, offset=4)
+        weights = np.full(len(units), np.frombuffer(body, dtype=np.float32, count=1)[0], dtype=np.float32)
+    elif kind == WEIGHT_EACH and len(body) % (dtype.itemsize + 4) == 0:
+        count = len(body) // (dtype.itemsize + 4)
+        units = np.frombuffer(body, dtype=dtype, count=count)
+        weights = np.frombuffer(body, dtype=np.float32, offset=count * dtype.itemsize)
+    else:
         raise ValueError(f"postings row of {len(data)} bytes is not a whole number of entries")
-    count = len(data) // width
-    units = np.frombuffer(data, dtype=dtype, count=count)
-    if count and int(units.max()) >= n_units:
+    if len(units) and int(units.max()) >= n_units:
         raise ValueError("postings row names units past the document's end")
-    return units.astype(np.int64), np.frombuffer(data, dtype=np.float32, offset=count * dtype.itemsize)
-
-
-#: First byte of a unit's vector row: its non-zero entries (dimensions, then values) or the whole vector.
-SPARSE_VECTOR, DENSE_VECTOR = b"s", b"d"
+    return units.astype(np.int64), weights
 
 
 def unit_vector_rows(vectors: np.ndarray | SparseVectors) -> list[tuple[int, bytes]]:
-    """(unit position, stored row) of every unit: its non-zero entries (uint16 dimensions, float32 values)
-    when that is smaller than the whole float32 vector, else the whole vector."""
+    """(unit position, stored row) of every unit: its non-zero entries when that is smaller than the whole
+    float32 vector (see SPARSE_BYTE), else the whole vector."""
     dense = vectors.to_dense() if isinstance(vectors, SparseVectors) else np.ascontiguousarray(vectors, dtype=np.float32)
+    dim = dense.shape[1] if dense.ndim == 2 else 0
+    kind, dims_dtype = (SPARSE_BYTE, np.uint8) if dim <= 256 else (SPARSE_VECTOR, np.uint16)
+    width = np.dtype(dims_dtype).itemsize + 4
     out = []
     for position, row in enumerate(dense):
         nonzero = np.flatnonzero(row.view(np.uint32))
-        if len(nonzero) * 6 < row.nbytes and row.shape[0] <= np.iinfo(np.uint16).max + 1:
-            out.append((position, SPARSE_VECTOR + nonzero.astype(np.uint16).tobytes() + row[nonzero].tobytes()))
+        if len(nonzero) * width < row.nbytes and dim <= np.iinfo(np.uint16).max + 1:
+            out.append((position, kind + nonzero.astype(dims_dtype).tobytes() + row[nonzero].tobytes()))
         else:
             out.append((position, DENSE_VECTOR + row.tobytes()))
     return out
@@ -95,19 +116,19 @@ def unit_vector_rows(vectors: np.ndarray | SparseVectors) -> list[tuple[int, byt
 
 def unit_vector(data: bytes, dim: int) -> np.ndarray:
     """The float32 vector (``dim``,) of a stored unit row; ValueError when damaged."""
-    data = bytes(data)
-    body = data[1:]
-    if data[:1] == DENSE_VECTOR and len(body) == 4 * dim:
+    vector = np.zeros(dim, dtype=np.float32)
+    kind, body = bytes(data[:1]), bytes(data[1:])
+    if kind == DENSE_VECTOR and len(body) == 4 * dim:
         return np.frombuffer(body, dtype=np.float32).copy()
-    if data[:1] == SPARSE_VECTOR and len(body) % 6 == 0:
-        count = len(body) // 6
-        dims = np.frombuffer(body, dtype=np.uint16, count=count)
-        if count and int(dims.max()) >= dim:
-            raise ValueError(f"vector row names dimension {int(dims.max())} of {dim}")
-        vector = np.zeros(dim, dtype=np.float32)
-        vector[dims] = np.frombuffer(body, dtype=np.float32, offset=2 * count)
-        return vector
-    raise ValueError(f"vector row of {len(data)} bytes for {dim} dimensions")
+    width = {SPARSE_BYTE: 1, SPARSE_VECTOR: 2}.get(kind)
+    if width is None or len(body) % (width + 4):
+        raise ValueError(f"vector row of {len(data)} bytes for {dim} dimensions")
+    count = len(body) // (width + 4)
+    dims = np.frombuffer(body, dtype=np.uint8 if width == 1 else np.uint16, count=count)
+    if count and int(dims.max()) >= dim:
+        raise ValueError(f"vector row names dimension {int(dims.max())} of {dim}")
+    vector[dims] = np.frombuffer(body, dtype=np.float32, offset=width * count)
+    return vector
 
 
 def unit_dots(rows: Sequence[bytes], query: np.ndarray) -> np.ndarray:
@@ -124,24 +145,35 @@ def unit_dots(rows: Sequence[bytes], query: np.ndarray) -> np.ndarray:
     starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
     kinds = joined[starts]
     dense = kinds == DENSE_VECTOR[0]
-    sparse = kinds == SPARSE_VECTOR[0]
-    if not (dense | sparse).all() or (lengths[dense] != 1 + 4 * dim).any() or ((lengths[sparse] - 1) % 6).any():
-        raise ValueError(f"a vector row of the wrong kind or size for {dim} dimensions")
+    if (lengths[dense] != 1 + 4 * dim).any():
+        raise ValueError(f"a vector row of the wrong size for {dim} dimensions")
     if dense.any():
         at = starts[dense][:, None] + 1 + np.arange(4 * dim)
         out[dense] = np.ascontiguousarray(joined[at]).view("<f4").reshape(-1, dim) @ query
-    entries = (lengths[sparse] - 1) // 6
-    if entries.sum():
+    known = dense.copy()
+    for kind, width in ((SPARSE_BYTE, 1), (SPARSE_VECTOR, 2)):
+        sparse = kinds == kind[0]
+        known |= sparse
+        if not sparse.any():
+            continue
+        if ((lengths[sparse] - 1) % (width + 4)).any():
+            raise ValueError(f"a vector row of the wrong size for {dim} dimensions")
+        entries = (lengths[sparse] - 1) // (width + 4)
+        if not entries.sum():
+            continue
         first = starts[sparse] + 1
         within = np.arange(int(entries.sum())) - np.repeat(np.cumsum(entries) - entries, entries)
-        at = np.repeat(first, entries) + 2 * within
-        dims = joined[at].astype(np.int64) | (joined[at + 1].astype(np.int64) << 8)
+        at = np.repeat(first, entries) + width * within
+        dims = joined[at].astype(np.int64)
+        if width == 2:
+            dims |= joined[at + 1].astype(np.int64) << 8
         if int(dims.max()) >= dim:
             raise ValueError(f"vector row names dimension {int(dims.max())} of {dim}")
-        at = np.repeat(first + 2 * entries, entries) + 4 * within
+        at = np.repeat(first + width * entries, entries) + 4 * within
         values = np.ascontiguousarray(joined[at[:, None] + np.arange(4)]).view("<f4").reshape(-1)
-        products = query[dims] * values
         held = entries > 0
-        sums = np.add.reduceat(products, (np.cumsum(entries) - entries)[held])
+        sums = np.add.reduceat(query[dims] * values, (np.cumsum(entries) - entries)[held])
         out[np.flatnonzero(sparse)[held]] = sums
+    if not known.all():
+        raise ValueError("a vector row of an unknown kind")
     return out

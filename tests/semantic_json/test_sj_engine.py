@@ -3,6 +3,7 @@ corpus statistics kept by the engine through additions and removals."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from semantic_json import SemanticRepository, compile
@@ -106,3 +107,35 @@ def test_a_company_filter_matches_the_name_its_words_its_ticker_or_its_initials(
     assert admits("d", fields) and SearchFilter(company=["Advanced Micro"]).admits("d", fields)
     assert not SearchFilter(company=["Amd"]).admits("d", {"company": "ADVANCED MICRO DEVICES, INC."})
     assert not SearchFilter(company=["Micro Systems"]).admits("d", fields)
+
+
+class _ConceptEmbedder:
+    """A dense embedder without a lexical gate: texts that name either word of a pair point the same way."""
+
+    name = "test-concepts/v1"
+    dim = 8
+    PAIRS = (("zorblat", "quenix"), ("revenue", "turnover"))
+
+    def _embed(self, text: str) -> np.ndarray:
+        vector = np.full(self.dim, 0.01, dtype=np.float32)
+        for axis, pair in enumerate(self.PAIRS):
+            if any(word in text.lower() for word in pair):
+                vector[axis] = 1.0
+        return vector / np.linalg.norm(vector)
+
+    def embed_documents(self, texts):
+        return np.stack([self._embed(t) for t in texts])
+
+    def embed_query(self, text):
+        return self._embed(text)
+
+
+def test_an_embedder_without_a_lexical_gate_finds_anchors_that_share_no_word_with_the_query(tmp_path):
+    text = "The zorblat reserve grew to 40 million.\n\nRevenue was 1,200 million.\n"
+    for repo in (SemanticRepository(_ConceptEmbedder()), SemanticRepository.open(tmp_path / "i.sqlite", _ConceptEmbedder())):
+        repo.add(compile(text, document_id="d"))
+        result = repo.search("quenix", k=1)
+        assert result.region_count == 1 and "zorblat" in result[0].text
+    gated = SemanticRepository()
+    gated.add(compile(text, document_id="d"))
+    assert gated.search("quenix", k=1).region_count == 0  # the LiteEmbedder needs a word in common
