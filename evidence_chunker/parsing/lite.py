@@ -39,11 +39,11 @@ from .lite_layout import (
     Paragraph,
     body_style,
     build_paragraphs,
-    find_furniture,
     heading_levels,
     ordered_lines,
     reading_order,
 )
+from .lite_furniture import find_furniture
 from .lite_graphics import extract_graphics
 from .lite_pdfium import PageFrame, extract_chars
 from .lite_settings import LiteSettings
@@ -53,7 +53,7 @@ from .lite_column_groups import span_group_headings
 from .lite_ruled import find_ruled_tables
 from .lite_ruled_headings import (
     is_heading_grid, join_continuations, repeats_labels, runs_between_grids, stack_heading_grids,
-    take_headings_above,
+    take_headings_above, tells_columns_apart,
 )
 from .lite_tables import Edge, FoundTable, join_value_mark_columns, prepare_edges
 from .lite_text import (
@@ -423,7 +423,7 @@ class LiteParser:
         if tables:  # a statement's years printed as lines above its ruled body
             lines_outside = group_lines(_outside(phrases, tables), settings)
             for table in tables:
-                if not any(c.column_header for c in table.cells) and not is_heading_grid(table):
+                if not tells_columns_apart(table) and not is_heading_grid(table):
                     take_headings_above(table, lines_outside, settings)
         body_size = body_style(phrases).size
         for zone in page_zones(_outside(phrases, tables), body_size, settings):

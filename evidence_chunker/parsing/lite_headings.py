@@ -10,7 +10,7 @@ from typing import NamedTuple, Sequence
 from ..patterns import find_unit, is_caption, is_quantity, is_unit_alone, is_year
 from .lite_settings import LiteSettings
 from .lite_tables import Edge, bound_index
-from .lite_text import Line, Phrase
+from .lite_text import Line, Phrase, Word
 
 
 def is_short(phrase: Phrase, settings: LiteSettings) -> bool:
@@ -139,8 +139,8 @@ def header_lines_above(
             break
         if len(line.phrases) == 1 and line.phrases[0].x0 <= x_lo + size and line.x1 - line.x0 > _TITLE_WIDTH * width:
             break  # a title-like line flush with the table's left edge
-        if len(line.phrases) == 1 and line.size >= settings.heading_size * lines[start].size:
-            break  # a line set larger than the table's own text: its title ("1. 요약재무정보")
+        if len(line.phrases) == 1 and line.size >= settings.heading_size * max(lines[start].size, below.size):
+            break  # a line set larger than the table's text and the heading under it: its title ("1. 요약재무정보")
         if len(line.phrases) == 1 and line.phrases[0].x0 <= x_lo + size and line.phrases[0].bold and len(out) == 0 \
                 and not any(a < line.x1 for a, _ in gutters) and not unit_label(line, gutters):
             break  # a bold label standing above the first column: a title, not a heading row
@@ -284,7 +284,7 @@ def _heading_pieces(
     for k, (a, b) in enumerate(zip(words, words[1:])):
         if any(a.x1 < extents[c + 1][0] and b.x0 > extents[c][1] for c in range(first, last)):
             cuts.append(k + 1)
-    if not cuts:
+    if not cuts or not _gutter_gaps(words, cuts):
         return None
     pieces = [Phrase(words[i:j]) for i, j in zip([0] + cuts, cuts + [len(words)])]
     tol = settings.align_tolerance * phrase.size
@@ -297,6 +297,23 @@ def _heading_pieces(
             return None
         previous = hi
     return pieces
+
+
+#: A gap between two columns' labels is wider than the word spaces of a phrase by more than this (em); glyph
+#: boxes make equal word spaces measure a few hundredths of an em apart.
+WORD_SPACE_MARGIN = 0.03
+
+
+def _gutter_gaps(words: Sequence[Word], cuts: list[int]) -> bool:
+    """True when every gap at ``cuts`` (indices of the words that would open a piece) is wider than each
+    word space left inside the pieces: labels set close in one phrase ("September 30, 2023 September 24,
+    2022") stand further apart than their own words do, while one heading centred over the gutters ("Year
+    Ended December 31,") has its words evenly spaced wherever the gutters fall. A phrase cut at every gap
+    has no word space to compare with and is judged by alignment alone."""
+    gaps = [b.x0 - a.x1 for a, b in zip(words, words[1:])]
+    cut_gaps = [gaps[k - 1] for k in cuts]
+    kept = [g for k, g in enumerate(gaps) if k + 1 not in cuts]
+    return not kept or min(cut_gaps) > max(kept) + WORD_SPACE_MARGIN * max(w.size for w in words)
 
 
 #: A group heading stays within this share of the group's printed width of the group's centre (it is

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from ..patterns import is_quantity
+from .lite_headings import WORD_SPACE_MARGIN
 from .lite_settings import LiteSettings
 from .lite_table_headers import mark_headers
 from .lite_tables import (
@@ -328,10 +329,45 @@ def _turned_lines(words: Sequence[Word], orientation: int) -> list[list[Word]]:
 _STACKED_MIN_ROWS = 3
 
 
+def _phrases_through(grid: _Grid, slot_words: dict[tuple[int, int], list[Word]], settings: LiteSettings) -> set[tuple[int, int]]:
+    """(row, column) slots whose left boundary runs through a word space of one phrase: a heading centred
+    over several columns ("As of or for the three months" over shaded cells whose fills meet under its
+    words). The words either side of the boundary hold letters and are on one line, their gap is under
+    ``phrase_gap`` em and no wider than the word spaces of the line's words within one column, within
+    :data:`WORD_SPACE_MARGIN` em (labels set close in a row stand further apart than their own words; a line
+    with no such word space has nothing to compare with and keeps its boundaries)."""
+    xs = grid.xs
+    through: set[tuple[int, int]] = set()
+    rows = {r for r, _ in slot_words}
+    for r in rows:
+        words = [w for (rr, _), ws in slot_words.items() if rr == r for w in ws]
+        for line in _word_lines(words):
+            if len(line) < 3:
+                continue
+            size = max(w.size for w in line)
+            gaps = [b.x0 - a.x1 for a, b in zip(line, line[1:])]
+            slots = [bound_index(xs, (w.x0 + w.x1) / 2) for w in line]
+            # the line's word spaces: gaps between words of one column
+            spaces = [g for g, ka, kb in zip(gaps, slots, slots[1:]) if ka == kb and ka is not None]
+            for i, (a, b) in enumerate(zip(line, line[1:])):
+                ka, kb = slots[i], slots[i + 1]
+                if ka is None or kb is None or kb != ka + 1 or not (_wordy(a) and _wordy(b)):
+                    continue
+                if spaces and gaps[i] <= settings.phrase_gap * size and gaps[i] <= max(spaces) + WORD_SPACE_MARGIN * size:
+                    through.add((r, kb))
+    return through
+
+
+def _wordy(word: Word) -> bool:
+    """True for a word with a letter in it: amounts and signs in adjacent columns are not one phrase."""
+    return any(ch.isalpha() for ch in word.text)
+
+
 def _grid_cells(grid: _Grid, words: Sequence[Word]) -> list[Cell]:
     """Cells of a grid whose boundaries may be missing (spans); words are placed by their centre.
 
-    A soft (text-derived) or banded column boundary is dropped in a row where a word straddles it. Rows
+    A soft (text-derived) or banded column boundary is dropped in a row where a word straddles it, and any
+    boundary where it runs through the word space of a phrase (:func:`_phrases_through`). Rows
     without a boundary between them join into one cell, unless text stands in ``_STACKED_MIN_ROWS`` or
     more of them: then each of those opens a cell of its own (a statement that rules its rows under one
     column only, the current year's, has a label or a value per row in the others; a heading wrapped
@@ -350,6 +386,7 @@ def _grid_cells(grid: _Grid, words: Sequence[Word]) -> list[Cell]:
         for k in range(1, n_cols):
             if (xs[k] in grid.soft_x or xs[k] in grid.banded_x) and w.x0 < xs[k] - 1 and w.x1 > xs[k] + 1:
                 straddle.add((r, k))
+    straddle |= _phrases_through(grid, slot_words, grid.settings)
     owner: dict[tuple[int, int], Cell] = {}
     starts: set[tuple[int, int]] = set()  # slots that open a cell of their own (stacked entries)
     cells: list[Cell] = []

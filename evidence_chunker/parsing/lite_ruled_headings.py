@@ -124,9 +124,20 @@ def repeats_labels(table: FoundTable) -> bool:
     return False
 
 
+def tells_columns_apart(table: FoundTable) -> bool:
+    """True when a header row of ``table`` labels some of its value columns and not others: a grid whose
+    only heading cells span every value column ("(in thousands, except per share data)", "(unaudited)" in
+    a shaded band) has no column headings yet, and the quarters printed above it are its own."""
+    heads = [c for c in table.cells if c.column_header and c.text.strip() and c.end_col > 1]
+    if not heads:
+        return False
+    return table.n_cols <= 2 or any(c.col > 1 or c.end_col < table.n_cols for c in heads)
+
+
 def take_headings_above(table: FoundTable, lines: Sequence[Line], settings: LiteSettings) -> list[Line]:
     """Make the heading lines just above a ruled ``table`` its (upper) header rows: the grid has no
-    header row, or its header rows label two value columns alike (:func:`repeats_labels`).
+    header row that tells its value columns apart (:func:`tells_columns_apart`), or its header rows label
+    two value columns alike (:func:`repeats_labels`).
 
     The lines (text outside every table, grouped into lines) are read upwards from the grid's top as the
     borderless finder reads them, and taken from the grid up while each has a heading over a value
@@ -135,7 +146,7 @@ def take_headings_above(table: FoundTable, lines: Sequence[Line], settings: Lite
     """
     if table.kind != "ruled" or table.n_cols < 2:
         return []
-    if any(c.column_header for c in table.cells) and not repeats_labels(table):
+    if tells_columns_apart(table) and not repeats_labels(table):
         return []
     geometry = _column_geometry(table)
     above = _lines_above(table, lines)

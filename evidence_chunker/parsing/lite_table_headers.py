@@ -20,7 +20,8 @@ def mark_headers(table: FoundTable, rule_rows: set[int], settings: LiteSettings)
     """Set ``column_header`` on heading rows, ``row_header`` on a label column, ``row_section`` on
     rows that only carry a label.
 
-    Heading rows are the leading rows above the first row of quantities that carry column labels; in
+    Heading rows are the leading rows above the first row of quantities that carry column labels (a
+    first row with a label over the label column alone, the table's title line, does not end them); in
     a table without quantities, the first row counts only when its style (bold, font, a rule below
     it) sets it apart from the body.
     """
@@ -42,7 +43,11 @@ def mark_headers(table: FoundTable, rule_rows: set[int], settings: LiteSettings)
         for r in range(min(first, settings.max_header_rows)):
             row = filled(rows[r])
             labels_beyond_first = any(c.col > 0 or c.col_span > 1 for c in row)
-            if not labels_beyond_first or any(is_quantity(c.text) for c in row):
+            if any(is_quantity(c.text) for c in row):
+                break
+            if not labels_beyond_first:
+                if header_count == 0 and r + 1 < first and r + 1 < settings.max_header_rows:
+                    continue  # a label over the label column above the heading rows (the table's title line)
                 break
             header_count = r + 1
     elif table.n_rows >= 2:
