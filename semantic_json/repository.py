@@ -40,7 +40,7 @@ from .search.filters import SearchFilter, matching_documents
 from .search.fusion import DocumentPriors, fuse
 from .search.regions import RegionDraft, best_drafts, to_region
 from .store import open_store
-from .store.base import DamagedDocumentError, IndexStore
+from .store.base import DamagedDocumentError, IndexFileError, IndexStore
 from .store.documents import HeldDocuments
 from .store.engine_rows import unit_vector
 from .store.records import SearchRecord, UnitLayout
@@ -245,8 +245,9 @@ class SemanticRepository:
         return True
 
     def _writable_store(self) -> IndexStore:
+        """The engine, or IndexFileError once the repository was closed."""
         if self._store is None:
-            raise ValueError("the repository was closed: open the index again")
+            raise IndexFileError("the index was closed: open it again")
         return self._store
 
     def remove(self, document_id: str) -> None:

@@ -139,3 +139,12 @@ def test_an_embedder_without_a_lexical_gate_finds_anchors_that_share_no_word_wit
     gated = SemanticRepository()
     gated.add(compile(text, document_id="d"))
     assert gated.search("quenix", k=1).region_count == 0  # the LiteEmbedder needs a word in common
+
+
+def test_a_closed_index_refuses_a_search_with_the_way_on(tmp_path):
+    from semantic_json.store import IndexFileError
+
+    repo = _repo(tmp_path / "index.sqlite")
+    repo.close()
+    with pytest.raises(IndexFileError, match="closed: open it again"):
+        repo.search("revenue")
