@@ -73,6 +73,8 @@ class SemanticRepository:
         self._in_memory = in_memory
         #: Per document, in the order they were (last) added: its number in the engine, units, fingerprint.
         self._held: dict[str, HeldDocument] = {}
+        #: Document id by its number in the engine (the rows a search reads name documents by number).
+        self._by_seq: dict[int, str] = {}
         self._documents = HeldDocuments()
         self._records = RecordCache(self._read_record)
         self._vocabulary = store.vocabulary()
@@ -80,7 +82,7 @@ class SemanticRepository:
         #: Per document the fields filters read (company, form, fiscal year, period, language).
         self._fields: dict[str, dict[str, str]] = {}
         self._regions: OrderedDict[str, EvidenceRegion] = OrderedDict()
-        self._search = CandidateSearch(store, self._held, self._records, self._key_id, self._profiles)
+        self._search = CandidateSearch(store, self._held, self._records, self._key_id, self._profiles, self._by_seq)
         #: Documents of the index file that could not be read (document id → why); see open().
         self.damaged: dict[str, str] = {}
 
@@ -123,8 +125,9 @@ class SemanticRepository:
 
     def _hold(self, document_id: str, held: HeldDocument, info: dict[str, Any] | None) -> None:
         """Hold a document's entry (last in the order of addition), its profile and its filter fields."""
-        self._held.pop(document_id, None)
+        self._forget_seq(document_id)
         self._held[document_id] = held
+        self._by_seq[held.seq] = document_id
         self._records.forget(document_id)
         self._profiles.set(document_id, info_text(info, PROFILE_KEY), info_text(info, SUBJECT_KEY))
         self._fields[document_id] = SearchFilter.fields_of(info)
@@ -257,9 +260,14 @@ class SemanticRepository:
         self._writable_store().delete(document_id)
         self._forget(document_id)
 
+    def _forget_seq(self, document_id: str) -> None:
+        held = self._held.pop(document_id, None)
+        if held is not None:
+            self._by_seq.pop(held.seq, None)
+
     def _forget(self, document_id: str) -> None:
         """Drop a document from memory: its entry, record, profile and (unread) text."""
-        self._held.pop(document_id, None)
+        self._forget_seq(document_id)
         self._records.forget(document_id)
         self._documents.forget(document_id)
         self._fields.pop(document_id, None)

@@ -123,12 +123,14 @@ class CandidateSearch:
     the engine's vocabulary (``key_id``: None for a key it lacks)."""
 
     def __init__(self, store: IndexStore, documents: Mapping[str, HeldDocument], records: RecordCache,
-                 key_id: Callable[[str], int | None], profiles: Profiles) -> None:
+                 key_id: Callable[[str], int | None], profiles: Profiles, by_seq: Mapping[int, str]) -> None:
         self.store = store
         self.documents = documents
         self.records = records
         self.key_id = key_id
         self.profiles = profiles
+        #: Document id by its number in the engine (kept by the repository with ``documents``).
+        self.by_seq = by_seq
 
     # ------------------------------------------------------------- routing
 
@@ -137,12 +139,11 @@ class CandidateSearch:
         ids = {key: self.key_id(key) for key in sorted(plan.prior_keys)}
         by_key: dict[int, list[tuple[str, int]]] = {i: [] for i in ids.values() if i is not None}
         wanted = sorted(by_key)
-        names = {held.seq: document_id for document_id, held in self.documents.items()}
         for key_id, seq, count in self.store.document_counts(wanted) if wanted else ():
-            document_id = names.get(seq)
+            document_id = self.by_seq.get(seq)
             if document_id is not None:
                 by_key[key_id].append((document_id, count))
-        lengths = {document_id: held.length for document_id, held in self.documents.items()}
+        lengths = {d: self.documents[d].length for docs in by_key.values() for d, _ in docs}
         prior = document_prior(by_key.values(), lengths, totals.documents, totals.document_length)
         profile = self.profiles.scores(set(plan.keys))
         period = self.profiles.of_period(query, self.documents if only is None else only)
