@@ -21,6 +21,8 @@ DEFAULT_K = 5
 #: Suffix of the file beside the index where `sjt search` keeps its last result, so `sjt show` can resolve
 #: region ids. Search never writes into the index itself (it may be read-only or shared).
 LAST_RESULT_SUFFIX = ".last-search.json"
+#: Note under which a server index (PostgreSQL) keeps the last `sjt search` result, having no folder beside it.
+LAST_SEARCH_NOTE = "last-search"
 
 
 def open_repository(path: str | Path):
@@ -70,7 +72,9 @@ def document_pdf(repo, document_id: str) -> Path:
     """The PDF the index records for ``document_id``; NotServedError when the document or its PDF is unknown."""
     if document_id not in repo:
         raise NotServedError(f"the index holds no document {document_id!r}")
-    pdf = repo.document_info(document_id).get("pdf_path")
+    from semantic_json.provenance import recorded_pdf
+
+    pdf, _ = recorded_pdf(repo.get_document(document_id), repo.document_info(document_id))
     if not pdf:
         raise NotServedError(f"document {document_id!r} was not indexed from a PDF")
     path = Path(pdf)
@@ -126,10 +130,14 @@ def last_result_path(index: str | Path) -> Path:
 
 
 def last_cli_result(repo):
-    """The last result `sjt search` kept beside the index file (None if there is none or it no longer parses)."""
-    if repo.path is None or _is_server(str(repo.path)):
+    """The last result `sjt search` kept beside the index file, or as a server index's note (None if there is
+    none or it no longer parses)."""
+    if repo.path is None:
         return None
     try:
+        if _is_server(str(repo.path)):
+            saved = repo.get_note(LAST_SEARCH_NOTE)
+            return None if saved is None else parse_transport(saved)
         saved = last_result_path(repo.path).read_text(encoding="utf-8")
         return parse_transport(saved)
     except (OSError, UnicodeDecodeError, ServingError):

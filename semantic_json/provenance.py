@@ -5,8 +5,9 @@ compares, in order: the document is known and is the one the region names; its S
 the span lies inside the text; the text at the span equals the region's text; the uri and lines equal the
 document's; the PDF provenance (pages, boxes, chunk ids, kind, pdf_sha256) equals what the document's
 segments give for that span. `check_pdf(info, ...)` then re-hashes the PDF *the index recorded* (its path
-and hash from ingest): a missing PDF, a missing hash or changed bytes fail. No file named by a region
-(its uri) is ever opened. The first failure is the reason; only a region that passes every check verifies.
+and hash from ingest, or, for a document the bridge made and `add` stored, the file of its own source_uri
+and the hash its segments carry): a missing PDF, a missing hash or changed bytes fail. No file named by a
+region (its uri) is ever opened. The first failure is the reason; only a region that passes every check verifies.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
+from urllib.request import url2pathname
 
 from pydantic import BaseModel, ConfigDict
 
@@ -168,14 +171,29 @@ def _short(value: Any, limit: int = 80) -> str:
 
 
 def recorded_pdf(doc: SemanticDocument, info: Mapping[str, Any]) -> tuple[str | None, str | None]:
-    """The PDF path and sha256 the index recorded for `doc` (from its info), (None, None) for a document
-    added without a PDF. The hash must agree with the one the document's segments carry, if any."""
+    """The PDF path and sha256 the index recorded for `doc`, (None, None) for a document without a PDF.
+
+    `sjt ingest` records them in the document's info. A document the bridge made from Python
+    (`corpus_to_semantic_document(corpus, id, pdf_uri(path), sha256)`) records them itself: its segments carry
+    the PDF's sha256 and its own source_uri is the PDF's file:// URI, both stored with the document. The hash
+    must agree with the one the document's segments carry, if any."""
     path = info.get(INFO_PDF_PATH)
     digest = info.get(INFO_PDF_SHA256)
     segment_hashes = {s.pdf_sha256 for s in doc.segments if s.pdf_sha256}
+    if not path and not digest and len(segment_hashes) == 1:
+        path = local_file(doc.source_uri)
+        digest = next(iter(segment_hashes)) if path else None
     if digest and segment_hashes and segment_hashes != {digest}:
         digest = None  # the index contradicts itself: trust neither (verification fails with its reason)
     return (str(path) if path else None), (str(digest) if digest else None)
+
+
+def local_file(uri: str | None) -> str | None:
+    """The local path a file:// URI names (``file:///a/b.pdf`` or ``file://localhost/...``), else None."""
+    parts = urlsplit(uri or "")
+    if parts.scheme != "file" or parts.netloc not in ("", "localhost") or not parts.path:
+        return None
+    return url2pathname(parts.path)
 
 
 def file_sha256(path: str | Path) -> str:
@@ -194,7 +212,7 @@ def check_pdf(doc: SemanticDocument, info: Mapping[str, Any], hashes: dict[str, 
     path, digest = recorded_pdf(doc, info)
     if path is None:
         if info.get(INFO_PDF_SHA256) or any(s.pdf_sha256 for s in doc.segments):
-            return PDF_MISSING, "the index records a PDF hash but no PDF path"
+            return PDF_MISSING, "the index records a PDF hash but no PDF path (nor a file:// source_uri)"
         return None
     if digest is None:
         return PDF_NOT_RECORDED, f"the index records no usable sha256 for {path}"

@@ -223,3 +223,7 @@ def test_cli_ingests_searches_and_verifies_on_a_server_url(tmp_path, pg_url, cap
     capsys.readouterr()
     assert sjt(["verify", "--index", pg_url, str(out)]) == 0
     assert "2 of 2 region(s) verified" in capsys.readouterr().err
+    # The server keeps the last result as a note, so `show` finds its regions without --result (as with a file)
+    first = json.loads(out.read_text(encoding="utf-8"))["documents"][0]["regions"][0]["region_id"]
+    assert sjt(["show", "--index", pg_url, first, "-o", str(tmp_path / "r.png")]) == 0
+    assert f"wrote {tmp_path / 'r.png'}" in capsys.readouterr().err and (tmp_path / "r.png").stat().st_size > 0

@@ -389,3 +389,33 @@ def test_fuzz_a_mutated_transport_never_verifies(fuzz_setup, data):
     if not check.ok:
         assert check.reason in {UNKNOWN_DOCUMENT, DOCUMENT_ID_DIFFERS, HASH_DIFFERS, SPAN_OUT_OF_RANGE, SLICE_DIFFERS,
                                 COORDINATES_DIFFER, PROVENANCE_DIFFERS, PDF_CHANGED, PDF_MISSING}
+
+
+def test_a_document_the_bridge_made_from_python_verifies_against_its_pdf(tmp_path, capsys):
+    """No info= needed: the bridge's document names its PDF (source_uri) and hash (segments); add stores
+    both, so verify_source checks the PDF as `sjt verify` does, and `sjt show` draws from it."""
+    from evidence_chunker import EvidenceChunker
+    from evidence_chunker.export.semantic import corpus_to_semantic_document, pdf_uri
+
+    pdf = tmp_path / "mixed_brief.pdf"
+    shutil.copy(SAMPLE_PDFS / "mixed_brief.pdf", pdf)
+    chunker = EvidenceChunker(parser="lite")
+    parsed = chunker.parse(pdf)
+    doc = corpus_to_semantic_document(chunker.build_corpus_parsed(parsed), "mixed_brief", pdf_uri(parsed.path),
+                                      parsed.sha256)
+    index = tmp_path / "index.sqlite"
+    for repo in (SemanticRepository(), SemanticRepository.open(index)):
+        repo.add(doc)
+        result = repo.search("operating income 2024", k=1)
+        assert repo.verify_source(result[0]), repo.explain_verification(result[0])
+    saved = tmp_path / "result.json"
+    saved.write_text(result.to_json(), encoding="utf-8")
+    assert sjt(["show", "--index", str(index), "--result", str(saved), result[0].region_id,
+                "-o", str(tmp_path / "r.png")]) == 0
+    pdf.write_bytes(pdf.read_bytes() + b"\n%changed\n")
+    check = repo.check_source(result[0])
+    assert not check.ok and check.reason == PDF_CHANGED and str(pdf) in check.detail
+    pdf.unlink()
+    check = repo.check_source(result[0])
+    assert not check.ok and check.reason == PDF_MISSING and f"no file at {pdf}" in check.detail
+    repo.close()

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ..batch import atomic_output, collect_inputs
 from ..diagnose import diagnose_index
-from ..serving import last_result_path
+from ..serving import LAST_SEARCH_NOTE, last_result_path
 from .common import (
     CliError,
     add_command,
@@ -213,22 +213,29 @@ def cmd_search(args: argparse.Namespace) -> int:
         except SemanticJsonError as exc:
             raise CliError(f"{exc}") from exc
         transport = result.to_json(indent=2)
+        if args.output:
+            with atomic_output(args.output) as out:
+                out.write(transport + "\n")
+        _keep_last_result(args.index, transport, repo)
     finally:
         repo.close()
-    if args.output:
-        with atomic_output(args.output) as out:
-            out.write(transport + "\n")
-    _keep_last_result(args.index, transport)
     print(result.to_text() if args.view == "text" else transport)
     return 0
 
 
-def _keep_last_result(index: str, transport: str) -> None:
-    """Save the result beside the index file for `sjt show`; a read-only folder only costs that convenience.
-    A server index has no folder beside it: nothing is kept (`sjt show --result FILE` takes a saved result)."""
+def _keep_last_result(index: str, transport: str, repo) -> None:
+    """Keep the result for `sjt show`: beside the index file, or on a server index as its note
+    LAST_SEARCH_NOTE. A read-only folder or a server that refuses the write only costs that convenience."""
     from semantic_json.store.base import is_server_url
 
     if is_server_url(index):
+        from psycopg import Error as ServerError
+
+        try:
+            repo.set_note(LAST_SEARCH_NOTE, transport)
+        except ServerError as exc:
+            print(f"warning: {index}: cannot keep the result for `sjt show` ({exc}); "
+                  "pass `sjt show --result FILE` with a saved result instead", file=sys.stderr)
         return
     target = last_result_path(index)
     try:
@@ -254,6 +261,10 @@ def _load_result(path: str):
 
 
 def cmd_show(args: argparse.Namespace) -> int:
+    from semantic_json import SearchResult
+    from semantic_json.provenance import recorded_pdf
+    from semantic_json.store import is_server_url
+
     from ..render import render_boxes
     from ..units import PageBox
 
@@ -262,6 +273,11 @@ def cmd_show(args: argparse.Namespace) -> int:
     try:
         if args.result:
             result = _load_result(args.result)
+        elif is_server_url(args.index):
+            saved = repo.get_note(LAST_SEARCH_NOTE)
+            if saved is None:
+                raise CliError(f"{args.index}: no --result given and no search has been run on this index yet")
+            result = SearchResult.from_json(saved)
         else:
             saved = last_result_path(args.index)
             if not saved.is_file():
@@ -275,10 +291,10 @@ def cmd_show(args: argparse.Namespace) -> int:
         check = repo.check_source(region)
         if not check.ok:
             raise CliError(f"{args.region_id}: does not verify against {args.index} ({check.explain()}); not drawn")
-        info = repo.document_info(region.document_id)
+        pdf, _ = recorded_pdf(repo.get_document(region.document_id), repo.document_info(region.document_id))
     finally:
         repo.close()
-    pdf = info.get("pdf_path")  # the PDF recorded at ingest; a transport's uri is never opened
+    # pdf: the PDF recorded at ingest (or by the bridge, with the document); a transport's uri is never opened
     if not pdf:
         raise CliError(f"{args.region_id}: document {region.document_id!r} has no recorded PDF (it was not ingested "
                        "from a PDF)")
