@@ -74,8 +74,9 @@ TAG_RECALL_CUTOFF = 5
 DEFAULT_SYSTEMS = ("bm25-fixed512", "lite-fixed512", "st-fixed512")
 REQUIRED_FIELDS = {"id": str, "pdf": str, "question": str, "evidence_pages": list}
 OPTIONAL_FIELDS = {"answer": str, "tags": list, "company": str}
-#: Fields that question sets such as finqa_dev carry for people; the harness reads none of them.
-DESCRIPTIVE_FIELDS = {"source_dataset": str, "evidence_text": str, "evidence": list, "question_type": str}
+#: Fields that question sets such as finqa_dev and korean_dev carry for people; the harness reads none of them.
+DESCRIPTIVE_FIELDS = {"source_dataset": str, "evidence_text": str, "evidence": list, "question_type": str,
+                      "kind": str, "language": str}
 
 
 class QuestionFileError(ValueError):
