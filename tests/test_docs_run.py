@@ -36,10 +36,10 @@ def test_doc_example(page_run, page, index):
     block = run.blocks[index]
     if index in run.failures:
         pytest.fail(f"{block.name} fails: {run.failures[index]}")
-    for part in block.parts:
-        if part.compare and not part_matches(part):
-            pytest.fail(f"{block.name}: `{part.label.splitlines()[0]}` prints something else than the page shows "
-                        f"(regenerate with `make docs`):\n{difference(part)}")
+    differ = [f"`{part.label.splitlines()[0]}` prints something else than the page shows:\n{difference(part)}"
+              for part in block.parts if part.compare and not part_matches(part)]
+    if differ:
+        pytest.fail(f"{block.name} (regenerate with `make docs`):\n" + "\n".join(differ))
 
 
 def test_every_block_is_run_or_marked():
