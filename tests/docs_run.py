@@ -25,9 +25,10 @@ Shown output may leave things out with "…": inside a line it stands for any te
 number of lines. Before comparing, the actual output is normalised: the page's sandbox ``tmp/`` back to
 ``/tmp/``, this checkout's path to ``DOC_ROOT``, and timings and rates to placeholders (on both sides).
 
-Each page runs in a sandbox folder of its own: ``sample_pdfs`` links to the repository's, ``out/`` is empty,
-``tmp/`` stands in for ``/tmp`` (paths in code and commands are rewritten), and ``sjt``, ``python``,
-``.venv/bin/sjt``, ``.venv/bin/python`` and ``make demo`` run this checkout with this interpreter.
+Each page runs in a sandbox folder of its own, as in a fresh clone: ``sample_pdfs`` links to the repository's,
+there is no ``out/``, ``tmp/`` stands in for ``/tmp`` (paths in code and commands are rewritten), and
+``sjt``, ``python``, ``.venv/bin/sjt``, ``.venv/bin/python`` and ``make demo`` run this checkout with this
+interpreter.
 
 Regenerate the shown outputs from the code (only blocks that differ are rewritten; trims are kept):
 
@@ -277,7 +278,7 @@ class PageRun:
 
     def _make_sandbox(self) -> None:
         box = self.sandbox
-        for sub in ("out", "tmp", "bin", ".venv/bin"):
+        for sub in ("tmp", "bin", ".venv/bin"):  # no out/: a fresh clone has none
             (box / sub).mkdir(parents=True, exist_ok=True)
         for name in ("sample_pdfs", "benchmarks", "Makefile", "pyproject.toml"):
             if not (box / name).exists():
