@@ -156,7 +156,8 @@ def _parts(block: Block) -> list[Part]:
     parts: list[Part] = []
     offset = 0
     for line in block.body.splitlines(keepends=True):
-        is_continuation = block.kind == "console" and line.startswith("... ") and parts and parts[-1].start == parts[-1].end
+        is_continuation = (block.kind == "console" and line.startswith("... ") and parts
+                           and parts[-1].start == parts[-1].end)
         if line.startswith(prompt):
             at = start + offset + len(line)
             parts.append(Part(line[len(prompt):].rstrip("\n"), "", at, at))
@@ -513,6 +514,11 @@ def dump_json(value, indent: int = 0) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
+def differing(run: PageRun) -> list[Part]:
+    """The parts of a page run whose output is not what the page shows."""
+    return [p for b in run.blocks for p in b.parts if p.compare and p.actual is not None and not part_matches(p)]
+
+
 def regenerate_page(page: str, root: Path) -> list[str]:
     """Rewrite the page's shown outputs that differ from what its examples print; the labels rewritten."""
     run = run_page(page, root)
@@ -520,7 +526,7 @@ def regenerate_page(page: str, root: Path) -> list[str]:
         failed = "; ".join(f"{run.blocks[i].name}: {why}" for i, why in run.failures.items())
         raise RuntimeError(f"{page}: examples fail, nothing rewritten: {failed}")
     text = (REPO / page).read_text(encoding="utf-8")
-    changed = [p for b in run.blocks for p in b.parts if p.compare and p.actual is not None and not part_matches(p)]
+    changed = differing(run)
     for part in sorted(changed, key=lambda p: p.start, reverse=True):
         text = text[:part.start] + regenerated(part) + text[part.end:]
     if changed:
@@ -544,7 +550,7 @@ def main(argv: list[str]) -> int:
                 print(f"{page}: {len(labels)} output(s) rewritten" + "".join(f"\n    {x}" for x in labels))
             else:
                 run = run_page(page, Path(root))
-                bad = [p for b in run.blocks for p in b.parts if p.compare and p.actual is not None and not part_matches(p)]
+                bad = differing(run)
                 print(f"{page}: {len(run.failures)} failed, {len(bad)} differ")
                 for i, why in run.failures.items():
                     print(f"  FAILED {run.blocks[i].name}: {why}")

@@ -89,7 +89,8 @@ def test_timings_paths_and_progress_bars_are_normalised():
 def test_regenerating_keeps_the_trims_of_the_page():
     shown = ["Query: q", "--- R1 | score 0.61 ---", "a long line that was trim…", "…", "end"]
     printed = ["Query: q", "--- R1 | score 0.75 ---", "a long line that was trimmed here", "x", "y", "end"]
-    assert align(shown, printed) == ["Query: q", "--- R1 | score 0.75 ---", "a long line that was trim…", "…", "end"]
+    assert align(shown, printed) == ["Query: q", "--- R1 | score 0.75 ---", "a long line that was trim…", "…",
+                                     "end"]
     assert align(["a", "b"], ["a", "c", "d"]) == ["a", "c", "d"]
 
 
