@@ -43,8 +43,8 @@ DISTRIBUTION = "semantic-json-transport"
 SCHEMA_RESOURCE_URI = "sjt://cited-answer-schema"
 #: Name of the prompt that asks for a cited answer.
 PROMPT_NAME = "answer_with_citations"
-#: Digits of a region's score in the text view (enough to rank; the transport keeps every digit).
-TEXT_SCORE_DIGITS = 3
+#: The text content of a search that found nothing.
+NO_EVIDENCE_TEXT = "No evidence found: no region of the index matches this search."
 INSTRUCTIONS = (
     "Answer questions from report PDFs with evidence: call `search` for regions of original text, answer as "
     "statements that cite region ids (the prompt answer_with_citations and the resource "
@@ -127,18 +127,17 @@ Question = Annotated[str, Field(min_length=1, description="The question to answe
 
 
 def compact_text(result) -> str:
-    """The text a model reads for a search result: per region its id, pages and score, then its text.
+    """The text a model reads for a search result: per region its id in brackets and its pages, then its text.
 
-    Coordinates, hashes, anchors and boxes stay in the transport (the structured content)."""
-    lines = [f"{len(result)} region(s) for: {result.query}"]
+    Nothing else: the query is the caller's own, and scores, coordinates, hashes, anchors and boxes stay in
+    the transport (the structured content)."""
     if not len(result):
-        lines.append("(no evidence found)")
+        return NO_EVIDENCE_TEXT
+    blocks = []
     for region in result:
-        pages = region.source.pages or []
-        where = f" p.{','.join(str(p) for p in pages)}" if pages else ""
-        lines.append(f"\n[{region.region_id}]{where} score {region.score:.{TEXT_SCORE_DIGITS}f}")
-        lines.append(region.text)
-    return "\n".join(lines)
+        pages = ",".join(str(p) for p in region.source.pages or [])
+        blocks.append(f"[{region.region_id}]{f' p.{pages}' if pages else ''}\n{region.text}")
+    return "\n\n".join(blocks)
 
 
 def free_schema() -> dict[str, Any]:
@@ -332,9 +331,9 @@ def build_server(session: EvidenceSession):
         return tool_annotations.model_validate({"title": title, **READ_ONLY_TOOL})
 
     @server.tool(annotations=annotations("Search the evidence"), description=(
-        "Search the indexed report PDFs. Text: per region its id in brackets, pages and score, then its "
-        "original text. Structured content: the semantic-json-transport/context/v1 transport (source spans, "
-        "document hashes, boxes). Cite regions by the ids in brackets."))
+        "Search the indexed report PDFs. Text: per region its id in brackets and its pages, then its "
+        "original text, best document first. Structured content: the semantic-json-transport/context/v1 "
+        "transport (scores, source spans, document hashes, boxes). Cite regions by the ids in brackets."))
     async def search(query: Query, k: K = DEFAULT_K, documents: DocumentIds = None,
                      where: WhereArg = None) -> call_tool_result:
         filters = where.model_dump(exclude_none=True) if where is not None else None
