@@ -118,7 +118,8 @@ class Answer(BaseModel):
 
 
 Policy = Annotated[Literal["reject", "strip"], Field(
-    description="`reject` drops a statement with an unknown citation id; `strip` drops the unknown id only.")]
+    description="`reject` drops a statement citing an unknown id; `strip` removes the unknown id and keeps the "
+    "statement while a valid id remains.")]
 Strict = Annotated[bool, Field(description="Reject (not only flag) a statement whose numbers its regions do "
                                "not print.")]
 Question = Annotated[str, Field(min_length=1, description="The question to answer from the indexed documents.")]

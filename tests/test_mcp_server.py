@@ -335,3 +335,51 @@ def test_a_search_tool_filter_keeps_to_the_documents_it_admits_and_a_bad_one_is_
     assert table_transport["region_count"] > 0
     assert {r["source"].get("kind") for r in regions_of(table_transport)} == {"table"}
     assert "colour" in error_text(bad) and "Extra inputs are not permitted" in error_text(bad)
+
+
+def test_langchain_mcp_adapters_search_get_region_and_check_answer_with_a_new_session_per_call(index, tmp_path):
+    """What a LangChain agent does: tools loaded by MultiServerMCPClient (one server process and session per
+    call, its default), a region id read from the search text, the region fetched and an answer citing it
+    checked, with no transport passed and no state shared between the calls."""
+    client_module = pytest.importorskip("langchain_mcp_adapters.client",
+                                        reason="langchain-mcp-adapters (extra dev) is not installed")
+    index_path, _ = index
+    starts = tmp_path / "starts.log"
+    # each server process appends a line before it serves: the count of sessions the client opened
+    counted = ("import sys; from pathlib import Path; from evidence_chunker.cli import main; "
+               f"Path({str(starts)!r}).open('a').write('start\\n'); sys.exit(main())")
+    client = client_module.MultiServerMCPClient({"sjt": {
+        "transport": "stdio", "command": sys.executable, "args": ["-c", counted, "mcp", "--index", str(index_path)],
+        "env": server_env()}})
+
+    async def call(tool, args):
+        message = await tool.ainvoke({"type": "tool_call", "name": tool.name, "args": args, "id": tool.name})
+        blocks = message.content if isinstance(message.content, list) else [{"type": "text", "text": message.content}]
+        return "".join(block["text"] for block in blocks), (message.artifact or {}).get("structured_content")
+
+    async def run():
+        with anyio.fail_after(CONVERSATION_TIMEOUT_S):
+            tools = {tool.name: tool for tool in await client.get_tools()}
+            found_text, transport = await call(tools["search"], {"query": EPS_QUESTION, "k": 2})
+            region_id = found_text[1:found_text.index("]")]
+            region_text, region = await call(tools["get_region"], {"region_id": region_id})
+            answer = {"statements": [
+                {"sentence": "Diluted EPS was 0.48 USD in Q3 2019.", "citation_ids": [region_id]},
+                {"sentence": "Diluted EPS was 0.99 USD in Q3 2019.", "citation_ids": [region_id]},
+                {"sentence": "The company will grow next year.", "citation_ids": []},
+            ]}
+            report_text, report = await call(tools["check_answer"], {"answer": answer, "strict": True})
+            return tools, transport, region_id, region_text, region, report_text, report
+
+    tools, transport, region_id, region_text, region, report_text, report = anyio.run(run)
+    assert tools["search"].metadata["readOnlyHint"] is True and tools["check_answer"].metadata["idempotentHint"]
+    assert region_id in {r["region_id"] for r in regions_of(transport)} | {
+        r.get("citation_id") for r in regions_of(transport)}
+    assert "Q3 2019 | Revenue: 2,244" in region_text and "Diluted EPS (USD): 0.48" in region["text"]
+    assert region["verified"] is True and region["pages"] == [6]
+    assert json.loads(report_text) == report
+    assert [s["sentence"] for s in report["accepted"]] == ["Diluted EPS was 0.48 USD in Q3 2019."]
+    assert report["accepted"][0]["sources"][0]["pages"] == [6]
+    assert {s["reason"] for s in report["rejected"]} == {"ungrounded_number", "unsupported"}
+    assert report["unresolved"] == []
+    assert starts.read_text().count("start") == 4  # tools listed, then one server per call
