@@ -5,9 +5,10 @@ pages, boxes, source), ``verify`` (a transport or region ids → verified or why
 ``check_answer`` (a cited answer → the citation oracle's report). Resource ``sjt://cited-answer-schema`` and
 prompt ``answer_with_citations``: the function definition an LLM answers with, and how to use it.
 
-Every call stands alone: ids are resolved through the index (``SemanticRepository.get_region``), never
-through an earlier call of the same session, because clients such as langchain-mcp-adapters open a new
-session (a new server process) per tool call. ``search`` hands its text view as text content (what the model
+Every call stands alone: regions are named by their stable citation ids (``DOC@c730-1921.3fa2b1c9``), which
+resolve through the index (``SemanticRepository.get_region``), never through an earlier call of the same
+session, because clients such as langchain-mcp-adapters open a new session (a new server process) per tool
+call. ``search`` hands its text view as text content (what the model
 reads) and the full transport as structured content. A bad argument is a tool error (``isError``) whose
 message says what is wrong; the server keeps running.
 
@@ -43,6 +44,12 @@ DISTRIBUTION = "semantic-json-transport"
 SCHEMA_RESOURCE_URI = "sjt://cited-answer-schema"
 #: Name of the prompt that asks for a cited answer.
 PROMPT_NAME = "answer_with_citations"
+#: What `citation_ids` holds when no search of the session limits it to an enum.
+FREE_CITATION_IDS = (
+    "Citation ids of the regions this sentence is drawn from, copied exactly as `search` printed them in "
+    "brackets (document@c<start>-<end>.<hash>). An empty list marks the sentence as unsupported, and it will be "
+    "dropped."
+)
 #: The text content of a search that found nothing.
 NO_EVIDENCE_TEXT = "No evidence found: no region of the index matches this search."
 INSTRUCTIONS = (
@@ -50,7 +57,7 @@ INSTRUCTIONS = (
     "statements that cite region ids (the prompt answer_with_citations and the resource "
     f"{SCHEMA_RESOURCE_URI} give the schema), then call `check_answer` to drop uncited or wrongly cited "
     "statements. `get_region` and `verify` show where a region comes from and whether it still matches its "
-    "source. Every call stands alone: ids from any earlier search resolve through the index."
+    "source. Every call stands alone: a region id printed by any search resolves through the index."
 )
 #: What every tool declares: it reads the index and the indexed PDFs, changes nothing, and answers the same
 #: call the same way.
@@ -92,8 +99,8 @@ DocumentIds = Annotated[list[Annotated[str, Field(min_length=1)]] | None, Field(
     min_length=1, description="Search only these document ids (omit to search every document).")]
 WhereArg = Annotated[Where | None, Field(description="Search only the documents and units this filter admits; "
                                          "each field is one value or a list (any matches).")]
-RegionId = Annotated[str, Field(min_length=1, description="A region id as a search printed it (e.g. "
-                                "\"annual_report_en:R1\").")]
+RegionId = Annotated[str, Field(min_length=1, description="A region id as a search printed it, e.g. "
+                                "\"annual_report_en@c1520-2710.9f2c4e1a\" (document@characters.hash).")]
 RegionIds = Annotated[list[Annotated[str, Field(min_length=1)]] | None, Field(
     min_length=1, description="Region ids to verify (pass this or `transport`).")]
 Transport = Annotated[dict[str, Any] | None, Field(
@@ -120,8 +127,8 @@ class Answer(BaseModel):
 Policy = Annotated[Literal["reject", "strip"], Field(
     description="`reject` drops a statement citing an unknown id; `strip` removes the unknown id and keeps the "
     "statement while a valid id remains.")]
-Strict = Annotated[bool, Field(description="Reject (not only flag) a statement whose numbers its regions do "
-                               "not print.")]
+LenientNumbers = Annotated[bool, Field(description="Only flag, not reject, a statement whose figures its cited "
+                                       "regions do not print (after unit and scale normalisation).")]
 Question = Annotated[str, Field(min_length=1, description="The question to answer from the indexed documents.")]
 
 # ----------------------------------------------------------------------------- what the tools do
@@ -137,7 +144,7 @@ def compact_text(result) -> str:
     blocks = []
     for region in result:
         pages = ",".join(str(p) for p in region.source.pages or [])
-        blocks.append(f"[{region.region_id}]{f' p.{pages}' if pages else ''}\n{region.text}")
+        blocks.append(f"[{region.citation_id}]{f' p.{pages}' if pages else ''}\n{region.text}")
     return "\n\n".join(blocks)
 
 
@@ -154,6 +161,8 @@ def free_schema() -> dict[str, Any]:
     parameters = json.loads(text)
     for key in SCHEMA_FILE_META_KEYS:
         parameters.pop(key, None)
+    statement = parameters["properties"]["statements"]["items"]["properties"]
+    statement["citation_ids"]["description"] = FREE_CITATION_IDS
     return {"name": DEFAULT_TOOL_NAME, "description": DEFAULT_TOOL_DESCRIPTION, "parameters": parameters,
             "strict": True}
 
@@ -193,7 +202,7 @@ class EvidenceSession:
         for region in last_cli_result(self.repo) or ():
             if region.region_id == region_id:
                 return region
-        raise ServingError(f"unknown region id {region_id!r}: no region of this index has it ({failure})") from None
+        raise ServingError(str(failure)) from None
 
     def get_region(self, region_id: str) -> dict[str, Any]:
         region = self.region(region_id)
@@ -209,35 +218,25 @@ class EvidenceSession:
         checks = []
         for region in regions:
             verified, why = check_region(self.repo, region)
-            checks.append({"region_id": region.region_id, "document_id": region.document_id,
+            checks.append({"citation_id": region.citation_id, "region_id": region.region_id,
+                           "document_id": region.document_id,
                            "pages": region.source.pages or [], "verified": verified, "why": why})
         return {"verified": all(c["verified"] for c in checks), "regions": checks}
 
     def check_answer(self, answer: dict[str, Any] | str, transport: dict[str, Any] | str | None = None,
-                     policy: str = "reject", strict: bool = False) -> dict[str, Any]:
-        """The oracle's report for ``answer``, against ``transport`` or else the regions its ids name in the
-        index; ids that name none are listed under ``unresolved`` with why (and rejected by the oracle)."""
-        from semantic_json import SearchResult, validate_cited_answer
+                     policy: str = "reject", lenient_numbers: bool = False) -> dict[str, Any]:
+        """The oracle's report for ``answer``: against ``transport``, or else against the regions its citation
+        ids name in the index (an id the index does not resolve, or whose document changed, is an invalid
+        citation that says why)."""
+        from semantic_json import validate_cited_answer
         from semantic_json.errors import SemanticJsonError
 
-        unresolved: list[dict[str, str]] = []
-        if transport is not None:
-            result = parse_transport(transport)
-        else:
-            regions = []
-            for region_id in dict.fromkeys(_cited_ids(answer)):
-                try:
-                    regions.append(self.region(region_id))
-                except ServingError as exc:
-                    unresolved.append({"region_id": region_id, "why": str(exc)})
-            result = SearchResult("", regions)
+        against = {"result": parse_transport(transport)} if transport is not None else {"repository": self.repo}
         try:
-            report = validate_cited_answer(answer, result, policy=policy, strict_numbers=strict).to_dict()
+            report = validate_cited_answer(answer, policy=policy, strict_numbers=not lenient_numbers, **against)
         except (SemanticJsonError, ValueError, TypeError) as exc:
             raise ServingError(f"answer: {exc}") from exc
-        if transport is None:
-            report["unresolved"] = unresolved
-        return report
+        return report.to_dict()
 
     def cited_answer_schema(self) -> dict[str, Any]:
         """The function definition for the latest search of this session, else with free-form ids."""
@@ -252,22 +251,6 @@ class EvidenceSession:
         schema = json.dumps(free_schema(), ensure_ascii=False)
         return (f"Answer this question from the indexed documents, citing evidence: {question.strip()}\n\n"
                 f"{ANSWER_STEPS}\n\nCited-answer schema (a function definition):\n{schema}")
-
-
-def _cited_ids(answer: Any) -> list[str]:
-    """Every citation id of an answer of the schema's shape (a shape error is left to the oracle)."""
-    if isinstance(answer, str):
-        try:
-            answer = json.loads(answer)
-        except ValueError:
-            return []
-    statements = answer.get("statements") if isinstance(answer, dict) else None
-    ids: list[str] = []
-    for statement in statements if isinstance(statements, list) else ():
-        cited = statement.get("citation_ids") if isinstance(statement, dict) else None
-        if isinstance(cited, list):
-            ids.extend(i for i in cited if isinstance(i, str))
-    return ids
 
 
 # ----------------------------------------------------------------------------- the MCP layer
@@ -348,7 +331,7 @@ def build_server(session: EvidenceSession):
         summary = call(session.get_region, region_id)
         status = "verified" if summary["verified"] else f"NOT verified: {summary['why']}"
         pages = ",".join(str(p) for p in summary["pages"]) or "-"
-        return reply(f"[{summary['region_id']}] p.{pages} {status}\n{summary['text']}", summary)
+        return reply(f"[{summary['citation_id']}] p.{pages} {status}\n{summary['text']}", summary)
 
     @server.tool(annotations=annotations("Verify regions"), description=(
         "Re-check regions against the index and the PDF bytes: pass a transport or region ids. Returns "
@@ -357,11 +340,13 @@ def build_server(session: EvidenceSession):
         return as_json(call(session.verify, transport, region_ids))
 
     @server.tool(annotations=annotations("Check a cited answer"), description=(
-        "Check a cited answer against its evidence: the transport if given, else the regions its ids name in "
-        "the index. Returns accepted statements with their sources and rejected ones with the reason."))
+        "Check a cited answer against its evidence: the transport if given, else the regions its citation ids "
+        "name in the index. A statement citing no region, an id that does not resolve, or a figure its regions "
+        "do not print is rejected. Returns accepted statements with their sources and rejected ones with the "
+        "reason."))
     async def check_answer(answer: Answer, transport: Transport = None, policy: Policy = "reject",
-                           strict: Strict = False) -> call_tool_result:
-        return as_json(call(session.check_answer, answer.model_dump(), transport, policy, strict))
+                           lenient_numbers: LenientNumbers = False) -> call_tool_result:
+        return as_json(call(session.check_answer, answer.model_dump(), transport, policy, lenient_numbers))
 
     @server.resource(SCHEMA_RESOURCE_URI, name="cited_answer_schema", mime_type="application/json",
                      description="The cited-answer function definition (name, description, parameters, strict). "

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import sys
 from importlib import metadata
@@ -25,6 +26,8 @@ from mcp import ClientSession, StdioServerParameters  # noqa: E402
 from mcp.client.stdio import stdio_client  # noqa: E402
 
 KOREAN_QUESTION = "B기업의 중장기 채무상환능력은 어떤가?"
+#: A stable region id: document@c<start>-<end>.<first 8 hex of the document's sha256>.
+CITATION_ID = re.compile(r".+@c[0-9]+-[0-9]+\.[0-9a-f]{8}")
 EPS_QUESTION = "What was the diluted EPS in Q3 2019?"
 #: Seconds one whole client conversation may take before the test gives up (the server start dominates).
 CONVERSATION_TIMEOUT_S = 120
@@ -98,7 +101,7 @@ def test_client_searches_fetches_verifies_and_checks_an_answer(index):
     async def steps(session, init):
         free = json.loads((await session.read_resource("sjt://cited-answer-schema")).contents[0].text)
         text, transport = reply(await session.call_tool("search", {"query": KOREAN_QUESTION, "k": 2}))
-        first = regions_of(transport)[0]["region_id"]
+        first = regions_of(transport)[0]["citation_id"]
         region_text, region = reply(await session.call_tool("get_region", {"region_id": first}))
         by_ids = payload(await session.call_tool("verify", {"region_ids": [first]}))
         by_transport = payload(await session.call_tool("verify", {"transport": transport}))
@@ -106,7 +109,7 @@ def test_client_searches_fetches_verifies_and_checks_an_answer(index):
         answer = {"statements": [
             {"sentence": "B기업은 현재까지 원리금을 정상적으로 상환하고 있다.", "citation_ids": [first]},
             {"sentence": "B기업의 신용등급은 AA이다.", "citation_ids": []},
-            {"sentence": "A기업은 부담이 크지 않다.", "citation_ids": ["credit_review_ko:R9"]},
+            {"sentence": "A기업은 부담이 크지 않다.", "citation_ids": ["credit_review_ko@c0-9.00000000"]},
         ]}
         report = payload(await session.call_tool("check_answer", {"answer": answer}))
         against_transport = payload(await session.call_tool("check_answer", {"answer": answer,
@@ -116,25 +119,29 @@ def test_client_searches_fetches_verifies_and_checks_an_answer(index):
     free, text, transport, first, region_text, region, by_ids, by_transport, schema, report, against = \
         converse(index_path, steps)
     assert transport["schema"] == "semantic-json-transport/context/v1"
-    assert transport["region_count"] == 2 and first == "credit_review_ko:R1"
+    assert transport["region_count"] == 2 and regions_of(transport)[0]["region_id"] == "credit_review_ko:R1"
+    assert CITATION_ID.fullmatch(first) and first.startswith("credit_review_ko@c")
     assert text.startswith(f"[{first}] p.2\n") and "원리금을 정상적으로 상환" in text
     assert "score" not in text and "sha256" not in text  # kept in the structured transport only
     assert "원리금을 정상적으로 상환" in region["text"] and region_text.startswith(f"[{first}] p.2 verified\n")
     assert region["pages"] == [2] and region["boxes"][0]["page"] == 2 and region["verified"] is True
     assert region["source"]["pdf_sha256"]
-    assert by_ids == {"verified": True, "regions": [{"region_id": first, "document_id": "credit_review_ko",
-                                                    "pages": [2], "verified": True, "why": "verified"}]}
+    assert region["citation_id"] == first
+    assert by_ids == {"verified": True, "regions": [{"citation_id": first, "region_id": "credit_review_ko:R1",
+                                                    "document_id": "credit_review_ko", "pages": [2],
+                                                    "verified": True, "why": "verified"}]}
     assert by_transport["verified"] is True and len(by_transport["regions"]) == 2
-    citation_items = free["parameters"]["properties"]["statements"]["items"]["properties"]["citation_ids"]["items"]
-    assert free["name"] == "generate_cited_answer" and citation_items == {"type": "string"}
+    free_ids = free["parameters"]["properties"]["statements"]["items"]["properties"]["citation_ids"]
+    assert free["name"] == "generate_cited_answer" and free_ids["items"] == {"type": "string"}
+    assert "as `search` printed them" in free_ids["description"]
     enum = schema["parameters"]["properties"]["statements"]["items"]["properties"]["citation_ids"]["items"]["enum"]
-    assert enum == sorted(r["region_id"] for r in regions_of(transport))
+    assert enum == sorted(r["citation_id"] for r in regions_of(transport))
     for checked in (report, against):
         assert checked["counts"]["accepted"] == 1 and checked["counts"]["unsupported"] == 1
         assert checked["counts"]["invalid_citation"] == 1
         assert checked["accepted"][0]["sources"][0]["pages"] == [2]
-    assert [u["region_id"] for u in report["unresolved"]] == ["credit_review_ko:R9"]
-    assert "unresolved" not in against
+    assert "credit_review_ko@c0-9.00000000" in report["rejected"][-1]["detail"]
+    assert "does not resolve" in report["rejected"][-1]["detail"]
 
 
 def test_tools_advertise_described_bounded_read_only_arguments_and_the_server_version(index):
@@ -212,7 +219,7 @@ def test_search_text_is_the_regions_own_text_within_the_token_bound(index):
         regions = regions_of(transport)
         assert len(regions) == 5
         for region in regions:
-            assert f"[{region['region_id']}]" in text and region["text"] in text
+            assert f"[{region['citation_id']}]" in text and region["text"] in text
         text_tokens += count_tokens(text)
         evidence_tokens += sum(count_tokens(region["text"]) for region in regions)
     assert text_tokens <= TEXT_TOKEN_RATIO * evidence_tokens, (text_tokens, evidence_tokens)
@@ -228,7 +235,7 @@ def test_compact_text_lists_id_and_pages_then_text_per_region():
         return EvidenceRegion(region_id=region_id, document_id="d", score=0.5, source=source, anchors=["x"], text=text)
 
     result = SearchResult("q", [region("d:R1", "Revenue | 1,234", [3, 4]), region("d:R2", "Plain text", None)])
-    assert compact_text(result) == "[d:R1] p.3,4\nRevenue | 1,234\n\n[d:R2]\nPlain text"
+    assert compact_text(result) == "[d@c0-15.aaaaaaaa] p.3,4\nRevenue | 1,234\n\n[d@c0-10.aaaaaaaa]\nPlain text"
     assert compact_text(SearchResult("q", [])) == NO_EVIDENCE_TEXT
 
 
@@ -242,6 +249,8 @@ def test_bad_arguments_are_tool_errors_and_the_server_keeps_serving(index):
             "k not a number": await session.call_tool("search", {"query": "revenue", "k": "many"}),
             "unknown document": await session.call_tool("search", {"query": "revenue", "documents": ["nope"]}),
             "unknown region": await session.call_tool("get_region", {"region_id": "nope:R1"}),
+            "unknown document id": await session.call_tool("get_region", {"region_id": "nope@c0-10.0123abcd"}),
+            "span off the units": await session.call_tool("verify", {"region_ids": ["mixed_brief@c1-2.0123abcd"]}),
             "verify without input": await session.call_tool("verify", {}),
             "not a transport": await session.call_tool("verify", {"transport": {"schema": "x"}}),
             "answer of the wrong shape": await session.call_tool("check_answer", {"answer": {"statements": "x"}}),
@@ -265,6 +274,8 @@ def test_bad_arguments_are_tool_errors_and_the_server_keeps_serving(index):
     assert "valid integer" in texts["k not a number"]
     assert "nope" in texts["unknown document"]
     assert "unknown region id 'nope:R1'" in texts["unknown region"]
+    assert "this index does not hold document 'nope'" in texts["unknown document id"]
+    assert "mixed_brief@c1-2.0123abcd" in texts["span off the units"]
     assert "exactly one of" in texts["verify without input"]
     assert "not a semantic-json-transport result" in texts["not a transport"]
     assert "statements" in texts["answer of the wrong shape"]
@@ -296,6 +307,32 @@ def test_verify_reports_a_changed_pdf(index, tmp_path):
     checked = converse(copy, steps)
     assert checked["verified"] is False
     assert checked["regions"][0]["why"].startswith("PDF changed")
+
+
+def test_an_id_of_a_document_since_changed_fails_as_document_changed_in_a_new_session(index, tmp_path):
+    _, pdfs = index
+    own_pdfs, own_index = tmp_path / "pdfs", tmp_path / "index.sqlite"
+    shutil.copytree(pdfs, own_pdfs)
+    assert sjt(["ingest", str(own_pdfs), "--index", str(own_index), "--parser", "lite", "--no-progress"]) == 0
+
+    async def search(session, init):
+        return reply(await session.call_tool("search", {"query": KOREAN_QUESTION, "k": 1}))[1]
+
+    old = regions_of(converse(own_index, search))[0]["citation_id"]
+    # Another PDF under the same name: the same document id, other text.
+    shutil.copy(own_pdfs / "mixed_brief.pdf", own_pdfs / "credit_review_ko.pdf")
+    assert sjt(["ingest", str(own_pdfs), "--index", str(own_index), "--parser", "lite", "--no-progress"]) == 0
+
+    async def resolve(session, init):
+        fetched = await session.call_tool("get_region", {"region_id": old})
+        report = payload(await session.call_tool("check_answer", {"answer": {"statements": [
+            {"sentence": "B기업은 원리금을 상환하고 있다.", "citation_ids": [old]}]}}))
+        return fetched, report
+
+    fetched, report = converse(own_index, resolve)
+    assert "document changed" in error_text(fetched)
+    [rejected] = report["rejected"]
+    assert rejected["reason"] == "invalid_citation" and "document changed" in rejected["detail"]
 
 
 def test_region_ids_of_the_last_cli_search_resolve_in_a_new_session(index, tmp_path):
@@ -368,18 +405,17 @@ def test_langchain_mcp_adapters_search_get_region_and_check_answer_with_a_new_se
                 {"sentence": "Diluted EPS was 0.99 USD in Q3 2019.", "citation_ids": [region_id]},
                 {"sentence": "The company will grow next year.", "citation_ids": []},
             ]}
-            report_text, report = await call(tools["check_answer"], {"answer": answer, "strict": True})
+            report_text, report = await call(tools["check_answer"], {"answer": answer})
             return tools, transport, region_id, region_text, region, report_text, report
 
     tools, transport, region_id, region_text, region, report_text, report = anyio.run(run)
     assert tools["search"].metadata["readOnlyHint"] is True and tools["check_answer"].metadata["idempotentHint"]
-    assert region_id in {r["region_id"] for r in regions_of(transport)} | {
-        r.get("citation_id") for r in regions_of(transport)}
+    assert CITATION_ID.fullmatch(region_id) and region_id == regions_of(transport)[0]["citation_id"]
+    assert region["citation_id"] == region_id and region["document_id"] == "annual_report_en"
     assert "Q3 2019 | Revenue: 2,244" in region_text and "Diluted EPS (USD): 0.48" in region["text"]
     assert region["verified"] is True and region["pages"] == [6]
     assert json.loads(report_text) == report
     assert [s["sentence"] for s in report["accepted"]] == ["Diluted EPS was 0.48 USD in Q3 2019."]
     assert report["accepted"][0]["sources"][0]["pages"] == [6]
     assert {s["reason"] for s in report["rejected"]} == {"ungrounded_number", "unsupported"}
-    assert report["unresolved"] == []
     assert starts.read_text().count("start") == 4  # tools listed, then one server per call
