@@ -59,7 +59,7 @@ def bench_mcp(index: Path, k: int) -> None:
                 started = time.perf_counter() - start
                 for question in questions():
                     transport = await timed(session, "search", {"query": question, "k": k})
-                    first = transport["documents"][0]["regions"][0]["region_id"]
+                    first = transport["documents"][0]["regions"][0]["citation_id"]
                     await timed(session, "get_region", {"region_id": first})
                     await timed(session, "verify", {"region_ids": [first]})
                     await timed(session, "check_answer", {"answer": {"statements": [

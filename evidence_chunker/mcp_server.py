@@ -8,8 +8,8 @@ prompt ``answer_with_citations``: the function definition an LLM answers with, a
 Every call stands alone: regions are named by their stable citation ids (``DOC@c730-1921.3fa2b1c9``), which
 resolve through the index (``SemanticRepository.get_region``), never through an earlier call of the same
 session, because clients such as langchain-mcp-adapters open a new session (a new server process) per tool
-call. ``search`` hands its text view as text content (what the model
-reads) and the full transport as structured content. A bad argument is a tool error (``isError``) whose
+call. ``search`` hands a compact text view as text content (what the model reads: ids, pages, region text)
+and the full transport as structured content. A bad argument is a tool error (``isError``) whose
 message says what is wrong; the server keeps running.
 
 Needs the extra ``mcp``; nothing here imports the SDK unless `sjt mcp` runs. Annotations are evaluated (no
@@ -54,7 +54,7 @@ FREE_CITATION_IDS = (
 NO_EVIDENCE_TEXT = "No evidence found: no region of the index matches this search."
 INSTRUCTIONS = (
     "Answer questions from report PDFs with evidence: call `search` for regions of original text, answer as "
-    "statements that cite region ids (the prompt answer_with_citations and the resource "
+    "statements that cite the region ids `search` prints in brackets (the prompt answer_with_citations and the resource "
     f"{SCHEMA_RESOURCE_URI} give the schema), then call `check_answer` to drop uncited or wrongly cited "
     "statements. `get_region` and `verify` show where a region comes from and whether it still matches its "
     "source. Every call stands alone: a region id printed by any search resolves through the index."
