@@ -84,8 +84,10 @@ def document_pdf(repo, document_id: str) -> Path:
 
 
 def region_summary(region) -> dict[str, Any]:
-    """A region as the tools hand it out: id, document, score, pages, boxes, source and text."""
+    """A region as the tools hand it out: its stable citation id, its id in the result it came from,
+    document, score, pages, boxes, source and text."""
     return {
+        "citation_id": region.citation_id,
         "region_id": region.region_id,
         "document_id": region.document_id,
         "score": region.score,

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import gc
 import io
 import json
 import os
@@ -329,23 +330,23 @@ class PageRun:
     def _python(self, code: str, block: Block, single: bool) -> str:
         """What the code prints (stdout). Its stderr goes to a real file, which subprocesses can inherit (the
         MCP client's server logs there), and is shown only when the code fails."""
-        out = io.StringIO()
+        out, err = io.StringIO(), _stderr_file()
+        start = err.seek(0, os.SEEK_END)
         saved_env, saved_cwd = dict(os.environ), os.getcwd()
         os.environ.clear()
         os.environ.update(self.env())
         os.chdir(self.sandbox)
-        with tempfile.TemporaryFile("w+", encoding="utf-8") as err:
-            try:
-                with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), warnings.catch_warnings():
-                    warnings.showwarning = _show_warning
-                    exec(compile(self.local(code), block.name, "single" if single else "exec"), self.namespace)
-            except Exception as exc:
-                err.seek(0)
-                raise RuntimeError(f"{type(exc).__name__}: {exc}\n{err.read()[-2000:]}") from exc
-            finally:
-                os.chdir(saved_cwd)
-                os.environ.clear()
-                os.environ.update(saved_env)
+        try:
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), _as_python_warns():
+                exec(compile(self.local(code), block.name, "single" if single else "exec"), self.namespace)
+                gc.collect()  # what the block left unclosed is reported now, to its stderr
+        except Exception as exc:
+            err.seek(start)
+            raise RuntimeError(f"{type(exc).__name__}: {exc}\n{err.read()[-2000:]}") from exc
+        finally:
+            os.chdir(saved_cwd)
+            os.environ.clear()
+            os.environ.update(saved_env)
         return as_shown(out.getvalue(), self.sandbox)
 
     def _shell(self, part: Part, must_succeed: bool) -> str:
@@ -379,8 +380,7 @@ class PageRun:
         os.environ.update(self.env())
         os.chdir(self.sandbox)
         try:
-            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out), warnings.catch_warnings():
-                warnings.showwarning = _show_warning  # printed, as a terminal shows it, not kept by pytest
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out), _as_python_warns():
                 try:
                     status = main(argv)
                 except SystemExit as exc:  # argparse and --version leave through sys.exit
@@ -398,6 +398,26 @@ class PageRun:
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
     """Python's own way of printing a warning, to the stderr of the moment."""
     sys.stderr.write(warnings.formatwarning(message, category, filename, lineno, line))
+
+
+@contextlib.contextmanager
+def _as_python_warns():
+    """Warnings as a plain `python` run prints them (ResourceWarning ignored), not as pytest records them."""
+    with warnings.catch_warnings():
+        warnings.showwarning = _show_warning
+        warnings.simplefilter("ignore", ResourceWarning)
+        yield
+
+
+_STDERR: list = []
+
+
+def _stderr_file():
+    """One real file for the stderr of every Python block of the session: a library may keep the stderr of its
+    first import as a default (the MCP SDK's stdio client does), so it must stay open."""
+    if not _STDERR:
+        _STDERR.append(tempfile.TemporaryFile("w+", encoding="utf-8"))
+    return _STDERR[0]
 
 
 def plain_sjt(command: str) -> list[str] | None:

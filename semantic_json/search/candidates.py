@@ -30,7 +30,7 @@ import numpy as np
 
 from ..embedders import Embedder
 from ..entities import entity_ids
-from ..lexical import BM25_B, BM25_K1, MUTED_KEY_WEIGHT, query_keys as lexical_query_keys
+from ..lexical import BM25_B, BM25_K1, MUTED_KEY_WEIGHT, SUBWORD_PREFIX, query_keys as lexical_query_keys
 from ..lexicon import load_lexicon
 from ..priors import Profiles, document_prior
 from ..statements import query_statements
@@ -79,7 +79,8 @@ def plan_query(query: str, embedder: Embedder) -> QueryPlan:
     inputs = [i for concept in concepts for i in lexicon.inputs(concept)]
     keys = lexical_query_keys(query, concepts, entities, inputs)
     # terms, concepts, entities: what the query says itself (metric inputs do not choose the document)
-    prior_keys = frozenset(key for key, weight in keys.items() if BIGRAM_JOIN not in key and weight == 1.0)
+    prior_keys = frozenset(key for key, weight in keys.items()
+                           if BIGRAM_JOIN not in key and not key.startswith(SUBWORD_PREFIX) and weight == 1.0)
     # "according to the balance sheet": its own, first; a margin or a ratio: its value is in figures
     return QueryPlan(vector, entities, concepts, keys, prior_keys, query_statements(concepts + inputs), bool(inputs))
 
