@@ -298,7 +298,11 @@ class PageRun:
         env = dict(os.environ)
         env["PATH"] = f"{self.sandbox / 'bin'}{os.pathsep}{env.get('PATH', '')}"
         env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), env.get("PYTHONPATH", "")) if p)
-        env.update(PYTHONUNBUFFERED="1", HF_HUB_OFFLINE="1", COLUMNS="200", NO_COLOR="1")
+        # As the pages were written: no network and no Docling models (an empty model cache), so the automatic
+        # parser choice falls back to the lite parser on every machine and says why.
+        env.update(PYTHONUNBUFFERED="1", HF_HUB_OFFLINE="1", COLUMNS="200", NO_COLOR="1",
+                   HF_HUB_CACHE=str(self.sandbox / ".cache/hub"),
+                   DOCLING_CACHE_DIR=str(self.sandbox / ".cache/docling"))
         return env
 
     def local(self, text: str) -> str:
