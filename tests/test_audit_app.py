@@ -22,7 +22,8 @@ from PIL import Image  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
 from evidence_chunker.audit.app import SECURITY_HEADERS, create_app  # noqa: E402
-from evidence_chunker.audit.rows import NOTE_NO_FIGURE, NOTE_NO_ROW, PrintedLine, cited_rows  # noqa: E402
+from evidence_chunker.audit.rows import NOTE_NO_FIGURE, NOTE_NO_ROW, ROW_PADDING_PT  # noqa: E402
+from evidence_chunker.audit.rows import PrintedLine, cited_rows  # noqa: E402
 from evidence_chunker.render import BOX_COLOUR  # noqa: E402
 
 KOREAN_QUESTION = "B기업의 중장기 채무상환능력은 어떤가?"
@@ -235,7 +236,7 @@ def test_an_accepted_statement_boxes_the_row_its_figure_came_from(client, index)
     l, t, r, b = row
     region_box = next(box["bbox"] for box in region["source"]["boxes"]
                       if box["page"] == page_no and box["bbox"][3] <= b and t <= box["bbox"][1])
-    assert (l, r) == pytest.approx((region_box[0], region_box[2]), abs=0.01)  # the region's width
+    assert (l, r) == pytest.approx((region_box[0] - ROW_PADDING_PT, region_box[2] + ROW_PADDING_PT), abs=0.01)
     # Where pdfplumber (not the page's own reader) finds the printed words, in BOTTOMLEFT points.
     with pdfplumber.open(index.parent / "pdfs" / "annual_report_en.pdf") as pdf:
         page = pdf.pages[page_no - 1]
@@ -248,15 +249,16 @@ def test_an_accepted_statement_boxes_the_row_its_figure_came_from(client, index)
     for _, x0, top, x1, bottom in (value, header):  # the box holds the value and its row header
         assert l <= x0 and x1 <= r and b <= bottom and top <= t
     line_height = value[2] - value[4]
-    assert t - b < 2 * line_height  # one text line's height...
+    assert t - b - 2 * ROW_PADDING_PT < 1.5 * line_height  # one text line's height...
     assert t - b < (region_box[1] - region_box[3]) / 5  # ...well under the table piece's
     assert red_pixels(client.get(href).content) > 100
 
 
 def test_a_statement_without_a_figure_boxes_the_whole_region(client):
     transport = transport_of(client, KOREAN_QUESTION)
-    region = next(r for r in regions_of(transport) if "B기업은 현재까지 원리금을 정상적으로 상환하고 있다." in r["text"])
-    href, caption = answer_badge(client, transport, "B기업은 현재까지 원리금을 정상적으로 상환하고 있다.", region)
+    sentence = "B기업은 현재까지 원리금을 정상적으로 상환하고 있다."
+    region = next(r for r in regions_of(transport) if sentence in r["text"])
+    href, caption = answer_badge(client, transport, sentence, region)
     assert caption.endswith(f" · {NOTE_NO_FIGURE}")
     whole = [(box["page"], [round(v, 2) for v in box["bbox"]]) for box in region["source"]["boxes"]]
     assert boxes_in(href) == whole
@@ -269,9 +271,9 @@ ROWS_TEXT = "Table 2: Results (in millions)\nRevenue | 2024: 12,480\nOperating i
 @pytest.mark.parametrize("printed, expected", [
     # the header word and the value on one line: that line, the region's width
     ([PrintedLine("Revenue 12,480", 480, 470), PrintedLine("Operating income 1,938 1,681", 465, 455)],
-     [[50.0, 466.5, 550.0, 453.5]]),
+     [[47.5, 467.5, 552.5, 452.5]]),
     # a wrapped header: the value is printed on one line only, under the header's first word
-    ([PrintedLine("Operating", 470, 460), PrintedLine("income 1,938 1,681", 458, 448)], [[50.0, 459.5, 550.0, 446.5]]),
+    ([PrintedLine("Operating", 470, 460), PrintedLine("income 1,938 1,681", 458, 448)], [[47.5, 460.5, 552.5, 445.5]]),
     # the value printed twice and neither line carries the header: no row matched
     ([PrintedLine("Other 1,938", 470, 460), PrintedLine("More 1,938", 458, 448)], None),
     # the page prints another figure (a text layer that differs from the index): no row matched

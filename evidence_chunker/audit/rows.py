@@ -23,8 +23,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
-#: Points added above and below a located line, so the box outlines its glyphs instead of cutting them.
-ROW_PADDING_PT = 1.5
+#: Points added around a located row on every side: the outline is drawn inside the box, and a table's
+#: region box ends at its text, so without it the outline would cross the row's first and last glyphs.
+ROW_PADDING_PT = 2.5
 #: Between a flattened row's header and its cells ("Operating income | 2024: 1,938; ...").
 ROW_HEADER_SEP = " | "
 #: Notes the page shows when it boxes the whole region.
@@ -76,9 +77,10 @@ def header_word(line: str) -> str | None:
 
 
 def _row_box(box: dict[str, Any], line: PrintedLine) -> dict[str, Any]:
-    """A box of ``box``'s width and ``line``'s height (padded, kept inside ``box``)."""
-    l, t, r, b = box["bbox"]
-    return {"page": box["page"], "bbox": [l, min(t, line.top + ROW_PADDING_PT), r, max(b, line.bottom - ROW_PADDING_PT)],
+    """A box of region box ``box``'s width and ``line``'s height, ROW_PADDING_PT wider on every side."""
+    l, _, r, _ = box["bbox"]
+    pad = ROW_PADDING_PT
+    return {"page": box["page"], "bbox": [l - pad, line.top + pad, r + pad, line.bottom - pad],
             "coord_origin": "BOTTOMLEFT", "unit": "points"}
 
 
