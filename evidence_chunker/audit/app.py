@@ -29,7 +29,7 @@ from starlette.staticfiles import StaticFiles
 
 from ..serving import DEFAULT_K, MAX_K, ServingError, check_k, check_region, document_pdf, last_cli_result
 from ..serving import NotServedError, open_repository, parse_transport, render_page_png
-from .rows import NOTE_UNVERIFIED, CitedRows, PdfLines, cited_rows
+from .rows import NOTE_UNVERIFIED, PdfLines, cited_rows, whole_region
 
 #: Pixels per PDF point of the page images (1.5 = 108 dpi: readable, and small enough to load fast).
 PAGE_SCALE = 1.5
@@ -182,7 +182,7 @@ def _point_badges_at_rows(repo, rows: list[dict[str, Any]], regions: dict[str, A
                     continue
                 boxes = region.source.boxes or []
                 if not view["verified"]:
-                    found = CitedRows(boxes, note=NOTE_UNVERIFIED)
+                    found = whole_region(boxes, NOTE_UNVERIFIED)
                 else:
                     if region.document_id not in readers:
                         try:

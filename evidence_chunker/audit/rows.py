@@ -67,7 +67,7 @@ def _tokens(text: str) -> set[str]:
     return {token.casefold() for token in _WORD_RE.findall(text)}
 
 
-def header_word(line: str) -> str | None:
+def _header_word(line: str) -> str | None:
     """The first word (one with a letter) of a flattened row's header, casefolded; None for a line that is not
     a flattened row (prose) or whose header has no word."""
     if ROW_HEADER_SEP not in line:
@@ -84,7 +84,8 @@ def _row_box(box: dict[str, Any], line: PrintedLine) -> dict[str, Any]:
             "coord_origin": "BOTTOMLEFT", "unit": "points"}
 
 
-def _whole(boxes: list[dict[str, Any]], note: str) -> CitedRows:
+def whole_region(boxes: list[dict[str, Any]], note: str) -> CitedRows:
+    """The region's own ``boxes`` (transport box dicts), with the ``note`` saying why no row is boxed."""
     return CitedRows([{k: box[k] for k in ("page", "bbox", "coord_origin", "unit") if k in box} for box in boxes],
                      note=note)
 
@@ -98,14 +99,14 @@ def cited_rows(sentence: str, text: str, unit: str | None, boxes: list[dict[str,
 
     found = figure_lines(sentence, text, unit)
     if not found:
-        return _whole(boxes, NOTE_NO_ROW if any(map(is_figure, find_numbers(sentence))) else NOTE_NO_FIGURE)
+        return whole_region(boxes, NOTE_NO_ROW if any(map(is_figure, find_numbers(sentence))) else NOTE_NO_FIGURE)
     region_lines = text.split("\n")
     printed = [(box, line, {_key(m) for m in find_numbers(line.text)}, _tokens(line.text))
                for box in boxes if str(box.get("coord_origin", "")).upper() == "BOTTOMLEFT" for line in lines_in(box)]
     result = CitedRows([])
     seen: set[tuple] = set()
     for number, mentions in found:
-        header = header_word(region_lines[number])
+        header = _header_word(region_lines[number])
         matched = []
         for mention in mentions:
             carrying = [(box, line, words) for box, line, keys, words in printed if _key(mention) in keys]
@@ -122,7 +123,7 @@ def cited_rows(sentence: str, text: str, unit: str | None, boxes: list[dict[str,
             header_text = region_lines[number].split(ROW_HEADER_SEP, 1)[0].strip() if header else ""
             result.rows.append(f"{header_text} ({values})" if header_text else f"the line printing {values}")
     if not result.boxes:
-        return _whole(boxes, NOTE_NO_ROW)
+        return whole_region(boxes, NOTE_NO_ROW)
     result.boxes.sort(key=lambda box: (box["page"], -box["bbox"][1]))
     return result
 
