@@ -305,3 +305,12 @@ def test_cited_rows_box_the_printed_line_or_fall_back_to_the_whole_region(printe
     else:
         assert found.note is None and [box["bbox"] for box in found.boxes] == expected
         assert found.rows == ["Operating income (1,938)"]
+
+
+def test_a_row_under_a_section_is_found_by_its_own_label():
+    text = "Table 3: Segments (in millions)\nBusiness Segments > Total Company | 2024: 1,938; 2023: 1,681"
+    printed = [PrintedLine("Business Segments", 490, 480), PrintedLine("Safety and Industrial 1,938 1,500", 475, 465),
+               PrintedLine("Total Company 1,938 1,681", 460, 450)]
+    found = cited_rows("Operating income was $1,938 million.", text, None, [REGION_BOX], lambda box: printed)
+    assert [box["bbox"][1:4:2] for box in found.boxes] == [[462.5, 447.5]]
+    assert found.rows == ["Business Segments > Total Company (1,938)"]

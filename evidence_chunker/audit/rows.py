@@ -6,9 +6,10 @@ found on the page itself, in the PDF the index recorded:
 1. the region's lines that print the statement's figures, by the citation oracle's own grounding, line by
    line (`semantic_json.citations.numbers.figure_lines`: "USD 1.9 billion" finds the row printing 1,938 of a
    table in millions; years and small counts are no figures);
-2. inside the region's boxes, the printed line that carries that number and the row header's first word
-   (the words and lines of the lite parser's glyph reader: the frame the region boxes were measured in);
-   a number printed on exactly one line of the region needs no header word (a wrapped row header);
+2. inside the region's boxes, the printed line that carries that number and the first word of the row's
+   own label (its header without the section path: "Total assets" of "ASSETS > Total assets"), read with
+   the lite parser's glyph reader, in the frame the region boxes were measured in; a number printed on
+   exactly one line of the region needs no header word (a wrapped row header), nor does a line of prose;
 3. the row box spans the region box's width and that line's height.
 
 When the statement states no figure, or no printed line matches, the whole region is boxed and the note says
@@ -26,8 +27,6 @@ from typing import Any, NamedTuple
 #: Points added around a located row on every side: the outline is drawn inside the box, and a table's
 #: region box ends at its text, so without it the outline would cross the row's first and last glyphs.
 ROW_PADDING_PT = 2.5
-#: Between a flattened row's header and its cells ("Operating income | 2024: 1,938; ...").
-ROW_HEADER_SEP = " | "
 #: Notes the page shows when it boxes the whole region.
 NOTE_NO_FIGURE = "whole region: the statement states no figure"
 NOTE_NO_ROW = "whole region: no row matched"
@@ -67,13 +66,23 @@ def _tokens(text: str) -> set[str]:
     return {token.casefold() for token in _WORD_RE.findall(text)}
 
 
-def _header_word(line: str) -> str | None:
-    """The first word (one with a letter) of a flattened row's header, casefolded; None for a line that is not
-    a flattened row (prose) or whose header has no word."""
-    if ROW_HEADER_SEP not in line:
+def _row_header(line: str) -> str | None:
+    """The row header of a flattened row ("Assets > Total assets | 2024: 1,938; ..."); None for prose."""
+    from ..tables import ROW_HEADER_SEP
+
+    return line.split(ROW_HEADER_SEP, 1)[0].strip() if ROW_HEADER_SEP in line else None
+
+
+def _header_word(header: str | None) -> str | None:
+    """The first word (one with a letter) of the row's own label, casefolded: the part of ``header`` after
+    its section path ("Assets > Total assets" prints "Total assets" on the row's line) and before a second
+    header column ("Total / Company"). None when there is no such word."""
+    from ..tables import LEVEL_SEP, SECTION_SEP
+
+    if not header:
         return None
-    header = line.split(ROW_HEADER_SEP, 1)[0]
-    return next((w.casefold() for w in _WORD_RE.findall(header) if any(c.isalpha() for c in w)), None)
+    label = header.rsplit(SECTION_SEP, 1)[-1].split(LEVEL_SEP, 1)[0]
+    return next((w.casefold() for w in _WORD_RE.findall(label) if any(c.isalpha() for c in w)), None)
 
 
 def _row_box(box: dict[str, Any], line: PrintedLine) -> dict[str, Any]:
@@ -106,7 +115,8 @@ def cited_rows(sentence: str, text: str, unit: str | None, boxes: list[dict[str,
     result = CitedRows([])
     seen: set[tuple] = set()
     for number, mentions in found:
-        header = _header_word(region_lines[number])
+        header_text = _row_header(region_lines[number])
+        header = _header_word(header_text)
         matched = []
         for mention in mentions:
             carrying = [(box, line, words) for box, line, keys, words in printed if _key(mention) in keys]
@@ -120,7 +130,6 @@ def cited_rows(sentence: str, text: str, unit: str | None, boxes: list[dict[str,
                 result.boxes.append(row)
         if matched:
             values = ", ".join(dict.fromkeys(m.surface for m in mentions))
-            header_text = region_lines[number].split(ROW_HEADER_SEP, 1)[0].strip() if header else ""
             result.rows.append(f"{header_text} ({values})" if header_text else f"the line printing {values}")
     if not result.boxes:
         return whole_region(boxes, NOTE_NO_ROW)
