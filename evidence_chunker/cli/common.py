@@ -43,6 +43,8 @@ def add_verbosity(p: argparse.ArgumentParser) -> None:
 
 #: Loggers ``-v`` turns up: this package's, semantic_json's, and Docling's (its pipeline says what it loads).
 LOGGERS = ("evidence_chunker", "semantic_json", "docling")
+#: Environment variable that turns off huggingface_hub's (and so transformers') progress bars.
+QUIET_HF_ENV = "HF_HUB_DISABLE_PROGRESS_BARS"
 
 
 class verbosity:
@@ -56,6 +58,12 @@ class verbosity:
             args.no_progress = True
 
     def __enter__(self):
+        import os
+
+        # -q also silences the model-loading bars of Hugging Face libraries (read as they are first imported)
+        self.saved_env = os.environ.get(QUIET_HF_ENV)
+        if self.level >= logging.ERROR:
+            os.environ[QUIET_HF_ENV] = "1"
         self.handler = logging.StreamHandler(sys.stderr)
         self.handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
         self.saved = [(logger, logger.level) for logger in map(logging.getLogger, LOGGERS)]
@@ -65,9 +73,15 @@ class verbosity:
         return self
 
     def __exit__(self, *exc) -> None:
+        import os
+
         for logger, level in self.saved:
             logger.removeHandler(self.handler)
             logger.setLevel(level)
+        if self.saved_env is None:
+            os.environ.pop(QUIET_HF_ENV, None)
+        else:
+            os.environ[QUIET_HF_ENV] = self.saved_env
 
 
 def say(args: argparse.Namespace, text: str) -> None:

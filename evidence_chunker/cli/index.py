@@ -169,9 +169,11 @@ def _open_index(path: str, must_exist: bool = True, read_only: bool = True, embe
 
 
 def _index_embedder(path: str, choice: str | None):
-    """The embedder to open ``path`` with: ``choice`` when given, else the neural one the index records
-    (None, the repository's default LiteEmbedder, for a lite, new or empty index)."""
+    """The embedder to open ``path`` with: ``choice`` when given, else the neural one the index records,
+    loaded from the local Hugging Face cache (None, the repository's default LiteEmbedder, for a lite, new or
+    empty index)."""
     from semantic_json.embedder_choice import embedder_for_name, make_embedder, recorded_embedder_name
+    from semantic_json.errors import ModelUnavailableError
     from semantic_json.store import is_server_url
 
     if choice is not None:
@@ -181,7 +183,11 @@ def _index_embedder(path: str, choice: str | None):
     recorded = recorded_embedder_name(path)
     if recorded is None or recorded.startswith("lite-hash/"):
         return None
-    return embedder_for_name(recorded)
+    try:
+        return embedder_for_name(recorded, local_files_only=True)  # a search never waits on a download
+    except ModelUnavailableError as exc:
+        raise CliError(f"{path}: built with embedder {recorded!r}, which cannot be loaded by that name ({exc}); "
+                       "pass --embedder st:MODEL_FOLDER with the model it was built with") from exc
 
 
 def _check_query(query: str) -> None:
