@@ -18,7 +18,7 @@ from evidence_chunker.chunker import EvidenceChunker
 from evidence_chunker.cli import main as sjt
 from evidence_chunker.deadline import document_deadline
 from evidence_chunker.errors import DocumentTimeoutError
-from repo_paths import SAMPLE_PDFS
+from repo_paths import SAMPLE_PDFS, SHARED_CORPUS, requires_corpus
 from semantic_json import SemanticRepository
 
 REPORT = SAMPLE_PDFS / "annual_report_en.pdf"
@@ -80,6 +80,16 @@ def test_ingest_with_a_page_range_records_it_and_a_short_pdf_fails_by_name(tmp_p
     assert "indexed 0, unchanged 2, failed 1" in capsys.readouterr().err  # the same range: nothing to redo
     assert sjt(["ingest", str(REPORT), "--index", str(index), "--parser", "lite", "--no-progress"]) == 0
     assert "indexed 1, unchanged 0" in capsys.readouterr().err  # every page now: indexed again
+
+
+@requires_corpus
+def test_page_range_on_a_saved_docling_json_keeps_the_items_of_those_pages(tmp_path):
+    saved = SHARED_CORPUS / "docling" / "groundtruth" / "2206.01062.json"
+    out = tmp_path / "corpus.jsonl"
+    assert sjt(["corpus", str(saved), "--page-range", "3-4", "-q", "-o", str(out)]) == 0
+    spans = [set(json.loads(line)["metadata"]["page_span"]) for line in out.read_text().splitlines()]
+    assert len(spans) > 3 and all(span & {3, 4} for span in spans)
+    assert set().union(*spans) >= {3, 4}
 
 
 @pytest.mark.parametrize("bad", ["0-2", "5-3", "two-four", "-3"])

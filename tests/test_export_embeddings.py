@@ -30,7 +30,7 @@ from semantic_json import LiteEmbedder  # noqa: E402
 from semantic_json.embedder_choice import check_choice, embedder_for_name, installed_choices  # noqa: E402
 from semantic_json.errors import EmbedderMismatchError, MissingExtraError, UnknownEmbedderError  # noqa: E402
 
-from repo_paths import REPO, SAMPLE_PDFS  # noqa: E402
+from repo_paths import FINQA_PDFS, REPO, SAMPLE_PDFS  # noqa: E402
 
 REPORT = SAMPLE_PDFS / "annual_report_en.pdf"
 #: Questions of benchmarks/questions/sample_pdfs.jsonl: (question, figure printed in the answer, its page).
@@ -67,6 +67,26 @@ def test_llamaindex_vector_store_index_with_the_adapter_answers_with_the_page(re
         assert top.node.metadata["page_no"] == page
     hits = asyncio.run(retriever.aretrieve(QUESTIONS[0][0]))  # the async path embeds the query the same way
     assert QUESTIONS[0][1] in hits[0].node.get_content()
+
+
+FILING = FINQA_PDFS / "PEPSICO_2023_8K_dated-2023-05-30.pdf"
+#: A FinanceBench question on that filing (evidence page 2): the new agreement's amount is what answers it.
+FILING_QUESTION = "By how much did Pepsico increase its unsecured five year revolving credit agreement on May 26, 2023?"
+
+
+@pytest.mark.skipif(not FILING.is_file(), reason=f"finqa_dev filing not found at {FILING}")
+def test_both_libraries_answer_from_a_real_filing_with_its_page(tmp_path):
+    out = tmp_path / "filing.jsonl"
+    assert sjt(["corpus", str(FILING), "--parser", "lite", "-q", "-o", str(out)]) == 0
+    records = read_jsonl(out)
+    store = InMemoryVectorStore(LangChainEmbeddings("lite"))
+    store.add_documents(to_langchain(records))
+    top = store.similarity_search(FILING_QUESTION, k=1)[0]
+    node = VectorStoreIndex(to_llamaindex(records), embed_model=LlamaIndexEmbedding("lite")).as_retriever(
+        similarity_top_k=1).retrieve(FILING_QUESTION)[0].node
+    for text, metadata in ((top.page_content, top.metadata), (node.get_content(), node.metadata)):
+        assert "new $4,200,000,000 five year unsecured revolving credit agreement" in text
+        assert metadata["page_no"] == 2 and metadata["doc_id"] == "PEPSICO_2023_8K_dated-2023-05-30"
 
 
 def test_adapters_give_the_embedders_own_vectors():
