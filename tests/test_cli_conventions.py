@@ -50,6 +50,14 @@ def test_chunk_and_corpus_of_a_missing_path_are_refused_before_writing(tmp_path,
     assert not out.exists()
 
 
+def test_corpus_into_a_store_of_a_missing_path_is_refused_before_the_store_is_made(tmp_path, capsys):
+    pytest.importorskip("lancedb", reason="the lancedb extra is not installed")
+    store = tmp_path / "vectors"
+    assert sjt(["corpus", str(tmp_path / "reports"), "--parser", "lite", "--store", f"lancedb://{store}"]) == 2
+    assert f"{tmp_path / 'reports'}: no such file or folder" in capsys.readouterr().err
+    assert not store.exists()
+
+
 # --- --page-range ------------------------------------------------------------------------------------
 
 
@@ -155,6 +163,17 @@ def test_a_document_past_its_timeout_fails_by_name_and_the_others_go_on(tmp_path
         assert docs == {"credit_review_ko", "mixed_brief"}
     else:
         assert "indexed 2, unchanged 0, failed 1" in err
+
+
+def test_the_timeout_is_kept_in_worker_processes_too(tmp_path, capsys):
+    pdfs = [str(SAMPLE_PDFS / "annual_report_en.pdf"), str(SAMPLE_PDFS / "credit_review_ko.pdf")]
+    argv = ["ingest", *pdfs, "--index", str(tmp_path / "i.sqlite"), "--parser", "lite", "--workers", "2", "--no-progress"]
+    assert sjt([*argv, "--document-timeout", "0.01"]) == 1  # no real PDF is parsed, chunked and compiled in 10 ms
+    err = capsys.readouterr().err
+    assert all(f"error: {pdf}: stopped after the document timeout of 0.01 s" in err for pdf in pdfs)
+    assert "indexed 0, unchanged 0, failed 2" in err
+    assert sjt([*argv, "--document-timeout", "120"]) == 0
+    assert "indexed 2, unchanged 0, failed 0" in capsys.readouterr().err
 
 
 def test_the_deadline_restores_the_alarm_and_is_not_kept_off_the_main_thread():
