@@ -28,7 +28,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .embedders import LiteEmbedder, MultilingualE5Embedder, SentenceTransformerEmbedder
     from .model import GRAMMAR_VERSION, Entity, Segment, SemanticDocument, SemanticUnit
     from .repository import SemanticRepository
-    from .transport import TRANSPORT_SCHEMA_ID, EvidenceRegion, SearchResult, SourceSpan
+    from .transport import TRANSPORT_SCHEMA_ID, CitationRef, EvidenceRegion, SearchResult, SourceSpan, parse_citation_id
 
 #: Where each public name lives. Names are imported on first use, so that searching an index (``sjt
 #: search``) loads neither the compiler nor the citation oracle.
@@ -43,7 +43,9 @@ _EXPORTS = {
     **{name: ".embedder_choice" for name in ("embedder_for_name", "make_embedder")},
     **{name: ".model" for name in ("GRAMMAR_VERSION", "Entity", "Segment", "SemanticDocument", "SemanticUnit")},
     "SemanticRepository": ".repository",
-    **{name: ".transport" for name in ("TRANSPORT_SCHEMA_ID", "EvidenceRegion", "SearchResult", "SourceSpan")},
+    **{name: ".transport" for name in (
+        "TRANSPORT_SCHEMA_ID", "CitationRef", "EvidenceRegion", "SearchResult", "SourceSpan", "parse_citation_id",
+    )},
 }
 
 
@@ -69,6 +71,8 @@ __all__ = [
     "SearchResult",
     "EvidenceRegion",
     "SourceSpan",
+    "CitationRef",
+    "parse_citation_id",
     "LiteEmbedder",
     "SentenceTransformerEmbedder",
     "MultilingualE5Embedder",

@@ -1,13 +1,15 @@
 """`sjt check-answer`: check a model's cited answer against the search result it was given.
 
-    sjt check-answer --result result.json answer.json [--strict] [--policy reject|strip]
-                     [--format text|markdown|html|json]
+    sjt check-answer (--result result.json | --index INDEX) answer.json [--strict] [--lenient-numbers]
+                     [--policy reject|strip] [--format text|markdown|html|json]
 
+The answer is checked against the search result the model was given (``--result``), or against an index
+(``--index``: every cited citation id is resolved from the index alone, no result file needed). A statement
+whose figure none of its cited regions prints is rejected unless ``--lenient-numbers`` (then it is flagged).
 The rendered answer (or, with ``--format json``, the full report) goes to stdout; one line per rejected or
 flagged statement goes to stderr. Exit status: 0 when nothing was rejected, 1 when a statement was rejected
 (or, with ``--strict``, flagged), 2 when an input file cannot be read or is not of its expected shape.
-``--strict`` also drops statements with ungrounded numbers (strict_numbers=True). ``answer.json`` may be
-``-`` for standard input.
+``answer.json`` may be ``-`` for standard input.
 
 Register it in another argparse program with `add_check_answer_arguments(subparser)` and call
 `run_check_answer(args)`; `check_answer_main(argv)` runs it stand-alone (also ``python -m
@@ -39,11 +41,17 @@ STDIN_NAME = "<stdin>"
 
 def add_check_answer_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     """Add check-answer's arguments to `parser` (a subcommand parser); returns it."""
-    parser.add_argument(
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument(
         "--result",
-        required=True,
         metavar="RESULT_JSON",
         help="the search result the model was given (semantic-json-transport/context/v1 JSON)",
+    )
+    source.add_argument(
+        "--index",
+        metavar="INDEX",
+        help="an index (SQLite file or postgresql:// URL) that resolves the answer's citation ids "
+        "(DOC@c<start>-<end>.<hash>) without a result file",
     )
     parser.add_argument(
         "answer",
@@ -53,7 +61,12 @@ def add_check_answer_arguments(parser: argparse.ArgumentParser) -> argparse.Argu
     parser.add_argument(
         "--strict",
         action="store_true",
-        help="drop statements whose numbers are not in their cited regions, and exit 1 on any flag",
+        help="exit 1 on any flag as well (a stripped citation, a small count the regions do not print)",
+    )
+    parser.add_argument(
+        "--lenient-numbers",
+        action="store_true",
+        help="keep a statement whose figure its cited regions do not print (flag it instead of rejecting it)",
     )
     parser.add_argument(
         "--policy",
@@ -76,6 +89,20 @@ def _read_bytes(name: str) -> bytes:
     return Path(name).read_bytes()
 
 
+
+
+def _open_index(index: str):
+    """The repository of an existing index; CheckAnswerInputError naming it when it cannot be opened."""
+    from .errors import SemanticJsonError
+    from .repository import SemanticRepository
+    from .store.base import is_server_url
+
+    if not is_server_url(index) and not Path(index).is_file():
+        raise CheckAnswerInputError(f"{index}: index file not found")
+    try:
+        return SemanticRepository.open(index, read_only=True)
+    except SemanticJsonError as exc:
+        raise CheckAnswerInputError(f"{index}: {exc}") from exc
 
 
 def _diagnostics(report: ValidationReport, answer_name: str) -> list[str]:
@@ -104,22 +131,29 @@ def run_check_answer(args: argparse.Namespace) -> int:
     from .citations import render_answer, validate_cited_answer  # the models load only when an answer is checked
 
     answer_name = STDIN_NAME if args.answer == "-" else args.answer
-    try:
-        result_bytes = _read_bytes(args.result)
-    except OSError as exc:
-        raise CheckAnswerInputError(f"{args.result}: cannot read the result file ({exc.strerror or exc})") from exc
+    result_bytes = None
+    if args.result is not None:
+        try:
+            result_bytes = _read_bytes(args.result)
+        except OSError as exc:
+            raise CheckAnswerInputError(f"{args.result}: cannot read the result file ({exc.strerror or exc})") from exc
     try:
         answer_bytes = _read_bytes(args.answer)
     except OSError as exc:
         raise CheckAnswerInputError(f"{answer_name}: cannot read the answer file ({exc.strerror or exc})") from exc
+    repository = _open_index(args.index) if args.index is not None else None
     try:
         report = validate_cited_answer(
-            answer_bytes, result_bytes, policy=args.policy, strict_numbers=bool(args.strict)
+            answer_bytes, result_bytes, policy=args.policy, strict_numbers=not args.lenient_numbers,
+            repository=repository,
         )
     except TransportFormatError as exc:
         raise CheckAnswerInputError(f"{args.result}: {exc}") from exc
     except CitedAnswerTypeError as exc:
         raise CheckAnswerInputError(f"{answer_name}: {exc}") from exc
+    finally:
+        if repository is not None:
+            repository.close()
 
     if args.format == "json":
         sys.stdout.write(report.to_json() + "\n")

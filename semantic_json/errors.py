@@ -68,16 +68,34 @@ class UnknownDocumentError(SemanticJsonError, KeyError):
 
 
 class UnknownRegionError(SemanticJsonError, KeyError):
-    """A region id that no search of this repository has produced (or that has been forgotten)."""
+    """A region id the repository cannot resolve: a positional id no recent search produced, or a citation
+    id whose document the index does not hold or whose span is no region of it. `detail` says which."""
 
-    def __init__(self, region_id: str) -> None:
+    def __init__(self, region_id: str, detail: str | None = None) -> None:
         self.region_id = region_id
+        self.detail = detail
         super().__init__(region_id)
 
     def __str__(self) -> str:
+        if self.detail:
+            return f"unknown region id {self.region_id!r}: {self.detail}"
         return (
-            f"unknown region id {self.region_id!r}; region ids come from SemanticRepository.search() "
-            "and are remembered per repository (pass the EvidenceRegion itself instead)"
+            f"unknown region id {self.region_id!r}; positional ids (DOC:R1) name regions of a recent search of "
+            "this repository only: cite the region's citation_id (DOC@c<start>-<end>.<hash>), which resolves "
+            "from the index, or pass the EvidenceRegion itself"
+        )
+
+
+class ChangedDocumentError(UnknownRegionError):
+    """A citation id whose document the index holds in another version: its SHA-256 no longer matches."""
+
+    def __init__(self, region_id: str, document_id: str, held_sha256: str) -> None:
+        self.document_id = document_id
+        self.held_sha256 = held_sha256
+        super().__init__(
+            region_id,
+            f"document changed: {document_id!r} is held with SHA-256 {held_sha256[:12]}…, not the version "
+            "this id was made from; search again for current evidence",
         )
 
 
@@ -152,6 +170,7 @@ __all__ = [
     "QueryTypeError",
     "UnknownDocumentError",
     "UnknownRegionError",
+    "ChangedDocumentError",
     "SourceSpanError",
     "TransportFormatError",
     "SchemaValidationError",

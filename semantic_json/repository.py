@@ -24,6 +24,7 @@ import numpy as np
 
 from .embedders import Embedder, LiteEmbedder
 from .errors import (
+    ChangedDocumentError,
     EmbedderMismatchError,
     EmptyQueryError,
     QueryTypeError,
@@ -46,7 +47,7 @@ from .store.engine_rows import unit_vector
 from .store.records import SearchRecord, UnitLayout
 from .store.sqlite import MEMORY, SqliteStore, document_fingerprint
 from .textnorm import query_content
-from .transport import EvidenceRegion, SearchResult, SourceSpan
+from .transport import EvidenceRegion, SearchResult, SourceSpan, parse_citation_id
 
 #: Prefix of caller notes in the index file's meta table (apart from the store's own keys).
 NOTE_PREFIX = "note:"
@@ -397,17 +398,57 @@ class SemanticRepository:
 
     def _remember(self, regions: list[EvidenceRegion]) -> None:
         for region in regions:
-            self._regions.pop(region.region_id, None)
-            self._regions[region.region_id] = region
+            for key in (region.region_id, region.citation_id):
+                self._regions.pop(key, None)
+                self._regions[key] = region
         while len(self._regions) > MAX_REMEMBERED_REGIONS:
             self._regions.popitem(last=False)
 
     def get_region(self, region_id: str) -> EvidenceRegion:
-        """The region with `region_id` from the latest search that produced it; UnknownRegionError if none."""
-        try:
-            return self._regions[region_id]
-        except KeyError:
-            raise UnknownRegionError(region_id) from None
+        """The region a region id names.
+
+        A citation id (``DOC@c730-1921.3fa2b1c9``, `EvidenceRegion.citation_id`) resolves from the index
+        alone, in any process: the held document's text at that span, with its lines, pages and boxes (score
+        0 and no anchors unless a search of this repository returned it). ChangedDocumentError when the
+        document is held in another version. A positional id (``DOC:R1``) names a region of a recent search
+        of this repository. UnknownRegionError otherwise, saying why.
+        """
+        remembered = self._regions.get(region_id)
+        if remembered is not None:
+            self._check_current(region_id, remembered)
+            return remembered
+        ref = parse_citation_id(region_id)
+        if ref is None:
+            raise UnknownRegionError(region_id)
+        if ref.document_id not in self._held:
+            raise UnknownRegionError(region_id, f"this index does not hold document {ref.document_id!r}")
+        doc = self._documents.source(ref.document_id)
+        if not doc.document_sha256.startswith(ref.sha256_prefix):
+            raise ChangedDocumentError(region_id, ref.document_id, doc.document_sha256)
+        first = last = None
+        for position, unit in enumerate(doc.units):
+            if unit.start_char == ref.start_char:
+                first = position
+            if unit.end_char == ref.end_char and first is not None:
+                last = position
+                break
+        if first is None or last is None:
+            raise UnknownRegionError(
+                region_id,
+                f"characters {ref.start_char}-{ref.end_char} of {ref.document_id!r} do not start and end on "
+                "unit boundaries, so no search returns them as a region",
+            )
+        draft = RegionDraft(first=first, last=last, anchors={}, entities=frozenset(), zone=None)
+        return to_region(doc, draft, region_id)
+
+    def _check_current(self, region_id: str, region: EvidenceRegion) -> None:
+        """ChangedDocumentError when a remembered region's document was replaced since the search."""
+        held = self._held.get(region.document_id)
+        if held is None:
+            return
+        doc = self._documents.source(region.document_id)
+        if doc.document_sha256 != region.document_sha256:
+            raise ChangedDocumentError(region_id, region.document_id, doc.document_sha256)
 
     def build_context(self, result: SearchResult) -> str:
         """Plain-text context for people or a plain-text LLM prompt (same as result.to_text())."""

@@ -4,14 +4,19 @@ A SearchResult is a sequence of EvidenceRegions (index it, iterate it, take its 
 transport: documents by their best region, regions by score within a document. `to_dict()` / `to_json()`
 give the canonical transport; `from_json()` parses it back; `to_text()` is the plain-text inspection view.
 A region's coordinates (`source`) are the canonical reference; `text` is the slice they select.
+
+Every region has two ids. `citation_id` is stable: the document id, the region's character span and the
+first characters of the document's SHA-256 (``AMCOR_2023Q2_10Q@c730-1921.3fa2b1c9``), so it names the same
+text in every search and every process, and a repository resolves it from its index alone. `region_id`
+(``AMCOR_2023Q2_10Q:R1``) is the region's position within one transport, kept for v1 readers.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from typing import Any, overload
-from collections.abc import Iterator
+import re
+from collections.abc import Iterator, Sequence
+from typing import Any, NamedTuple, overload
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -23,6 +28,35 @@ TRANSPORT_SCHEMA_ID = "semantic-json-transport/context/v1"
 OPTIONAL_SOURCE_KEYS = ("pages", "boxes", "chunk_ids", "kind", "pdf_sha256", "table_title", "unit", "period", "headings")
 #: Characters of a SHA-256 shown in the plain-text view.
 TEXT_VIEW_HASH_CHARS = 12
+#: Hex characters of the document's SHA-256 a citation id carries (enough to tell a changed document).
+CITATION_ID_HASH_CHARS = 8
+_CITATION_ID_RE = re.compile(r"(?P<document_id>.+)@c(?P<start>\d+)-(?P<end>\d+)\.(?P<sha>[0-9a-f]{%d})"
+                             % CITATION_ID_HASH_CHARS)
+
+
+class CitationRef(NamedTuple):
+    """A citation id taken apart: document id, character span [start_char, end_char), SHA-256 prefix."""
+
+    document_id: str
+    start_char: int
+    end_char: int
+    sha256_prefix: str
+
+
+def citation_id(document_id: str, start_char: int, end_char: int, document_sha256: str) -> str:
+    """The stable id of the text [start_char, end_char) of a document with this SHA-256."""
+    return f"{document_id}@c{start_char}-{end_char}.{document_sha256[:CITATION_ID_HASH_CHARS]}"
+
+
+def parse_citation_id(text: str) -> CitationRef | None:
+    """The parts of a citation id, or None when `text` is not one (e.g. a positional ``DOC:R1`` id)."""
+    match = _CITATION_ID_RE.fullmatch(text) if isinstance(text, str) else None
+    if match is None:
+        return None
+    start, end = int(match["start"]), int(match["end"])
+    if end <= start:
+        return None
+    return CitationRef(match["document_id"], start, end, match["sha"])
 
 
 class SourceSpan(BaseModel):
@@ -105,10 +139,17 @@ class EvidenceRegion(BaseModel):
         """1-based PDF pages of the region, when its text came from provenance segments."""
         return self.source.pages
 
+    @property
+    def citation_id(self) -> str:
+        """The region's stable id (document, span, document hash): what an answer cites."""
+        source = self.source
+        return citation_id(source.document_id, source.start_char, source.end_char, source.document_sha256)
+
     def to_dict(self) -> dict[str, Any]:
         """The region as it appears inside a transport document entry."""
         return {
             "region_id": self.region_id,
+            "citation_id": self.citation_id,
             "score": self.score,
             "entities": list(self.entities),
             "source": self.source.to_dict(),
@@ -225,6 +266,7 @@ class SearchResult(Sequence):
         try:
             for document in payload["documents"]:
                 for region in document["regions"]:
+                    # citation_id is not read: it is a function of source, which verification checks
                     regions.append(
                         EvidenceRegion(
                             region_id=region["region_id"],
@@ -268,7 +310,7 @@ class SearchResult(Sequence):
             if region.pages:
                 where += ", pages " + ",".join(str(p) for p in region.pages)
             lines.append("")
-            lines.append(f"--- {region.region_id} | score {region.score:.4f} | {where} ---")
+            lines.append(f"--- {region.citation_id} | score {region.score:.4f} | {where} ---")
             lines.append(
                 f"anchors: {', '.join(region.anchors) or '-'} | entities: {', '.join(region.entities) or '-'}"
             )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import socket
 import threading
@@ -157,14 +158,18 @@ def test_search_open_a_badge_and_see_the_page_with_the_box(server, browser, lang
     box = browser.find_element(By.ID, "q")
     box.send_keys(question)
     browser.find_element(By.ID, "k").clear()
-    browser.find_element(By.ID, "k").send_keys("3")
+    browser.find_element(By.ID, "k").send_keys("5")
     browser.find_element(By.ID, "search-button").click()
     wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "article.region"))
     assert browser.find_element(By.CSS_SELECTOR, "h1.query").text == question
     assert "verified" in browser.find_element(By.ID, "summary").text
     assert browser.execute_script(HANGUL_GLYPHS_DIFFER_JS), "Korean text renders as boxes: no Korean font"
 
-    first = browser.find_element(By.CSS_SELECTOR, "article.region")
+    # The region that prints the statement's figure (the first one when the statement has none): a statement
+    # citing a region that does not print its figure is rejected.
+    figure = re.search(r"\d[\d,]*", sentence)
+    first = next(article for article in browser.find_elements(By.CSS_SELECTOR, "article.region")
+                 if figure is None or figure.group() in article.text)
     region_id = first.find_element(By.CSS_SELECTOR, ".rid").text
     first.find_element(By.CSS_SELECTOR, "a.badge.show").click()
     assert wait_for_box(browser) > 100

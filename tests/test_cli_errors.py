@@ -141,7 +141,7 @@ def test_show_without_a_saved_search_says_so(tmp_path, capsys):
                 "--no-progress"]) == 0
     capsys.readouterr()
     assert sjt(["show", "--index", str(index), "mixed_brief:R1", "-o", str(tmp_path / "x.png")]) == 2
-    assert "no search has been run on this index yet" in _error(capsys)
+    assert "positional ids need --result FILE or a search run on this index file" in _error(capsys)
 
 
 def test_json_transport_output_is_valid_after_a_failed_write_attempt(index, tmp_path, capsys):

@@ -97,7 +97,7 @@ def test_client_searches_fetches_verifies_and_checks_an_answer(index):
                                                     "pages": [2], "verified": True, "why": "verified"}]}
     assert by_transport["verified"] is True and len(by_transport["regions"]) == 2
     enum = schema["parameters"]["properties"]["statements"]["items"]["properties"]["citation_ids"]["items"]["enum"]
-    assert enum == sorted(r["region_id"] for d in transport["documents"] for r in d["regions"])
+    assert enum == sorted(r["citation_id"] for d in transport["documents"] for r in d["regions"])
     assert report["counts"]["accepted"] == 1 and report["counts"]["unsupported"] == 1
     assert report["counts"]["invalid_citation"] == 1
     assert report["accepted"][0]["sources"][0]["pages"] == [2]

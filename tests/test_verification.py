@@ -166,7 +166,7 @@ def test_page_2_text_claimed_as_page_3_fails(built, tmp_path, capsys):
     for box in region["source"]["boxes"]:
         box["page"] = 3
     code, out = _verify(index, transport, tmp_path, capsys)
-    assert code == 1 and f"FAIL {region['region_id']}" in out and "pages [3] is not what the index records: [2]" in out
+    assert code == 1 and f"FAIL {region['citation_id']}" in out and "pages [3] is not what the index records: [2]" in out
 
 
 def test_region_moved_to_another_document_fails(built, tmp_path, capsys):

@@ -97,7 +97,7 @@ def _region_view(repo, region) -> dict[str, Any]:
     pages = region.source.pages or []
     boxes = region.source.boxes or []
     return {
-        "region_id": region.region_id,
+        "region_id": region.citation_id,  # the id shown and cited: stable, resolvable from the index
         "document_id": region.document_id,
         "score": region.score,
         "pages": pages,
@@ -118,6 +118,30 @@ def _answer_payload(data: Any) -> Any:
         except (KeyError, TypeError):
             raise ServingError("a check-answer report whose statements lack sentence or citation_ids") from None
     return data
+
+
+def _cited_regions(repo, data: Any):
+    """The regions an answer cites, resolved from the index (citation ids need no transport). An answer that
+    cites positional ids (DOC:R1) is read against the result `sjt search` kept beside the index file."""
+    from semantic_json import SearchResult, parse_citation_id
+    from semantic_json.errors import UnknownRegionError
+
+    statements = data.get("statements") if isinstance(data, dict) else None
+    cited = [cid for s in statements or [] if isinstance(s, dict) for cid in s.get("citation_ids") or []
+             if isinstance(cid, str)]
+    if any(parse_citation_id(cid) is None for cid in cited):
+        result = last_cli_result(repo)
+        if result is None:
+            raise ServingError("the answer cites positional ids (DOC:R1) and no transport was pasted: paste the "
+                               "transport the answer was made from, or cite citation ids (DOC@c<start>-<end>.<hash>)")
+        return result
+    regions = []
+    for cid in dict.fromkeys(cited):
+        try:
+            regions.append(repo.get_region(cid))
+        except UnknownRegionError:
+            continue  # the oracle rejects the statement as an invalid citation
+    return SearchResult("", regions)
 
 
 def _statement_rows(report, regions: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
@@ -213,25 +237,21 @@ def create_app(index_path: str | Path, allowed_hosts: list[str] | None = None,
                 raise ServingError(f"the pasted text is over {MAX_FORM_CHARS} characters")
             if not answer_text.strip():
                 raise ServingError("paste a cited answer: {\"statements\": [{\"sentence\": …, \"citation_ids\": […]}]}")
-            if transport_text.strip():
-                result = parse_transport(transport_text)
-            else:
-                result = last_cli_result(repo)
-                if result is None:
-                    raise ServingError("no transport pasted and no `sjt search` result kept in the index: "
-                                       "search first, or paste the transport the answer was made from")
             try:
-                data = json.loads(answer_text)
+                data = _answer_payload(json.loads(answer_text))
             except json.JSONDecodeError as exc:
                 raise ServingError(f"answer: not JSON ({exc})") from None
+            result = parse_transport(transport_text) if transport_text.strip() else _cited_regions(repo, data)
             try:
-                report = validate_cited_answer(_answer_payload(data), result)
+                report = validate_cited_answer(data, result)
             except (SemanticJsonError, ValueError, TypeError) as exc:
                 raise ServingError(f"answer: {exc}") from exc
         except ServingError as exc:
             return page("index.html", status_code=400, error=str(exc), answer=answer_text, transport=transport_text,
                         documents=documents(request))
-        regions = {r.region_id: _region_view(repo, r) for r in result}
+        regions = {}
+        for region in result:
+            regions[region.region_id] = regions[region.citation_id] = _region_view(repo, region)
         rows = _statement_rows(report, regions)
         cited = [regions[i] for i in dict.fromkeys(b["region_id"] for row in rows for b in row["badges"]) if i in regions]
         return page("answer.html", rows=rows, counts=report.counts, ok=report.ok, cited=cited,

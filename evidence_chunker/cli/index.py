@@ -97,10 +97,12 @@ def register(sub) -> None:
         sub, "show", cmd_show,
         help="draw a region's boxes on its PDF page(s) as a PNG",
         description="Render the PDF page(s) a region comes from with its boxes drawn in red, so a person can "
-        "see where the evidence sits. REGION_ID is looked up in --result (a saved transport) or else in the "
-        "last `sjt search` run on this index. The region must verify against the index (as `sjt verify`); "
-        "the PDF drawn is the one recorded at ingest, never a file the transport names.",
-        epilog="example:\n  sjt show --index out/index.sqlite annual_report_en:R1 -o region.png",
+        "see where the evidence sits. REGION_ID is a citation id (DOC@c<start>-<end>.<hash>, as `sjt search` "
+        "prints), resolved from the index alone; a positional id (DOC:R1) is looked up in --result (a saved "
+        "transport) or else in the last `sjt search` run on this index file. The region must verify against "
+        "the index (as `sjt verify`); the PDF drawn is the one recorded at ingest, never a file the transport "
+        "names.",
+        epilog="example:\n  sjt show --index out/index.sqlite 'annual_report_en@c730-1921.3fa2b1c9' -o region.png",
     )
     show.add_argument("region_id", metavar="REGION_ID")
     add_index(show)
@@ -111,17 +113,21 @@ def register(sub) -> None:
 
     verify = add_command(
         sub, "verify", cmd_verify,
-        help="re-verify every region of a saved transport against the index and the PDFs",
-        description="For every region of a saved transport, checked against what the index recorded (never "
+        help="re-verify the regions of a saved transport, or citation ids, against the index and the PDFs",
+        description="For every region of a saved transport (or every citation id given, resolved from the "
+        "index alone), checked against what the index recorded (never "
         "against the transport's own claims): the document's sha256, the exact text slice, lines and uri, the "
         "pages, boxes, chunk ids and PDF hash its source segments give, and the bytes of the PDF recorded at "
         "ingest (a missing PDF fails). A document added without a PDF is checked by its text alone; no file "
         "the transport names is opened. Prints one line per region; exit status 1 if any fails, 2 if the "
         "files cannot be read.",
         epilog="example:\n  sjt search --index out/index.sqlite \"net income\" > result.json\n"
-        "  sjt verify --index out/index.sqlite result.json",
+        "  sjt verify --index out/index.sqlite result.json\n"
+        "  sjt verify --index out/index.sqlite 'annual_report_en@c730-1921.3fa2b1c9'",
     )
-    verify.add_argument("result", metavar="RESULT_JSON", help="a transport saved from `sjt search` (or - for stdin)")
+    verify.add_argument("result", metavar="RESULT_JSON|CITATION_ID", nargs="+",
+                        help="a transport saved from `sjt search` (or - for stdin), or citation ids "
+                        "(DOC@c<start>-<end>.<hash>)")
     add_index(verify)
 
     diagnose = add_command(
@@ -291,6 +297,31 @@ def _load_result(path: str):
         raise CliError(f"{path}: not a semantic-json-transport result ({exc})") from exc
 
 
+def _region_of(repo, args: argparse.Namespace):
+    """The region `sjt show` draws: a citation id from the index, a positional id from a saved result."""
+    from semantic_json import parse_citation_id
+    from semantic_json.errors import UnknownRegionError
+
+    if not args.result and parse_citation_id(args.region_id) is not None:
+        try:
+            return repo.get_region(args.region_id)
+        except UnknownRegionError as exc:
+            raise CliError(str(exc)) from exc
+    if args.result:
+        result = _load_result(args.result)
+    else:
+        saved = last_result_path(args.index)
+        if not saved.is_file():
+            raise CliError(f"{args.index}: {args.region_id!r} is not a citation id (DOC@c<start>-<end>.<hash>), and "
+                           f"positional ids need --result FILE or a search run on this index file (no {saved.name})")
+        result = _load_result(str(saved))
+    region = next((r for r in result if args.region_id in (r.region_id, r.citation_id)), None)
+    if region is None:
+        known = ", ".join(r.citation_id for r in result) or "none"
+        raise CliError(f"region {args.region_id!r} is not in that result (regions: {known})")
+    return region
+
+
 def cmd_show(args: argparse.Namespace) -> int:
     from ..render import render_boxes
     from ..units import PageBox
@@ -298,18 +329,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     check_output_path(args.output)
     repo = _open_index(args.index)
     try:
-        if args.result:
-            result = _load_result(args.result)
-        else:
-            saved = last_result_path(args.index)
-            if not saved.is_file():
-                raise CliError(f"{args.index}: no --result given and no search has been run on this index yet "
-                               f"(no {saved.name})")
-            result = _load_result(str(saved))
-        region = next((r for r in result if r.region_id == args.region_id), None)
-        if region is None:
-            known = ", ".join(r.region_id for r in result) or "none"
-            raise CliError(f"region {args.region_id!r} is not in that result (regions: {known})")
+        region = _region_of(repo, args)
         check = repo.check_source(region)
         if not check.ok:
             raise CliError(f"{args.region_id}: does not verify against {args.index} ({check.explain()}); not drawn")
@@ -331,17 +351,41 @@ def cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
+def _verify_targets(repo, targets: list[str]) -> list[tuple[str, object]]:
+    """(label, region or error text) for every region of the transports and citation ids named."""
+    from semantic_json import parse_citation_id
+    from semantic_json.errors import UnknownRegionError
+
+    items: list[tuple[str, object]] = []
+    for target in targets:
+        if target != "-" and parse_citation_id(target) is not None and not Path(target).exists():
+            try:
+                items.append((target, repo.get_region(target)))
+            except UnknownRegionError as exc:
+                items.append((target, str(exc)))
+            continue
+        items.extend((region.citation_id, region) for region in _load_result(target))
+    return items
+
+
 def cmd_verify(args: argparse.Namespace) -> int:
-    result = _load_result(args.result)
     repo = _open_index(args.index)
     try:
-        checks = repo.verify_result(result)
+        items = _verify_targets(repo, args.result)
+        hashes: dict[str, str] = {}
+        checks = [repo.check_source(region, hashes=hashes) if not isinstance(region, str) else None
+                  for _, region in items]
     finally:
         repo.close()
-    for region, check in zip(result, checks):
-        print(f"{'ok  ' if check.ok else 'FAIL'} {region.region_id}  pages {region.pages or '-'}  {check.explain()}")
-    failed = sum(not check.ok for check in checks)
-    say(args, f"{len(result) - failed} of {len(result)} region(s) verified")
+    failed = 0
+    for (label, region), check in zip(items, checks):
+        if check is None:
+            failed += 1
+            print(f"FAIL {label}  {region}")
+            continue
+        failed += not check.ok
+        print(f"{'ok  ' if check.ok else 'FAIL'} {label}  pages {region.pages or '-'}  {check.explain()}")
+    say(args, f"{len(items) - failed} of {len(items)} region(s) verified")
     return 1 if failed else 0
 
 

@@ -4,13 +4,15 @@ The flow has three steps:
 
 1. `cited_answer_schema(result)` (or `as_openai_tool`, `as_openai_response_format`, `as_anthropic_tool`)
    gives the model a strict schema: ``{"statements": [{"sentence": str, "citation_ids": [region id, ...]}]}``
-   where every citation id must be one of the result's region ids (a JSON Schema ``enum``).
-2. `validate_cited_answer(payload, result)` checks the model's reply. A payload not of the schema's shape is
+   where every citation id must be one of the result's citation ids (a JSON Schema ``enum``; the regions'
+   stable ids, see semantic_json.transport).
+2. `validate_cited_answer(payload, result)` checks the model's reply (or `validate_cited_answer(payload,
+   repository=repo)`, resolving the cited ids from an index). A payload not of the schema's shape is
    rejected whole (`CitedAnswerTypeError`, with the JSON path of the first problem). Otherwise each statement
    is accepted or rejected on its own: no citation → ``unsupported``; an id the result does not hold →
    ``invalid_citation`` (or, with ``policy="strip"``, the id is removed and the statement kept while a valid
-   id remains); with ``strict_numbers=True``, a number found in none of the cited regions' text →
-   ``ungrounded_number`` (otherwise the statement is kept and flagged).
+   id remains); a figure found in none of the cited regions' text (after scale normalisation) →
+   ``ungrounded_number`` (with ``strict_numbers=False``, lenient, the statement is kept and flagged).
 3. `render_answer(report)` joins the accepted sentences into a paragraph with ``[1]``, ``[2]`` badges and a
    numbered source list (text, Markdown or HTML).
 
@@ -19,7 +21,8 @@ models; reasons as one StrEnum, flags), ``numbers``
 (finding and grounding numbers), ``results`` (the regions of a search result), ``schema`` (the tool
 definitions), ``validation`` and ``rendering``.
 
-Citation ids are checked against a frozenset of the result's region ids, so each check is O(1).
+Citation ids are checked against a frozenset of the result's ids (citation ids and positional region ids),
+so each check is O(1).
 """
 
 from ..lazy import lazy_exports

@@ -94,6 +94,7 @@ class RegionProvenance(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     region_id: str
+    citation_id: Optional[str] = None
     document_id: Optional[str] = None
     uri: Optional[str] = None
     pages: Optional[list[int]] = None

@@ -16,6 +16,10 @@ from typing import Any, NamedTuple, Optional, Union
 #   * the sentence drops a unit: a unitless 1,200 against 1,200억원.
 # An unsigned number in a sentence matches either sign, because prose carries signs in words ("영업손실 56억원",
 # "fell by 56"); a negative one ("-56", "(56)", "△56") needs a negative number in the region.
+# When the region states its scale ("in millions", "단위: 백만원", or the table unit its source carries), a
+# scaled amount in the sentence is compared with the region's figures times that scale: "$3,642 million" and
+# "$3.6 billion" (rounded, at least two significant digits) are grounded by 3,642 in millions; "$999 million"
+# is not grounded by 999 in thousands. Without a stated scale the unit-adding rule above applies.
 
 #: Full-width and typographic characters read as their ASCII forms (one character each, so offsets hold).
 _NUMBER_CHAR_MAP = str.maketrans(
@@ -42,6 +46,18 @@ KOREAN_LARGE_UNITS = {"만": 10**4, "억": 10**8, "조": 10**12}
 ENGLISH_SCALES = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12, "bn": 10**9, "mn": 10**6}
 #: A four-digit integer in this range inside parentheses is a year ("(2024)"), not a negative amount.
 PARENTHESISED_YEAR_RANGE = (1900, 2099)
+#: Significant digits a rounded amount must keep to be grounded by a more precise figure ("3.6 billion": two).
+MIN_ROUNDED_DIGITS = 2
+#: Scale words of unit statements and what they multiply by.
+STATED_SCALES = {"thousands": 10**3, "millions": 10**6, "billions": 10**9,
+                 "천": 10**3, "만": 10**4, "백만": 10**6, "천만": 10**7, "억": 10**8, "십억": 10**9}
+_STATED_SCALE_RE = re.compile(
+    r"\bin\s+(?P<in>thousands|millions|billions)\b"
+    r"|[(\[][^()\[\]]{0,40}?\b(?P<bracket>thousands|millions|billions)\b"
+    r"|\b(?P<of>thousands|millions|billions)\s+of\s+(?:U\.S\.\s+)?dollars"
+    r"|단위\s*[:：]?\s*(?P<ko>천만|백만|십억|천|만|억)?\s*원",
+    re.IGNORECASE,
+)
 #: Citation markers the model may leave in a sentence ("[1]", "[2, 3]"); they are not numbers it claims.
 _CITATION_MARKER_RE = re.compile(r"\[\d+(?:\s*[,\-–]\s*\d+)*\]")
 
@@ -179,6 +195,35 @@ def find_numbers(text: str) -> list[NumberMention]:
     return mentions
 
 
+def stated_scale(*texts: str | None) -> int | None:
+    """The scale the first text that states one states ("(in millions)" → 10**6, "단위: 백만원" → 10**6,
+    "단위: 원" → 1); None when none does or one text states two different scales."""
+    for text in texts:
+        if not text:
+            continue
+        scales = set()
+        for match in _STATED_SCALE_RE.finditer(text):
+            word = match.group("in") or match.group("bracket") or match.group("of")
+            scales.add(STATED_SCALES[word.lower()] if word else STATED_SCALES.get(match.group("ko") or "", 1))
+        if len(scales) == 1:
+            return scales.pop()
+        if scales:
+            return None
+    return None
+
+
+def _rounds_to(value: Decimal, mention: NumberMention) -> bool:
+    """True when `value` rounded to the precision `mention` is written with gives the mention's value."""
+    mantissa = mention.mantissa
+    if mantissa is None:
+        return False
+    digits = mantissa.normalize().as_tuple() if mantissa else None
+    if digits is None or len(digits.digits) < MIN_ROUNDED_DIGITS:
+        return False
+    quantum = Decimal(1).scaleb(mantissa.as_tuple().exponent) * (mention.value / mantissa)  # type: ignore[operator]
+    return abs(abs(value) - mention.value) * 2 <= quantum  # type: ignore[operator]
+
+
 @dataclass
 class _NumberIndex:
     """The numbers of one region, as sets keyed for the three matching rules (all signs / negatives only)."""
@@ -189,11 +234,19 @@ class _NumberIndex:
     unitless_negative: set[Decimal] = field(default_factory=set)
     mantissas: set[Decimal] = field(default_factory=set)
     mantissas_negative: set[Decimal] = field(default_factory=set)
+    #: The region's stated scale (None: not stated) and its unitless figures times that scale.
+    scale: int | None = None
+    amounts: set[Decimal] = field(default_factory=set)
+    amounts_negative: set[Decimal] = field(default_factory=set)
+    percents: set[Decimal] = field(default_factory=set)
 
     @classmethod
-    def of(cls, text: str) -> "_NumberIndex":
-        index = cls()
+    def of(cls, text: str, unit: str | None = None) -> "_NumberIndex":
+        """The numbers of a region's `text`; `unit` is the table unit its source states, if any."""
+        index = cls(scale=stated_scale(unit, text))
         for mention in find_numbers(text):
+            if mention.kind == "percent":
+                index.percents.add(mention.value)  # type: ignore[arg-type]
             index.scaled.add((mention.kind, mention.value))
             if mention.kind == "date":
                 # A date also states its year, month and day ("2024.03.31" grounds "2024년 3월 31일").
@@ -212,6 +265,10 @@ class _NumberIndex:
                 index.unitless.add(mention.mantissa)
                 if mention.negative:
                     index.unitless_negative.add(mention.mantissa)
+                if index.scale is not None:
+                    index.amounts.add(mention.mantissa * index.scale)
+                    if mention.negative:
+                        index.amounts_negative.add(mention.mantissa * index.scale)
         return index
 
     def grounds(self, mention: NumberMention) -> bool:
@@ -222,6 +279,11 @@ class _NumberIndex:
             return all(Decimal(part) in self.unitless for part in mention.value)  # type: ignore[union-attr]
         negative = mention.negative
         if (mention.kind, mention.value) in (self.scaled_negative if negative else self.scaled):
+            return True
+        if mention.kind == "number" and mention.has_unit and self.scale is not None:
+            amounts = self.amounts_negative if negative else self.amounts
+            return mention.value in amounts or any(_rounds_to(amount, mention) for amount in amounts)
+        if mention.kind == "percent" and any(_rounds_to(value, mention) for value in self.percents):
             return True
         if mention.mantissa is None:
             return False

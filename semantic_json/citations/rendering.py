@@ -17,17 +17,31 @@ class _Numbered:
 
     numbers: dict[str, int]
     sources: list[RegionProvenance]
+    #: The id each cited id is listed under (the source's citation id).
+    listed: dict[str, str]
+
+
+def _cited_id(source: RegionProvenance) -> str:
+    """The id a source is listed under: its citation id, else (an older transport) its region id."""
+    return source.citation_id or source.region_id
 
 
 def _number_sources(report: ValidationReport) -> _Numbered:
+    """Badge numbers by the ids as cited; a region cited by its citation id and by its positional alias is
+    one source with one number."""
     numbers: dict[str, int] = {}
+    listed: dict[str, str] = {}
+    by_region: dict[str, int] = {}
     sources: list[RegionProvenance] = []
     for statement in report.accepted:
-        for source in statement.sources:
-            if source.region_id not in numbers:
-                numbers[source.region_id] = len(numbers) + 1
+        for cited, source in zip(statement.citation_ids, statement.sources):
+            key = _cited_id(source)
+            if key not in by_region:
+                by_region[key] = len(by_region) + 1
                 sources.append(source)
-    return _Numbered(numbers, sources)
+            numbers[cited] = by_region[key]
+            listed[cited] = key
+    return _Numbered(numbers, sources, listed)
 
 
 def _page_label(pages: Optional[list[int]]) -> Optional[str]:
@@ -61,7 +75,7 @@ def _where(source: RegionProvenance) -> list[str]:
 
 
 #: Characters of a region id left as they are in a Markdown link fragment (the rest is percent-encoded).
-MARKDOWN_FRAGMENT_SAFE = ":-_.~"
+MARKDOWN_FRAGMENT_SAFE = ":@-_.~"
 _MARKDOWN_SPECIAL_RE = re.compile(r"([\\`*_\[\]<>|#])")
 
 
@@ -79,13 +93,13 @@ def _render_text(report: ValidationReport, numbered: _Numbered) -> str:
         for n, source in enumerate(numbered.sources, 1):
             parts = [source.document_id or source.region_id, *_where(source)]
             tail = f" ({source.uri})" if source.uri else ""
-            lines.append(f"[{n}] {', '.join(parts)}{tail} [{source.region_id}]")
+            lines.append(f"[{n}] {', '.join(parts)}{tail} [{_cited_id(source)}]")
     return "\n".join(lines) + "\n" if report.accepted else ""
 
 
 def _render_markdown(report: ValidationReport, numbered: _Numbered) -> str:
     def badge(cid: str) -> str:
-        return f"[\\[{numbered.numbers[cid]}\\]](#{quote(cid, safe=MARKDOWN_FRAGMENT_SAFE)})"
+        return f"[\\[{numbered.numbers[cid]}\\]](#{quote(numbered.listed[cid], safe=MARKDOWN_FRAGMENT_SAFE)})"
 
     sentences = [
         _markdown_escape(s.sentence) + " " + "".join(badge(cid) for cid in s.citation_ids) for s in report.accepted
@@ -96,7 +110,7 @@ def _render_markdown(report: ValidationReport, numbered: _Numbered) -> str:
     for n, source in enumerate(numbered.sources, 1):
         parts = [f"**{_markdown_escape(source.document_id or source.region_id)}**", *_where(source)]
         tail = f" <{source.uri}>" if source.uri and not re.search(r"[\s<>]", source.uri) else ""
-        lines.append(f"{n}. {', '.join(parts)}{tail} `{source.region_id.replace('`', '')}`")
+        lines.append(f"{n}. {', '.join(parts)}{tail} `{_cited_id(source).replace('`', '')}`")
     return "\n".join(lines) + "\n"
 
 
@@ -104,7 +118,8 @@ def _render_html(report: ValidationReport, numbered: _Numbered) -> str:
     esc = html.escape
 
     def badge(cid: str) -> str:
-        return f'<a href="#{esc(cid)}" data-region-id="{esc(cid)}">[{numbered.numbers[cid]}]</a>'
+        target = esc(numbered.listed[cid])
+        return f'<a href="#{target}" data-region-id="{target}">[{numbered.numbers[cid]}]</a>'
 
     out = ['<div class="cited-answer">']
     if report.accepted:
@@ -118,7 +133,7 @@ def _render_html(report: ValidationReport, numbered: _Numbered) -> str:
             parts = [f"<strong>{esc(source.document_id or source.region_id)}</strong>", *map(esc, _where(source))]
             # The uri is shown, never linked: it comes from the transport and may use any scheme.
             uri = f' <span class="uri">{esc(source.uri)}</span>' if source.uri else ""
-            region_id = esc(source.region_id)
+            region_id = esc(_cited_id(source))
             out.append(f'<li id="{region_id}" data-region-id="{region_id}">{", ".join(parts)}{uri}</li>')
         out.append("</ol>")
     out.append("</div>")

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from ..errors import TransportFormatError
-from ..transport import TRANSPORT_SCHEMA_ID
+from ..transport import TRANSPORT_SCHEMA_ID, citation_id
 from .models import RegionProvenance
 from .numbers import _NumberIndex
 
@@ -27,10 +27,20 @@ class _Region:
     end_line: Optional[int]
     document_sha256: Optional[str]
     text: str
+    #: The table unit the source states ("in millions", "단위: 백만원"), for scaled numbers.
+    unit: Optional[str] = None
+
+    @property
+    def citation_id(self) -> Optional[str]:
+        """The stable id, when the source gives the document, span and hash it is made of."""
+        if None in (self.document_id, self.start_char, self.end_char, self.document_sha256):
+            return None
+        return citation_id(self.document_id, self.start_char, self.end_char, self.document_sha256)  # type: ignore[arg-type]
 
     def provenance(self) -> RegionProvenance:
         return RegionProvenance(
             region_id=self.region_id,
+            citation_id=self.citation_id,
             document_id=self.document_id,
             uri=self.uri,
             pages=list(self.pages) if self.pages is not None else None,
@@ -44,15 +54,24 @@ class _Region:
 
 @dataclass
 class _Catalog:
-    """The regions of one search result, by id; `ids` is the frozenset every citation is checked against."""
+    """The regions of one search result by id, each under its region id and its citation id; `ids` is the
+    frozenset every citation is checked against, `citation_ids` the ids a model is asked to cite."""
 
     regions: dict[str, _Region]
     ids: frozenset[str] = field(init=False)
+    citation_ids: list[str] = field(init=False)
     _provenance: dict[str, RegionProvenance] = field(default_factory=dict, init=False, repr=False)
     _numbers: dict[str, "_NumberIndex"] = field(default_factory=dict, init=False, repr=False)
 
     def __post_init__(self) -> None:
+        cited: dict[str, None] = {}
+        for region in list(self.regions.values()):
+            stable = region.citation_id
+            if stable is not None:
+                self.regions.setdefault(stable, region)
+            cited.setdefault(stable or region.region_id, None)
         self.ids = frozenset(self.regions)
+        self.citation_ids = sorted(cited)
 
     def provenance(self, region_id: str) -> RegionProvenance:
         cached = self._provenance.get(region_id)
@@ -63,7 +82,8 @@ class _Catalog:
     def numbers(self, region_id: str) -> "_NumberIndex":
         cached = self._numbers.get(region_id)
         if cached is None:
-            cached = self._numbers[region_id] = _NumberIndex.of(self.regions[region_id].text)
+            region = self.regions[region_id]
+            cached = self._numbers[region_id] = _NumberIndex.of(region.text, region.unit)
         return cached
 
 
@@ -145,6 +165,7 @@ def _make_region(region: Any, document: Mapping[str, Any], path: str) -> _Region
             source.get("document_sha256") or document.get("document_sha256"), str, f"{path}.source.document_sha256"
         ),
         text=text,
+        unit=source.get("unit") if isinstance(source.get("unit"), str) else None,
     )
 
 
@@ -180,5 +201,6 @@ def _catalog(result: Any) -> _Catalog:
 
 
 def result_region_ids(result: Any) -> list[str]:
-    """The region ids of a search result (SearchResult, transport dict or JSON text), sorted and deduplicated."""
-    return sorted(_catalog(result).ids)
+    """The ids a model cites for the regions of a search result (SearchResult, transport dict or JSON text):
+    each region's citation id (its region id when the source lacks what one is made of), sorted."""
+    return _catalog(result).citation_ids

@@ -25,8 +25,14 @@ from .models import (
     ValidationReport,
     _is_unicode_text,
 )
-from .numbers import _CITATION_MARKER_RE, find_numbers
+from .numbers import _CITATION_MARKER_RE, NumberMention, find_numbers
 from .results import _Catalog, _catalog
+
+#: Plain integers below this (no unit, sign or decimals: "3 months", "2 segments") are counts more often than
+#: figures, and years (YEAR_RANGE, written without separators) are periods a filing states once for many
+#: tables: one a cited region does not print is flagged, never the reason a statement is rejected.
+COUNT_BELOW = 10
+YEAR_RANGE = (1900, 2099)
 
 
 def _json_type(value: Any) -> str:
@@ -137,38 +143,86 @@ def _parse_statements(data: Any) -> list[tuple[str, list[str]]]:
     return parsed
 
 
-def _ungrounded_numbers(sentence: str, region_ids: list[str], catalog: _Catalog) -> list[str]:
+def _is_count_or_year(mention: NumberMention) -> bool:
+    mantissa = mention.mantissa
+    if (mention.kind != "number" or mention.has_unit or mention.negative or mantissa is None
+            or mantissa != mantissa.to_integral_value()):
+        return False
+    year = "," not in mention.surface and YEAR_RANGE[0] <= mantissa <= YEAR_RANGE[1]
+    return mantissa < COUNT_BELOW or year
+
+
+def _ungrounded_numbers(sentence: str, region_ids: list[str], catalog: _Catalog) -> tuple[list[str], bool]:
     """Surface forms of the numbers of `sentence` that none of the cited regions grounds (deduplicated, in
-    order). Regions are indexed on first need, so sentences without numbers cost one regex scan."""
+    order), and whether one of them is a figure (not a small count or a year). Regions are indexed on first need, so
+    sentences without numbers cost one regex scan."""
     mentions = find_numbers(_CITATION_MARKER_RE.sub(" ", sentence))
     if not mentions:
-        return []
+        return [], False
     indexes = [catalog.numbers(region_id) for region_id in region_ids]
     found: dict[str, None] = {}
+    figure = False
     for mention in mentions:
         if not any(index.grounds(mention) for index in indexes):
             found.setdefault(mention.surface, None)
-    return list(found)
+            figure = figure or not _is_count_or_year(mention)
+    return list(found), figure
+
+
+def _unknown_detail(unknown: list[str], unresolved: Mapping[str, str]) -> str:
+    if unresolved:
+        return "cites id(s) the index does not resolve: " + "; ".join(
+            f"{cid} ({unresolved.get(cid, 'unknown')})" for cid in unknown)
+    return f"cites {len(unknown)} id(s) that the search result does not hold: {', '.join(unknown)}"
+
+
+def _cited_ids(payload: Any) -> list[str]:
+    return list(dict.fromkeys(cid for _, ids in _parse_statements(payload) for cid in ids))
+
+
+def _resolve(repository: Any, citation_ids: list[str]) -> tuple[Any, dict[str, str]]:
+    """The regions `repository` resolves for `citation_ids` (a SearchResult) and why the others did not."""
+    from ..errors import UnknownRegionError
+    from ..transport import SearchResult
+
+    regions, unresolved = [], {}
+    for cid in citation_ids:
+        try:
+            regions.append(repository.get_region(cid))
+        except UnknownRegionError as exc:
+            unresolved[cid] = exc.detail or "not a citation id this index resolves"
+    return SearchResult("", regions), unresolved
 
 
 def validate_cited_answer(
     payload: Any,
-    result: Any,
+    result: Any = None,
     *,
     policy: Policy = POLICY_REJECT,
-    strict_numbers: bool = False,
+    strict_numbers: bool = True,
+    repository: Any = None,
 ) -> ValidationReport:
-    """Check a model's cited answer against the search result it was given.
+    """Check a model's cited answer against the search result it was given, or against an index.
 
     `payload` is the answer as JSON text, UTF-8 bytes, a dict or a CitedAnswer; `result` the SearchResult
-    (or its transport dict / JSON). Raises CitedAnswerTypeError (with the JSON path) when the payload is not
-    of the schema's shape, CitedAnswerInputError for another Python type, TransportFormatError for a result
-    that is not a transport. Statements are then judged one by one; see the docstring of semantic_json.citations for reasons.
+    (or its transport dict / JSON). Without a result, `repository` (a SemanticRepository) resolves every
+    cited citation id from its index (`get_region`): an id it cannot resolve, or whose document changed, is
+    an invalid citation that says why. With `strict_numbers` (the default) a statement whose figure none of
+    its cited regions prints (after scale normalisation) is rejected; False (lenient) only flags it.
+    Raises CitedAnswerTypeError (with the JSON path) when the payload is not of the schema's shape,
+    CitedAnswerInputError for another Python type, TransportFormatError for a result that is not a
+    transport. Statements are then judged one by one; see the docstring of semantic_json.citations.
     """
     if policy not in POLICIES:
         raise ValueError(f"policy must be one of {', '.join(repr(p) for p in POLICIES)}, got {policy!r}")
+    data = _load_payload(payload)
+    unresolved: dict[str, str] = {}
+    if result is None:
+        if repository is None:
+            raise TypeError("validate_cited_answer needs the search result the model was given, or repository=")
+        result, unresolved = _resolve(repository, _cited_ids(data))
     catalog = _catalog(result)
-    statements = _parse_statements(_load_payload(payload))
+    statements = _parse_statements(data)
     known = catalog.ids
 
     accepted: list[AcceptedStatement] = []
@@ -195,7 +249,7 @@ def validate_cited_answer(
                     sentence=sentence,
                     citation_ids=citation_ids,
                     reason=REASON_INVALID_CITATION,
-                    detail=f"cites {len(unknown)} id(s) that the search result does not hold: {', '.join(unknown)}",
+                    detail=_unknown_detail(unknown, unresolved),
                     unknown_ids=unknown,
                 )
             )
@@ -203,9 +257,9 @@ def validate_cited_answer(
         flags: list[str] = []
         if unknown:
             flags.append(FLAG_STRIPPED_CITATION)
-        ungrounded = _ungrounded_numbers(sentence, valid, catalog)
+        ungrounded, figure = _ungrounded_numbers(sentence, valid, catalog)
         if ungrounded:
-            if strict_numbers:
+            if strict_numbers and figure:
                 rejected.append(
                     RejectedStatement(
                         index=index,

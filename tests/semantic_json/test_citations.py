@@ -34,7 +34,7 @@ from semantic_json.citations import (
     validate_cited_answer,
 )
 from semantic_json.errors import TransportFormatError
-from semantic_json.transport import TRANSPORT_SCHEMA_ID, SearchResult
+from semantic_json.transport import TRANSPORT_SCHEMA_ID, SearchResult, citation_id
 from semantic_json.validation import load_schema, validate_transport
 
 # ------------------------------------------------------------------------------------------------ helpers
@@ -75,6 +75,17 @@ def make_transport(regions: list[tuple[str, str]], *, pages: dict[str, list[int]
     }
     validate_transport(payload)
     return payload
+
+
+def cid(transport: dict[str, Any], region_id: str) -> str:
+    """The citation id of the region with `region_id` in `transport` (what a model is asked to cite)."""
+    for document in transport["documents"]:
+        for region in document["regions"]:
+            if region["region_id"] == region_id:
+                source = region["source"]
+                return citation_id(source["document_id"], source["start_char"], source["end_char"],
+                                   source["document_sha256"])
+    raise KeyError(region_id)
 
 
 def answer(*statements: tuple[str, list[str]]) -> dict[str, Any]:
@@ -138,7 +149,9 @@ def test_schema_enum_is_the_results_region_ids_sorted_and_deduplicated(two_docum
     doubled["documents"][0]["regions"].append(copy.deepcopy(doubled["documents"][0]["regions"][0]))
     definition = cited_answer_schema(doubled)
     items = definition["parameters"]["properties"]["statements"]["items"]["properties"]["citation_ids"]["items"]
-    assert items == {"type": "string", "enum": ["annual_2024:R1", "company_b:R1", "company_b:R2"]}
+    expected = sorted(cid(two_documents, r) for r in ("annual_2024:R1", "company_b:R1", "company_b:R2"))
+    assert items == {"type": "string", "enum": expected}
+    assert all("@c" in item for item in expected)
     assert definition["name"] == DEFAULT_TOOL_NAME == "generate_cited_answer"
     assert definition["strict"] is True
 
@@ -146,7 +159,7 @@ def test_schema_enum_is_the_results_region_ids_sorted_and_deduplicated(two_docum
 def test_schema_enum_of_a_real_search_equals_its_region_ids(korean_result):
     definition = cited_answer_schema(korean_result)
     enum = definition["parameters"]["properties"]["statements"]["items"]["properties"]["citation_ids"]["items"]["enum"]
-    assert enum == sorted({region.region_id for region in korean_result})
+    assert enum == sorted({region.citation_id for region in korean_result})
     assert enum == result_region_ids(korean_result)
 
 
@@ -172,10 +185,12 @@ def test_schema_name_and_description_can_be_changed(two_documents):
 def test_good_payload_validates_against_the_generated_parameters(two_documents):
     parameters = cited_answer_schema(two_documents)["parameters"]
     jsonschema.Draft202012Validator.check_schema(parameters)
-    good = answer(("B기업은 원리금을 정상 상환하고 있다.", ["company_b:R1"]), ("Revenue rose 3.5%.", ["annual_2024:R1"]))
+    good = answer(("B기업은 원리금을 정상 상환하고 있다.", [cid(two_documents, "company_b:R1")]),
+                  ("Revenue rose 3.5%.", [cid(two_documents, "annual_2024:R1")]))
     jsonschema.validate(good, parameters)
     for bad in (
         answer(("B기업은 원리금을 정상 상환하고 있다.", ["company_b:R9"])),  # id outside the enum
+        answer(("B기업은 원리금을 정상 상환하고 있다.", ["company_b:R1"])),  # the positional alias is not offered
         {"statements": [{"sentence": "x", "citation_ids": "company_b:R1"}]},  # string instead of array
         {"statements": [{"sentence": "x", "citation_ids": [], "confidence": 1}]},  # extra key
         {"statements": [{"sentence": "x"}]},  # missing key
@@ -356,9 +371,19 @@ def test_duplicate_ids_within_a_statement_are_collapsed(two_documents):
     assert len(report.accepted[0].sources) == 2
 
 
-def test_number_missing_from_the_cited_region_is_flagged_and_kept_by_default(two_documents):
+def test_number_missing_from_the_cited_region_rejects_the_statement_by_default(two_documents):
     report = validate_cited_answer(
         answer(("Revenue rose 4.5% to KRW 1,200 billion in 2024.", ["annual_2024:R1"])), two_documents
+    )
+    (rejected,) = report.rejected
+    assert rejected.reason == "ungrounded_number" and rejected.ungrounded_numbers == ["4.5%"]
+    assert report.strict_numbers is True
+
+
+def test_number_missing_from_the_cited_region_is_flagged_and_kept_when_lenient(two_documents):
+    report = validate_cited_answer(
+        answer(("Revenue rose 4.5% to KRW 1,200 billion in 2024.", ["annual_2024:R1"])), two_documents,
+        strict_numbers=False,
     )
     assert report.ok
     (statement,) = report.accepted
@@ -387,7 +412,7 @@ def test_strict_numbers_drops_a_statement_with_an_ungrounded_number(two_document
 def test_numbers_are_checked_against_the_cited_regions_only(two_documents):
     # 3.5% is in annual_2024:R1, but the statement cites company_b:R1.
     report = validate_cited_answer(answer(("Revenue rose 3.5%.", ["company_b:R1"])), two_documents)
-    assert report.accepted[0].ungrounded_numbers == ["3.5%"]
+    assert report.rejected[0].ungrounded_numbers == ["3.5%"]
 
 
 def test_numbers_of_a_real_korean_region_ground_a_statement():
@@ -407,7 +432,8 @@ def test_numbers_of_a_real_korean_region_ground_a_statement():
         result,
     )
     assert "1,200억 원" in " ".join(r.text for r in result)
-    assert [s.ungrounded_numbers for s in report.accepted] == [[], [], ["1,300억원"]]
+    assert [s.ungrounded_numbers for s in report.accepted] == [[], []]
+    assert [(s.index, s.ungrounded_numbers) for s in report.rejected] == [(2, ["1,300억원"])]
 
 
 def test_counts_cover_every_reason_and_ok_means_nothing_rejected(two_documents):
@@ -544,43 +570,47 @@ def test_unknown_policy_is_refused(two_documents):
 
 @pytest.fixture(scope="module")
 def rendered_report(two_documents) -> ValidationReport:
+    b1, b2, annual = (cid(two_documents, r) for r in ("company_b:R1", "company_b:R2", "annual_2024:R1"))
     return validate_cited_answer(
         answer(
-            ("B기업은 원리금을 정상 상환하고 있다.", ["company_b:R1"]),
-            ("Revenue rose 3.5% in 2024.", ["annual_2024:R1", "company_b:R1"]),
+            ("B기업은 원리금을 정상 상환하고 있다.", [b1]),
+            ("Revenue rose 3.5% in 2024.", [annual, "company_b:R1"]),  # the positional alias of b1
             ("근거 없는 문장.", []),
-            ("다만 계약이 내년에 만료된다.", ["company_b:R2"]),
+            ("다만 계약이 내년에 만료된다.", [b2]),
         ),
         two_documents,
     )
 
 
-def test_text_rendering_numbers_sources_in_order_of_first_citation(rendered_report):
+def test_text_rendering_numbers_sources_in_order_of_first_citation(rendered_report, two_documents):
     text = render_answer(rendered_report)
     paragraph, _, sources = text.partition("\n\nSources:\n")
     assert paragraph == (
         "B기업은 원리금을 정상 상환하고 있다. [1] Revenue rose 3.5% in 2024. [2][1] 다만 계약이 내년에 만료된다. [3]"
     )
     assert "근거 없는" not in text
+    b1, b2, annual = (cid(two_documents, r) for r in ("company_b:R1", "company_b:R2", "annual_2024:R1"))
     assert sources.splitlines() == [
-        "[1] company_b, lines 1–2 (file:///company_b.txt) [company_b:R1]",
-        "[2] annual_2024, pp. 3–4, lines 3–4 (file:///annual_2024.txt) [annual_2024:R1]",
-        "[3] company_b, lines 2–3 (file:///company_b.txt) [company_b:R2]",
+        f"[1] company_b, lines 1–2 (file:///company_b.txt) [{b1}]",
+        f"[2] annual_2024, pp. 3–4, lines 3–4 (file:///annual_2024.txt) [{annual}]",
+        f"[3] company_b, lines 2–3 (file:///company_b.txt) [{b2}]",
     ]
 
 
-def test_markdown_rendering_links_badges_to_region_ids(rendered_report):
+def test_markdown_rendering_links_badges_to_citation_ids(rendered_report, two_documents):
+    b1, annual = (cid(two_documents, r) for r in ("company_b:R1", "annual_2024:R1"))
     markdown = render_answer(rendered_report, "markdown")
-    assert "B기업은 원리금을 정상 상환하고 있다. [\\[1\\]](#company_b:R1)" in markdown
-    assert "Revenue rose 3.5% in 2024. [\\[2\\]](#annual_2024:R1)[\\[1\\]](#company_b:R1)" in markdown
-    assert "2. **annual\\_2024**, pp. 3–4, lines 3–4 <file:///annual_2024.txt> `annual_2024:R1`" in markdown
+    assert f"B기업은 원리금을 정상 상환하고 있다. [\\[1\\]](#{b1})" in markdown
+    assert f"Revenue rose 3.5% in 2024. [\\[2\\]](#{annual})[\\[1\\]](#{b1})" in markdown
+    assert f"2. **annual\\_2024**, pp. 3–4, lines 3–4 <file:///annual_2024.txt> `{cid(two_documents, 'annual_2024:R1')}`" in markdown
 
 
-def test_html_rendering_links_badges_to_region_ids(rendered_report):
+def test_html_rendering_links_badges_to_citation_ids(rendered_report, two_documents):
+    b1, annual = (cid(two_documents, r) for r in ("company_b:R1", "annual_2024:R1"))
     page = render_answer(rendered_report, "html")
-    assert '<a href="#company_b:R1" data-region-id="company_b:R1">[1]</a>' in page
-    assert '<a href="#annual_2024:R1" data-region-id="annual_2024:R1">[2]</a>' in page
-    assert '<li id="annual_2024:R1" data-region-id="annual_2024:R1"><strong>annual_2024</strong>, pp. 3–4' in page
+    assert f'<a href="#{b1}" data-region-id="{b1}">[1]</a>' in page
+    assert f'<a href="#{annual}" data-region-id="{annual}">[2]</a>' in page
+    assert f'<li id="{annual}" data-region-id="{annual}"><strong>annual_2024</strong>, pp. 3–4' in page
     assert page.count("<li ") == 3
 
 
@@ -588,10 +618,11 @@ def test_html_rendering_escapes_sentences_ids_and_uris():
     result = make_transport([('evil"doc:R1', "Revenue was 5.")])
     result["documents"][0]["source_uri"] = result["documents"][0]["regions"][0]["source"]["uri"] = "javascript:alert(1)"
     report = validate_cited_answer(answer(('<script>alert("x")</script> Revenue was 5 & more.', ['evil"doc:R1'])), result)
+    assert cid(result, 'evil"doc:R1').startswith('evil"doc@c')
     page = render_answer(report, "html")
     assert "<script>" not in page
     assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; Revenue was 5 &amp; more." in page
-    assert 'data-region-id="evil&quot;doc:R1"' in page
+    assert 'data-region-id="evil&quot;doc@c' in page
     assert 'href="javascript' not in page
     markdown = render_answer(report, "markdown")
     assert "\\<script\\>" in markdown

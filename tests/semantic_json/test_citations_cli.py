@@ -34,7 +34,8 @@ def result_json(tmp_path_factory) -> Path:
 
 @pytest.fixture
 def region_id(result_json) -> str:
-    return json.loads(result_json.read_text(encoding="utf-8"))["documents"][0]["regions"][0]["region_id"]
+    """The citation id of the result's first region (what a model cites)."""
+    return json.loads(result_json.read_text(encoding="utf-8"))["documents"][0]["regions"][0]["citation_id"]
 
 
 def write_answer(tmp_path: Path, *statements: tuple[str, list[str]], name: str = "answer.json") -> Path:
@@ -69,14 +70,16 @@ def test_strip_policy_keeps_a_statement_with_a_valid_id(tmp_path, result_json, r
     assert check_answer_main(["--result", str(result_json), str(answer), "--policy", "strip", "--strict"]) == 1
 
 
-def test_ungrounded_number_is_a_flag_unless_strict(tmp_path, result_json, region_id, capsys):
+def test_ungrounded_number_is_rejected_unless_lenient(tmp_path, result_json, region_id, capsys):
     answer = write_answer(tmp_path, ("B기업은 원리금 1,200억원을 상환하고 있다.", [region_id]))
-    assert check_answer_main(["--result", str(result_json), str(answer)]) == 0
-    assert "flagged (ungrounded_number: 1,200억원)" in capsys.readouterr().err
-    assert check_answer_main(["--result", str(result_json), str(answer), "--strict"]) == 1
+    assert check_answer_main(["--result", str(result_json), str(answer)]) == 1
     out, err = capsys.readouterr()
     assert out == ""
     assert "statements[0] rejected (ungrounded_number)" in err
+    lenient = ["--result", str(result_json), str(answer), "--lenient-numbers"]
+    assert check_answer_main(lenient) == 0
+    assert "flagged (ungrounded_number: 1,200억원)" in capsys.readouterr().err
+    assert check_answer_main([*lenient, "--strict"]) == 1
 
 
 @pytest.mark.parametrize("fmt", ["markdown", "html"])
@@ -93,7 +96,7 @@ def test_json_format_prints_the_report(tmp_path, result_json, region_id, capsys)
     assert check_answer_main(["--result", str(result_json), str(answer), "--format", "json"]) == 1
     report = json.loads(capsys.readouterr().out)
     assert report["counts"]["unsupported"] == 1
-    assert report["accepted"][0]["sources"][0]["region_id"] == region_id
+    assert report["accepted"][0]["sources"][0]["citation_id"] == region_id
 
 
 def test_missing_answer_file_exits_2_naming_it(tmp_path, result_json, capsys):

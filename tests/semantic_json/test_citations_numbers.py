@@ -35,7 +35,8 @@ def one_region(text: str) -> dict:
 def ungrounded(sentence: str, region_text: str) -> list[str]:
     """Numbers of `sentence` that its one cited region (holding `region_text`) does not ground."""
     report = validate_cited_answer(
-        {"statements": [{"sentence": sentence, "citation_ids": ["report:R1"]}]}, one_region(region_text)
+        {"statements": [{"sentence": sentence, "citation_ids": ["report:R1"]}]}, one_region(region_text),
+        strict_numbers=False,
     )
     return report.accepted[0].ungrounded_numbers
 
@@ -133,3 +134,62 @@ def test_version_strings_and_dotted_numbers_are_not_read_as_decimals():
 
 def test_ungrounded_numbers_are_listed_once_in_sentence_order():
     assert ungrounded("7, 8, 7 and 9.", "9") == ["7", "8"]
+
+
+def judged(sentence: str, region_text: str, unit: str | None = None, **options) -> tuple[bool, list[str]]:
+    """(accepted, ungrounded numbers) for `sentence` citing one region, by default rules unless `options`."""
+    transport = one_region(region_text)
+    if unit is not None:
+        transport["documents"][0]["regions"][0]["source"]["unit"] = unit
+    report = validate_cited_answer(
+        {"statements": [{"sentence": sentence, "citation_ids": ["report:R1"]}]}, transport, **options
+    )
+    if report.accepted:
+        return True, report.accepted[0].ungrounded_numbers
+    return False, report.rejected[0].ungrounded_numbers
+
+
+def test_a_wrong_figure_rejects_the_statement_by_default():
+    assert judged("Adjusted EBIT was $999 million.", "Adjusted EBIT 399 (in millions)") == (False, ["999 million"])
+
+
+def test_lenient_numbers_keep_the_statement_and_flag_the_figure():
+    assert judged("Adjusted EBIT was $999 million.", "Adjusted EBIT 399", strict_numbers=False) == (
+        True, ["999 million"])
+
+
+@pytest.mark.parametrize(
+    ("sentence", "region_text", "unit"),
+    [
+        ("Net sales were $3.6 billion.", "Net sales 3,642 2,980", "in millions"),
+        ("Net sales were $3,642 million.", "(Dollars in millions) Net sales 3,642 2,980", None),
+        ("Net sales were $3.64 billion.", "(in millions) Net sales 3,642", None),
+        ("매출은 1,200억원이다.", "(단위: 백만원) 매출 120,000", None),
+        ("매출은 1.2조원이다.", "매출 1,200,000", "단위: 백만원"),
+        ("Margin was 12.3%.", "Margin 12.34%", None),
+    ],
+)
+def test_scaled_and_rounded_figures_are_grounded(sentence, region_text, unit):
+    assert judged(sentence, region_text, unit) == (True, [])
+
+
+@pytest.mark.parametrize(
+    ("sentence", "region_text", "unit"),
+    [
+        ("Net sales were $999 million.", "Net sales 999", "in thousands"),  # the scale says thousands
+        ("Net sales were $3.7 billion.", "Net sales 3,642", "in millions"),  # rounds to 3.6
+        ("Net sales were $4 billion.", "Net sales 3,642", "in millions"),  # one significant digit: no rounding
+        ("Net sales were $3,600 million.", "Net sales 3,642", "in millions"),  # written exact, not equal
+        ("매출은 1,200억원이다.", "(단위: 천원) 매출 120,000", None),
+    ],
+)
+def test_figures_that_do_not_match_the_stated_scale_are_rejected(sentence, region_text, unit):
+    accepted, numbers = judged(sentence, region_text, unit)
+    assert not accepted and numbers
+
+
+def test_a_small_count_or_a_year_the_region_does_not_print_is_flagged_not_rejected():
+    assert judged("Revenue rose 12% over 3 quarters.", "Revenue growth 12%") == (True, ["3"])
+    assert judged("Operating income was $1,938 million in 2024.", "Operating income: 1,938 (in millions)") == (
+        True, ["2024"])
+    assert judged("Operating income was $1,938 million in 2,024.", "Operating income: 1,938 (in millions)")[0] is False

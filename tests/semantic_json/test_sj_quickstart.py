@@ -73,7 +73,7 @@ def _check(namespace: dict, printed: str) -> None:
     region = payload["documents"][0]["regions"][0]
     assert region["region_id"] == "company_b:R1"
     assert "원리금을 정상적으로 상환" in region["text"] and "단정하기는 어렵다" in region["text"]
-    assert re.search(r"--- company_b:R1 \| score \d\.\d{4} \| lines 2-4", printed)
+    assert re.search(r"--- company_b@c1-90\.[0-9a-f]{8} \| score \d\.\d{4} \| lines 2-4", printed)
 
 
 def test_quickstart_as_written_in_this_test_runs() -> None:

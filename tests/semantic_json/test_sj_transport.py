@@ -33,7 +33,7 @@ def test_transport_has_exactly_the_spec_keys(result: SearchResult) -> None:
     assert list(document) == ["document_id", "source_uri", "document_sha256", "regions"]
     assert document["source_uri"] == "file:///credit/company_b.txt"
     region = document["regions"][0]
-    assert list(region) == ["region_id", "score", "entities", "source", "anchors", "text"]
+    assert list(region) == ["region_id", "citation_id", "score", "entities", "source", "anchors", "text"]
     assert list(region["source"]) == [
         "document_id", "uri", "start_char", "end_char", "start_line", "end_line", "document_sha256",
     ]
@@ -89,7 +89,8 @@ def test_text_view_shows_coordinates_score_anchors_entities_and_text(result: Sea
     view = result.to_text()
     assert f"Query: {QUERY}" in view
     assert "=== Document company_b <file:///credit/company_b.txt>" in view
-    assert "--- company_b:R1 | score " in view and "lines 2-4, chars 1-90" in view
+    company_b = next(region for region in result if region.document_id == "company_b")
+    assert f"--- company_b@c1-90.{company_b.document_sha256[:8]} | score " in view and "lines 2-4, chars 1-90" in view
     assert "anchors: P1, P2 | entities: B_CORP" in view
     assert result[0].text in view
 
