@@ -90,6 +90,18 @@ def test_ingest_with_a_page_range_records_it_and_a_short_pdf_fails_by_name(tmp_p
     assert "indexed 1, unchanged 0" in capsys.readouterr().err  # every page now: indexed again
 
 
+def test_parse_reports_every_page_and_keeps_a_range_under_its_numbers():
+    from evidence_chunker import PageRange
+
+    chunker = EvidenceChunker(parser="lite")
+    calls: list[tuple[int, int]] = []
+    whole = chunker.parse(REPORT, on_page=lambda done, total: calls.append((done, total)))
+    assert calls == [(n, 6) for n in range(1, 7)] and whole.page_count == 6
+    tail = chunker.parse(REPORT, page_range=PageRange.parse("5-"))
+    assert tail.page_count == 2 and sorted(tail.document.pages) == [5, 6]
+    assert whole.document.export_to_dict()["pages"]["5"] == tail.document.export_to_dict()["pages"]["5"]
+
+
 @requires_corpus
 def test_page_range_on_a_saved_docling_json_keeps_the_items_of_those_pages(tmp_path):
     saved = SHARED_CORPUS / "docling" / "groundtruth" / "2206.01062.json"
