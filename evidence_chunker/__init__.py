@@ -9,6 +9,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .errors import (
         CorruptPdfError,
         DoclingJsonError,
+        DocumentTimeoutError,
         EmptyPdfError,
         EncryptedPdfError,
         EvidenceChunkerError,
@@ -17,11 +18,13 @@ if TYPE_CHECKING:  # pragma: no cover
         ModelsUnavailableError,
         NotAPdfError,
         NotARegularFileError,
+        PageRangeError,
         PdfError,
         PdfNotFoundError,
         PdfTooLargeError,
     )
     from .parsing import DoclingParser, LiteParser, ParsedDoc, ParserFallbackWarning, PdfParser
+    from .parsing.pages import PageRange
     from .split import SplitResult, SplitStats, split_eu, split_oversized_units
     from .tokens import DEFAULT_TOKEN_LIMIT, count_eu_tokens, count_tokens, exceeds_token_limit
     from .units import EvidenceUnit, PageBox
@@ -32,12 +35,13 @@ if TYPE_CHECKING:  # pragma: no cover
 _EXPORTS = {
     "EvidenceChunker": ".chunker",
     **{name: ".errors" for name in (
-        "CorruptPdfError", "DoclingJsonError", "EmptyPdfError", "EncryptedPdfError", "EvidenceChunkerError",
+        "CorruptPdfError", "DoclingJsonError", "DocumentTimeoutError", "EmptyPdfError", "EncryptedPdfError", "EvidenceChunkerError",
         "ExtraNotInstalledError", "ImageOnlyPdfError", "ModelsUnavailableError", "NotAPdfError",
-        "NotARegularFileError", "PdfError",
+        "NotARegularFileError", "PageRangeError", "PdfError",
         "PdfNotFoundError", "PdfTooLargeError",
     )},
     **{name: ".parsing" for name in ("DoclingParser", "LiteParser", "ParsedDoc", "ParserFallbackWarning", "PdfParser")},
+    "PageRange": ".parsing.pages",
     **{name: ".split" for name in ("SplitResult", "SplitStats", "split_eu", "split_oversized_units")},
     **{name: ".tokens" for name in ("DEFAULT_TOKEN_LIMIT", "count_eu_tokens", "count_tokens", "exceeds_token_limit")},
     **{name: ".units" for name in ("EvidenceUnit", "PageBox")},
@@ -54,6 +58,7 @@ __all__ = [
     "DoclingParser",
     "LiteParser",
     "DoclingJsonError",
+    "DocumentTimeoutError",
     "EmptyPdfError",
     "EncryptedPdfError",
     "EvidenceChunker",
@@ -65,6 +70,8 @@ __all__ = [
     "NotAPdfError",
     "NotARegularFileError",
     "PageBox",
+    "PageRange",
+    "PageRangeError",
     "ParsedDoc",
     "ParserFallbackWarning",
     "PdfError",

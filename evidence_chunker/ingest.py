@@ -18,6 +18,7 @@ IngestTerminated, keeping every document stored so far.
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import signal
 import sys
@@ -33,12 +34,14 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .batch import Failure, check_input_file, progress_bar
+from .batch import Failure, check_input_file, page_bar, progress_bar
 from .errors import EvidenceChunkerError, IngestTerminated, NotARegularFileError, WorkerDiedError
 from .parsing.pdf_file import file_sha256
 
 if TYPE_CHECKING:  # pragma: no cover
     from semantic_json import SemanticDocument
+
+log = logging.getLogger(__name__)
 
 #: Key under which ingest records what it did for a document (see ``document_stats``).
 INFO_KIND = "pdf"
@@ -146,25 +149,24 @@ def assign_document_ids(paths: Iterable[Path], repo) -> dict[Path, tuple[str, st
 
 
 def prepare_document(path: Path, parser: str = "lite", artifacts_path: str | None = None,
-                     doc_id: str | None = None, pages: list | None = None) -> PreparedDocument:
+                     doc_id: str | None = None, pages: list | None = None, page_range=None,
+                     on_page=None) -> PreparedDocument:
     """Parse, chunk and compile one PDF (or DoclingDocument JSON); runs in a worker process. ``pages``:
-    the PDF's pages already read by the lite parser (:meth:`LiteParser.read_pages`), in batches."""
+    the PDF's pages already read by the lite parser (:meth:`LiteParser.read_pages`), in batches; else
+    ``page_range`` (a PageRange) limits the pages parsed and ``on_page(done, total)`` reports them."""
     from .corpus.chunks import chunk_kind
     from .corpus.consumed import ConsumedStats
     from .corpus.assemble import build_corpus_parsed
     from .export.semantic import corpus_to_semantic_document, pdf_uri
     from .filing import filing_profile, filing_subject
     from .titles import CAPTION_SOURCES, dropped_running_lines
-    from .parsing import ParsedDoc
     from semantic_json.textnorm import text_language
 
     chunker = _chunker(parser, artifacts_path)
     if pages is not None:
         parsed = chunker.parser.parse(path, pages=pages)
-    elif path.suffix.lower() == ".json":
-        parsed = ParsedDoc.from_docling_json(path)
     else:
-        parsed = chunker.parse(path)
+        parsed = chunker.parse(path, page_range=page_range, on_page=on_page)
     doc_id = doc_id or document_id_for(path)
     units = chunker.chunk_parsed(parsed, doc_id=doc_id)
     consumed = ConsumedStats()
@@ -196,6 +198,7 @@ def prepare_document(path: Path, parser: str = "lite", artifacts_path: str | Non
         "context_paragraphs": sum(len(eu.context_before) + len(eu.context_after) for eu in units),
         "text_chunks_dropped": consumed.dropped,
         "text_chunks_rebuilt": consumed.rebuilt,
+        **({"page_range": str(page_range)} if page_range is not None else {}),
     }
     return PreparedDocument(path=path, document=document, info=info)
 
@@ -218,10 +221,17 @@ def _chunker(parser: str, artifacts_path: str | None):
     return EvidenceChunker(parser=parser, artifacts_path=artifacts_path)
 
 
-def _prepare_safely(args: tuple[Path, str, str | None, str], pages: list | None = None) -> PreparedDocument | Failure:
-    path, parser, artifacts_path, doc_id = args
+def _prepare_safely(args: tuple, pages: list | None = None, on_page=None) -> PreparedDocument | Failure:
+    """``prepare_document`` of a job ``(path, parser, artifacts_path, doc_id[, page_range, document_timeout])``
+    within its time limit, or the Failure that names the file."""
+    from .deadline import document_deadline
+
+    path, parser, artifacts_path, doc_id, *limits = args
+    page_range, timeout = (*limits, None, None)[:2]
     try:
-        return prepare_document(path, parser, artifacts_path, doc_id=doc_id, pages=pages)
+        with document_deadline(timeout, path):
+            return prepare_document(path, parser, artifacts_path, doc_id=doc_id, pages=pages, page_range=page_range,
+                                    on_page=on_page)
     except (EvidenceChunkerError, OSError, ValueError) as exc:
         return Failure(path, str(exc))
 
@@ -234,23 +244,28 @@ def _read_pages_safely(path: Path, start: int, stop: int):
         return Failure(path, str(exc))
 
 
-def unchanged(repo, path: Path, doc_id: str | None = None) -> bool:
+def unchanged(repo, path: Path, doc_id: str | None = None, page_range=None) -> bool:
     """True when ``path`` is already in ``repo`` (as ``doc_id``, default its file stem) from the same file
-    with the same PDF bytes (nothing to redo)."""
+    with the same PDF bytes and the same page range (nothing to redo)."""
     doc_id = doc_id or document_id_for(path)
     if doc_id not in repo:
         return False
     info = repo.document_info(doc_id)
-    return info.get("pdf_path") == str(path.resolve()) and info.get("pdf_sha256") == file_sha256(path)
+    return (info.get("pdf_path") == str(path.resolve()) and info.get("pdf_sha256") == file_sha256(path)
+            and info.get("page_range") == (str(page_range) if page_range is not None else None))
 
 
 def ingest(paths: Iterable[Path], repo, parser: str = "lite", artifacts_path: str | None = None,
-           workers: int = 1, progress: bool = True, prepared=None) -> IngestSummary:
+           workers: int = 1, progress: bool = True, prepared=None, page_range=None,
+           document_timeout: float | None = None) -> IngestSummary:
     """Add every PDF of ``paths`` to ``repo`` (a SemanticRepository, usually opened on a file).
 
-    A failing PDF is reported on stderr by name and recorded in the summary; the others go on.
-    ``prepared(paths, parser, artifacts_path)``, when given, replaces the local worker processes as the
-    source of prepared documents (ray_ingest.py sends them to a Ray cluster).
+    A failing PDF is reported on stderr by name and recorded in the summary; the others go on, as do
+    the others when one runs past ``document_timeout`` seconds. ``page_range`` (a PageRange) indexes only
+    those pages of every PDF. With one worker, ``progress`` also shows the pages of the PDF being parsed.
+    ``prepared(paths, parser, artifacts_path, **limits)``, when given, replaces the local worker processes
+    as the source of prepared documents (ray_ingest.py sends them to a Ray cluster); ``limits`` holds
+    ``page_range`` and ``document_timeout`` when they are set.
     """
     started = time.perf_counter()
     summary = IngestSummary()
@@ -267,7 +282,7 @@ def ingest(paths: Iterable[Path], repo, parser: str = "lite", artifacts_path: st
         doc_id, holder = ids[path]
         try:
             check_input_file(path)  # before hashing: reading a FIFO would never end
-            if unchanged(repo, path, doc_id):
+            if unchanged(repo, path, doc_id, page_range):
                 summary.skipped += 1
                 summary.pages += int(repo.document_info(doc_id).get("pages", 0))
                 continue
@@ -286,8 +301,9 @@ def ingest(paths: Iterable[Path], repo, parser: str = "lite", artifacts_path: st
         todo.append((path, doc_id))
 
     bar = progress_bar(len(todo), "ingest") if progress and len(todo) > 1 else None
-    outcomes = (prepared(todo, parser, artifacts_path) if prepared is not None
-                else _prepared(todo, parser, artifacts_path, workers))
+    limits = {key: value for key, value in (("page_range", page_range), ("document_timeout", document_timeout)) if value}
+    outcomes = (prepared(todo, parser, artifacts_path, **limits) if prepared is not None
+                else _prepared(todo, parser, artifacts_path, workers, page_progress=progress, **limits))
     with _sigterm_raises():
         try:
             for outcome in outcomes:
@@ -305,6 +321,8 @@ def ingest(paths: Iterable[Path], repo, parser: str = "lite", artifacts_path: st
                     summary.units += outcome.info["units"]
                     summary.chunks += outcome.info["chunks"]
                     summary.anchors += len(document.units)
+                    log.info("%s: indexed as %r: %d page(s), %d unit(s), %d anchor(s)", outcome.path,
+                             document.document_id, outcome.info["pages"], outcome.info["units"], len(document.units))
                 if bar is not None:
                     bar.update(1)
         finally:
@@ -376,14 +394,18 @@ def _stderr(message: str) -> None:
     print(message, file=sys.stderr)
 
 
-def _prepared(todo: list[tuple[Path, str]], parser: str, artifacts_path: str | None,
-              workers: int) -> Iterator[PreparedDocument | Failure]:
-    """Prepared documents in input order, from a process pool when ``workers > 1``. Closing the generator
-    early (an exception in the caller, SIGTERM) stops the workers without waiting for their current file."""
-    jobs = [(path, parser, artifacts_path, doc_id) for path, doc_id in todo]
+def _prepared(todo: list[tuple[Path, str]], parser: str, artifacts_path: str | None, workers: int,
+              page_range=None, document_timeout: float | None = None,
+              page_progress: bool = False) -> Iterator[PreparedDocument | Failure]:
+    """Prepared documents in input order, from a process pool when ``workers > 1`` (else here, with a bar
+    of each PDF's pages when ``page_progress``). Closing the generator early (an exception in the caller,
+    SIGTERM) stops the workers without waiting for their current file."""
+    jobs = [(path, parser, artifacts_path, doc_id, page_range, document_timeout) for path, doc_id in todo]
     if workers <= 1 or not jobs:
         for job in jobs:
-            yield _prepare_safely(job)
+            with page_bar(job[0].name, enabled=page_progress) as on_page:
+                outcome = _prepare_safely(job, on_page=on_page)
+            yield outcome
         return
     with _pool_code():
         pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_started, initargs=(os.getpid(),))
@@ -477,7 +499,7 @@ def _page_batches(job: tuple, workers: int) -> list[tuple[int, int]] | None:
     when it is not worth it (few pages, another parser, not a readable PDF: left to the one-task path,
     which reports what is wrong)."""
     path, parser = job[0], job[1]
-    if parser != "lite" or path.suffix.lower() != ".pdf":
+    if parser != "lite" or path.suffix.lower() != ".pdf" or any(job[4:]):  # a page range or a time limit: one task
         return None
     try:
         import pypdfium2 as pdfium

@@ -56,8 +56,10 @@ def connect(address: str | None = None, num_cpus: int | None = None) -> bool:
     return True
 
 
-def ray_prepared(todo: list[tuple[Path, str]], parser: str, artifacts_path: str | None) -> Iterator[PreparedDocument | Failure]:
-    """Prepared documents (or failures by file) from Ray tasks, each yielded as soon as its task finishes."""
+def ray_prepared(todo: list[tuple[Path, str]], parser: str, artifacts_path: str | None, page_range=None,
+                 document_timeout: float | None = None) -> Iterator[PreparedDocument | Failure]:
+    """Prepared documents (or failures by file) from Ray tasks, each yielded as soon as its task finishes;
+    ``page_range`` and ``document_timeout`` as for ``ingest`` (the time limit is kept in each task)."""
     ray = _ray()
     task = ray.remote(max_retries=TASK_RETRIES, retry_exceptions=False)(_prepare_safely).options(name=TASK_NAME)
     # a bounded number of tasks in flight: finished documents wait in the object store only as long as the
@@ -67,7 +69,7 @@ def ray_prepared(todo: list[tuple[Path, str]], parser: str, artifacts_path: str 
     pending: dict = {}
     while True:
         for path, doc_id in queue:
-            pending[task.remote((path, parser, artifacts_path, doc_id))] = path
+            pending[task.remote((path, parser, artifacts_path, doc_id, page_range, document_timeout))] = path
             if len(pending) >= window:
                 break
         if not pending:
@@ -82,7 +84,8 @@ def ray_prepared(todo: list[tuple[Path, str]], parser: str, artifacts_path: str 
 
 
 def ray_ingest(paths: Iterable[Path], repo, parser: str = "lite", artifacts_path: str | None = None,
-               address: str | None = None, num_cpus: int | None = None, progress: bool = True) -> IngestSummary:
+               address: str | None = None, num_cpus: int | None = None, progress: bool = True,
+               page_range=None, document_timeout: float | None = None) -> IngestSummary:
     """Add every PDF of ``paths`` to ``repo`` with the parsing spread over a Ray cluster (see ``connect`` for
     ``address`` and ``num_cpus``); returns the same summary as ``ingest``. Ray started here is shut down
     at the end."""
@@ -94,7 +97,7 @@ def ray_ingest(paths: Iterable[Path], repo, parser: str = "lite", artifacts_path
     started = connect(address, num_cpus)
     try:
         return ingest(paths, repo, parser=parser, artifacts_path=artifacts_path, progress=progress,
-                      prepared=ray_prepared)
+                      prepared=ray_prepared, page_range=page_range, document_timeout=document_timeout)
     finally:
         if started:
             _ray().shutdown()

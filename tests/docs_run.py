@@ -470,7 +470,9 @@ def regenerated(part: Part) -> str:
 
 def align(shown: list[str], actual: list[str]) -> list[str]:
     """Actual lines, trimmed as the shown lines they replace were: a least-edits alignment in which a shown
-    line that matches costs nothing and a line of "…" absorbs any lines."""
+    line that matches costs nothing and a line of "…" absorbs lines. A "…" is kept only where it still trims
+    between the same neighbours (the shown lines around it, or the block's start or end, kept as they were);
+    elsewhere the lines it would hide are shown."""
     inf = float("inf")
     n, m = len(shown), len(actual)
     cost = [[inf] * (m + 1) for _ in range(n + 1)]
@@ -491,24 +493,43 @@ def align(shown: list[str], actual: list[str]) -> list[str]:
             if j < m:
                 options.append((cost[i][j + 1] + 1, "insert"))
             cost[i][j], step[i, j] = min(options, key=lambda o: o[0])
-    out, i, j = [], 0, 0
+    moves, i, j = [], 0, 0
     while i < n or j < m:
         move = step[i, j]
-        if move in ("keep", "skip"):
+        moves.append((move, i, j))
+        i += move in ("keep", "skip", "replace", "drop")
+        j += move in ("keep", "absorb", "replace", "insert")
+    out: list[str] = []
+    k = 0
+    while k < len(moves):
+        move, i, j = moves[k]
+        if move in ("absorb", "skip"):
+            hidden = []
+            while moves[k][0] == "absorb":
+                hidden.append(actual[moves[k][2]])
+                k += 1
+            i = moves[k][1]  # the skip of this "…"
+            first = next((m_ for m_ in moves[:k] if m_[0] != "absorb"), None) is None
+            before = first or moves[k - len(hidden) - 1][:2] == ("keep", i - 1)
+            after = moves[k + 1][:2] == ("keep", i + 1) if k + 1 < len(moves) else i + 1 == n
+            out.extend([shown[i]] if before and after else hidden)
+        elif move == "keep":
             out.append(shown[i])
         elif move == "replace":
             out.append(_trim_like(shown[i], actual[j]))
         elif move == "insert":
             out.append(actual[j])
-        i += move in ("keep", "skip", "replace", "drop")
-        j += move in ("keep", "absorb", "replace", "insert")
+        k += 1
     return out
 
 
 def _trim_like(shown: str, actual: str) -> str:
     if shown.endswith(ELLIPSIS) and ELLIPSIS not in shown[:-1]:
         keep = len(shown) - 1
-        return actual if len(actual) <= keep else actual[:keep].rstrip() + " " + ELLIPSIS
+        if len(actual) <= keep:
+            return actual
+        cut = actual[:keep]
+        return (cut[:cut.rfind(" ") + 1] if " " in cut else cut) + ELLIPSIS  # at a word's end, as written
     return actual
 
 

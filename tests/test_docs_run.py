@@ -94,6 +94,14 @@ def test_regenerating_keeps_the_trims_of_the_page():
     assert align(["a", "b"], ["a", "c", "d"]) == ["a", "c", "d"]
 
 
+def test_regenerating_never_lets_a_trim_hide_lines_that_moved_around_it():
+    shown = ["=== D1", "--- R1", "row a", "…", "", "=== D2", "--- R2", "text"]
+    printed = ["=== D2", "--- R2", "text", "", "=== D1", "--- R1", "row a", "row b"]
+    regenerated_lines = align(shown, printed)
+    assert lines_match(regenerated_lines, printed)
+    assert set(printed) - {"row b"} <= set(regenerated_lines)
+
+
 def test_a_changed_output_fails_until_the_page_is_regenerated():
     page = "x.md"
     text = "Run:\n\n```python\nprint('a 1')\nprint('b')\n```\n\n```\na 2\nb\n```\n"

@@ -1,4 +1,5 @@
-"""Korean keys: a compound word is found by its parts (syllable pairs), which do not lengthen the unit."""
+"""Korean keys (a compound word is found by its parts, which do not lengthen the unit) and names with a
+qualifier ("Kestrel Dynamics Korea" is not "Kestrel Dynamics")."""
 
 from __future__ import annotations
 
@@ -36,3 +37,17 @@ def test_a_compound_row_is_found_by_a_question_that_names_its_parts():
     repo.add(compile(PROSE + "\n" + STATEMENT, "dodam"))
     found = repo.search("재보험에서 난 손익은 얼마인가?", k=2)  # 재보험 … 손익: the row says 재보험손익
     assert any("(55,240)" in region.text for region in found)
+
+
+def test_a_question_about_the_parent_does_not_take_its_subsidiarys_figures():
+    brief = ("Kestrel Dynamics Korea, the Korean subsidiary of Kestrel Dynamics, Inc., closed fiscal 2024 with "
+             "revenue of KRW 2,236 hundred million. Operating income rose to KRW 203 hundred million.\n")
+    report = ("Kestrel Dynamics, Inc. closed fiscal 2024 with revenue of USD 12,480 million. Operating income was "
+              "USD 1,938 million in 2024.\n")
+    repo = SemanticRepository()
+    repo.add(compile(brief, "brief"))
+    repo.add(compile(report, "report"))
+    parent = repo.search("What was Kestrel Dynamics' operating income in 2024?", k=3)
+    assert parent[0].document_id == "report" and all(r.document_id == "report" for r in parent)
+    subsidiary = repo.search("What was Kestrel Dynamics Korea's operating income in 2024?", k=1)
+    assert subsidiary[0].document_id == "brief"
