@@ -307,7 +307,7 @@ def _load_result(path: str):
 def _region_of(repo, args: argparse.Namespace):
     """The region `sjt show` draws: a citation id from the index, a positional id from a saved result."""
     from semantic_json import SearchResult, parse_citation_id
-    from semantic_json.errors import UnknownRegionError
+    from semantic_json.errors import SemanticJsonError, UnknownRegionError
     from semantic_json.store import is_server_url
 
     if not args.result and parse_citation_id(args.region_id) is not None:
@@ -322,7 +322,11 @@ def _region_of(repo, args: argparse.Namespace):
         if saved is None:
             raise CliError(f"{args.index}: {args.region_id!r} is not a citation id (DOC@c<start>-<end>.<hash>), and "
                            "positional ids need --result FILE or a search run on this index (none kept yet)")
-        result = SearchResult.from_json(saved)
+        try:
+            result = SearchResult.from_json(saved)
+        except (SemanticJsonError, ValueError) as exc:
+            raise CliError(f"{args.index}: the last search kept on the server is not a result ({exc}); "
+                           "search again or pass --result FILE") from exc
     else:
         saved = last_result_path(args.index)
         if not saved.is_file():
