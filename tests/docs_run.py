@@ -18,6 +18,8 @@ Markers, an HTML comment on the line before the fence (GitHub does not render it
 - ``<!-- docs-run: output -->``: this block is the output of the last command of the runnable block before it
   (a ```` ```json ```` block is compared as JSON: key order, values; "…" trims a string or ends a list).
 - ``<!-- docs-run: file PATH -->``: the block's text is written to PATH (what the next commands read).
+- ``<!-- docs-run: usage -->``: a synopsis ``sjt CMD [...]``, compared with ``sjt CMD --help`` by its option
+  names, metavariables and choices (not by layout).
 
 Any other block is an error of the page (``test_every_block_is_run_or_marked``).
 
@@ -57,7 +59,9 @@ REPO = Path(__file__).resolve().parents[1]
 DOC_ROOT = "/work/main"
 PAGES = ("README.md", *sorted(f"docs/{p.name}" for p in (REPO / "docs").glob("*.md")))
 ELLIPSIS = "…"
-MARKER = re.compile(r"<!--\s*docs-run:\s*(illustration|output|file)\b:?\s*(.*?)\s*-->\s*$")
+MARKER = re.compile(r"<!--\s*docs-run:\s*(illustration|output|file|usage)\b:?\s*(.*?)\s*-->\s*$")
+#: What a usage synopsis is compared by: option names, metavariables and choices (not their layout).
+USAGE_WORDS = re.compile(r"(?<![\w-])--?[a-zA-Z][\w-]*|\b[A-Z][A-Z_]+\b|\{[^}]*\}")
 FENCE = re.compile(r"^```(\S*)[ \t]*\n(.*?)^```[ \t]*$", re.M | re.S)
 TMP = re.compile(r"(?<![\w/.~-])/tmp/")
 #: Timings and rates vary from run to run: (pattern, placeholder), applied to shown and actual output alike.
@@ -66,6 +70,8 @@ TIMINGS = (
     (re.compile(r"\[[\d:]+<[\d:?]+, *[\d.?]+ ?[a-z]*/[a-z]+\]"), "[<progress>]"),
     (re.compile(r"in \d+\.\d+s \(\d+:\d\d:\d\d\)"), "in <T>"),
 )
+#: Width of a regenerated synopsis (argparse wraps the usage line to it).
+USAGE_COLUMNS = 112
 COMMAND_TIMEOUT = 600  # seconds; a doc example is a few seconds
 
 
@@ -78,6 +84,7 @@ class Part:
     start: int  # offsets of the expected text in the page (start == end: nothing shown)
     end: int
     as_json: bool = False
+    as_usage: bool = False
     compare: bool = True  # False for code whose output the page does not show
     actual: str | None = None
 
@@ -151,6 +158,9 @@ def _parts(block: Block) -> list[Part]:
         return [Part(block.body, "", start + len(block.body), start + len(block.body), compare=False)]
     if block.kind == "commands":
         return [Part(cmd, "", start, start, compare=False) for cmd in _command_lines(block.body)]
+    if block.kind == "usage":  # a synopsis: compared with the subcommand's own --help
+        command = " ".join(block.body.split()[:2])
+        return [Part(f"{command} --help", block.body, start, start + len(block.body), as_usage=True)]
     if block.kind not in ("shell", "console"):
         return []
     prompt = "$ " if block.kind == "shell" else ">>> "
@@ -248,6 +258,8 @@ def json_match(expected, actual) -> bool:
 def part_matches(part: Part) -> bool:
     """Whether the part's actual output is what the page shows."""
     actual = part.actual or ""
+    if part.as_usage:
+        return sorted(set(USAGE_WORDS.findall(part.expected))) == sorted(set(USAGE_WORDS.findall(actual)))
     if part.as_json:
         try:
             shown = json.loads(part.expected)
@@ -327,6 +339,13 @@ class PageRun:
         elif block.kind in ("python", "console"):
             for part in block.parts:
                 part.actual = self._python(part.label, block, single=block.kind == "console")
+        elif block.kind == "usage":
+            part = block.parts[0]
+            status, printed = self._sjt(shlex.split(part.label)[1:], columns=USAGE_COLUMNS)
+            prefix = "usage: "
+            lines = printed.split("\n\n", 1)[0].replace(" [-h]", "").splitlines()
+            usage = "\n".join(line[len(prefix):] for line in lines)  # argparse indents under its prefix
+            part.actual = usage.rstrip() if status == 0 else f"exit status {status}: {printed}"
         elif block.kind in ("shell", "commands"):
             for part in block.parts:
                 part.actual = self._shell(part, must_succeed=block.kind == "commands")
@@ -372,7 +391,7 @@ class PageRun:
             raise RuntimeError(f"`{part.label}` exited with status {self.last_status}:\n{actual[-2000:]}")
         return actual
 
-    def _sjt(self, argv: list[str]) -> tuple[int, str]:
+    def _sjt(self, argv: list[str], columns: int = 200) -> tuple[int, str]:
         """`sjt ARGS` run as the console script runs it (its `main`), in this process: the same output and exit
         status without paying the package's imports again for every command (stdout and stderr interleaved,
         as a terminal shows them)."""
@@ -381,7 +400,7 @@ class PageRun:
         out = io.StringIO()
         saved_env, saved_cwd = dict(os.environ), os.getcwd()
         os.environ.clear()
-        os.environ.update(self.env())
+        os.environ.update(self.env(), COLUMNS=str(columns))
         os.chdir(self.sandbox)
         try:
             with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out), _as_python_warns():
@@ -458,6 +477,8 @@ def difference(part: Part) -> str:
 def regenerated(part: Part) -> str:
     """The part's expected text rewritten from its actual output, keeping the page's trims where they hold."""
     actual = part.actual or ""
+    if part.as_usage:
+        return actual + "\n"
     if part.as_json:
         try:
             return dump_json(trim_like(json.loads(part.expected), json.loads(actual))) + "\n"

@@ -11,7 +11,7 @@ from docs_run import (
     PAGES, PageRun, align, difference, json_match, lines_match, normalise, parse_page, part_matches, regenerated,
 )
 
-RUNNABLE = ("python", "console", "shell", "commands", "output", "file", "illustration")
+RUNNABLE = ("python", "console", "shell", "commands", "output", "file", "usage", "illustration")
 BLOCKS = [pytest.param(page, i, id=block.name) for page in PAGES for i, block in enumerate(parse_page(page))
           if block.parts]
 
