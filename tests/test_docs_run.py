@@ -79,6 +79,16 @@ def test_json_is_compared_by_keys_in_order_and_values_with_trims():
     assert not json_match({"a": 1}, {"a": 1.5})
 
 
+def test_a_synopsis_is_compared_with_help_by_its_options_not_its_layout():
+    from docs_run import Part
+
+    shown = "sjt show --index FILE [--result FILE]\n         -o PNG REGION_ID"
+    assert part_matches(Part("sjt show --help", shown, 0, 0, as_usage=True,
+                             actual="sjt show --index FILE [--result FILE] -o PNG REGION_ID"))
+    assert not part_matches(Part("sjt show --help", shown, 0, 0, as_usage=True,
+                                 actual="sjt show [-q] --index FILE [--result FILE] -o PNG REGION_ID"))
+
+
 def test_timings_paths_and_progress_bars_are_normalised():
     shown = "files 3 | 0.6 s (16.7 pages/s indexed)\ningest: 100%|█| 3/3 [00:00<00:00,  3.49file/s]"
     printed = "x\ringest: 100%|█| 3/3 [00:01<00:00,  2.01file/s]"
