@@ -287,3 +287,8 @@ def test_an_index_built_with_a_sentence_transformers_model_keeps_it(tmp_path, ca
     assert sjt(["search", "--index", index, "What was operating income in 2024?", "--embedder", model, "--text", "-k", "1"]) == 0
     out = capsys.readouterr().out
     assert "1,938" in out and "pages 1" in out
+    # sjt mcp and sjt serve open the index with the embedder it records, and say when it cannot be loaded
+    from evidence_chunker.serving import ServingError, open_repository
+
+    with pytest.raises(ServingError, match='built with embedder "sentence-transformers/model:dim=384.*cannot be loaded here'):
+        open_repository(index)
