@@ -55,9 +55,16 @@ class EmptyPdfError(PdfError):
 
 class ImageOnlyPdfError(PdfError):
     problem = (
-        "the PDF has no text layer (scanned or image-only); the lite parser cannot read it: "
-        "parse it with DoclingParser(do_ocr=True) and pass that parser to EvidenceChunker"
+        "the PDF has no text layer (scanned or image-only) and OCR is turned off (LiteSettings(ocr=False), "
+        "sjt --no-ocr): turn it on to read the pages with Tesseract"
     )
+
+
+class OcrUnavailableError(PdfError):
+    """Pages without a usable text layer need OCR and Tesseract cannot run here; ``detail`` says what is
+    missing (the tesserocr binding, the language data) and the message how to install it."""
+
+    problem = "has pages without a usable text layer that need OCR, and Tesseract cannot run here"
 
 
 class PdfTooLargeError(PdfError):
