@@ -146,9 +146,10 @@ def assign_document_ids(paths: Iterable[Path], repo) -> dict[Path, tuple[str, st
 
 
 def prepare_document(path: Path, parser: str = "lite", artifacts_path: str | None = None,
-                     doc_id: str | None = None, pages: list | None = None) -> PreparedDocument:
+                     doc_id: str | None = None, pages: list | None = None, ocr=None) -> PreparedDocument:
     """Parse, chunk and compile one PDF (or DoclingDocument JSON); runs in a worker process. ``pages``:
-    the PDF's pages already read by the lite parser (:meth:`LiteParser.read_pages`), in batches."""
+    the PDF's pages already read by the lite parser (:meth:`LiteParser.read_pages`), in batches; ``ocr``:
+    the OcrOptions of the parser (default: on, Korean and English)."""
     from .corpus.chunks import chunk_kind
     from .corpus.consumed import ConsumedStats
     from .corpus.assemble import build_corpus_parsed
@@ -158,7 +159,7 @@ def prepare_document(path: Path, parser: str = "lite", artifacts_path: str | Non
     from .parsing import ParsedDoc
     from semantic_json.textnorm import text_language
 
-    chunker = _chunker(parser, artifacts_path)
+    chunker = _chunker(parser, artifacts_path, ocr)
     if pages is not None:
         parsed = chunker.parser.parse(path, pages=pages)
     elif path.suffix.lower() == ".json":
@@ -196,6 +197,10 @@ def prepare_document(path: Path, parser: str = "lite", artifacts_path: str | Non
         "context_paragraphs": sum(len(eu.context_before) + len(eu.context_after) for eu in units),
         "text_chunks_dropped": consumed.dropped,
         "text_chunks_rebuilt": consumed.rebuilt,
+        "ocr_pages": sorted(parsed.ocr_pages),
+        "ocr_confidence": (round(sum(parsed.ocr_pages.values()) / len(parsed.ocr_pages), 4)
+                           if parsed.ocr_pages else None),
+        "ocr_timeouts": list(parsed.ocr_timeouts),
     }
     return PreparedDocument(path=path, document=document, info=info)
 
@@ -211,25 +216,26 @@ def _dropped_summary(lines: list[tuple[int, str]]) -> dict[str, Any]:
 
 
 @lru_cache(maxsize=4)
-def _chunker(parser: str, artifacts_path: str | None):
-    """One chunker per process and parser: Docling's converter loads its models once."""
+def _chunker(parser: str, artifacts_path: str | None, ocr=None):
+    """One chunker per process, parser and OCR choice: Docling's converter loads its models once."""
     from .chunker import EvidenceChunker
 
-    return EvidenceChunker(parser=parser, artifacts_path=artifacts_path)
+    return EvidenceChunker(parser=parser, artifacts_path=artifacts_path, ocr=ocr)
 
 
-def _prepare_safely(args: tuple[Path, str, str | None, str], pages: list | None = None) -> PreparedDocument | Failure:
-    path, parser, artifacts_path, doc_id = args
+def _prepare_safely(args: tuple, pages: list | None = None) -> PreparedDocument | Failure:
+    """``prepare_document`` of a job ``(path, parser, artifacts_path, doc_id[, ocr])``, or a Failure."""
+    path, parser, artifacts_path, doc_id, *rest = args
     try:
-        return prepare_document(path, parser, artifacts_path, doc_id=doc_id, pages=pages)
+        return prepare_document(path, parser, artifacts_path, doc_id=doc_id, pages=pages, ocr=rest[0] if rest else None)
     except (EvidenceChunkerError, OSError, ValueError) as exc:
         return Failure(path, str(exc))
 
 
-def _read_pages_safely(path: Path, start: int, stop: int):
+def _read_pages_safely(path: Path, start: int, stop: int, ocr=None):
     """Pages ``start`` to ``stop - 1`` of a PDF read by the lite parser (a PageBatch), or a Failure."""
     try:
-        return _chunker("lite", None).parser.read_pages(path, start, stop)
+        return _chunker("lite", None, ocr).parser.read_pages(path, start, stop)
     except (EvidenceChunkerError, OSError, ValueError) as exc:
         return Failure(path, str(exc))
 
@@ -245,9 +251,11 @@ def unchanged(repo, path: Path, doc_id: str | None = None) -> bool:
 
 
 def ingest(paths: Iterable[Path], repo, parser: str = "lite", artifacts_path: str | None = None,
-           workers: int = 1, progress: bool = True, prepared=None) -> IngestSummary:
+           workers: int = 1, progress: bool = True, prepared=None, ocr=None) -> IngestSummary:
     """Add every PDF of ``paths`` to ``repo`` (a SemanticRepository, usually opened on a file).
 
+    ``ocr`` (an OcrOptions) is the parsers' OCR choice for pages without a usable text layer (default: on,
+    Korean and English); their pages are read in parallel by the workers.
     A failing PDF is reported on stderr by name and recorded in the summary; the others go on.
     ``prepared(paths, parser, artifacts_path)``, when given, replaces the local worker processes as the
     source of prepared documents (ray_ingest.py sends them to a Ray cluster).
@@ -255,7 +263,7 @@ def ingest(paths: Iterable[Path], repo, parser: str = "lite", artifacts_path: st
     started = time.perf_counter()
     summary = IngestSummary()
     if parser == "auto":  # decide once, here, so the fallback warning is printed once
-        parser = _chunker(parser, artifacts_path).parser.name
+        parser = _chunker(parser, artifacts_path, ocr).parser.name
     unique: dict[str, Path] = {}
     for path in paths:  # one file named twice (a folder and a file in it) is indexed once
         unique.setdefault(_source(path), path)
@@ -287,7 +295,7 @@ def ingest(paths: Iterable[Path], repo, parser: str = "lite", artifacts_path: st
 
     bar = progress_bar(len(todo), "ingest") if progress and len(todo) > 1 else None
     outcomes = (prepared(todo, parser, artifacts_path) if prepared is not None
-                else _prepared(todo, parser, artifacts_path, workers))
+                else _prepared(todo, parser, artifacts_path, workers, ocr))
     with _sigterm_raises():
         try:
             for outcome in outcomes:
@@ -377,10 +385,10 @@ def _stderr(message: str) -> None:
 
 
 def _prepared(todo: list[tuple[Path, str]], parser: str, artifacts_path: str | None,
-              workers: int) -> Iterator[PreparedDocument | Failure]:
+              workers: int, ocr=None) -> Iterator[PreparedDocument | Failure]:
     """Prepared documents in input order, from a process pool when ``workers > 1``. Closing the generator
     early (an exception in the caller, SIGTERM) stops the workers without waiting for their current file."""
-    jobs = [(path, parser, artifacts_path, doc_id) for path, doc_id in todo]
+    jobs = [(path, parser, artifacts_path, doc_id, ocr) for path, doc_id in todo]
     if workers <= 1 or not jobs:
         for job in jobs:
             yield _prepare_safely(job)
@@ -409,8 +417,10 @@ QUEUED_PER_WORKER = 4
 #: Finished documents the main process may hold per worker while it waits for an earlier, slower one
 #: (documents are stored in input order); past that, no more are handed out until it is in.
 READY_PER_WORKER = 4
-#: A PDF is read in page batches by several workers only with at least this many pages per batch.
+#: A PDF is read in page batches by several workers only with at least this many pages per batch...
 MIN_PAGES_PER_BATCH = 16
+#: ...a page without text (read by OCR, seconds where a text page takes milliseconds) counting as this many.
+OCR_PAGE_WEIGHT = MIN_PAGES_PER_BATCH
 
 
 class _InFlight:
@@ -419,7 +429,7 @@ class _InFlight:
 
     def __init__(self, pool: ProcessPoolExecutor, job: tuple, batches: list[tuple[int, int]] | None):
         self.job = job
-        self.batches = [pool.submit(_read_pages_safely, job[0], start, stop) for start, stop in batches or []]
+        self.batches = [pool.submit(_read_pages_safely, job[0], start, stop, job[4]) for start, stop in batches or []]
         self.result = None if self.batches else pool.submit(_prepare_safely, job)
         self.failure: Failure | None = None
 
@@ -485,15 +495,34 @@ def _page_batches(job: tuple, workers: int) -> list[tuple[int, int]] | None:
         pdf = pdfium.PdfDocument(str(path))
         try:
             pages = len(pdf)
+            # a page without characters is read by OCR (when it shows an image): it weighs more
+            weights = [OCR_PAGE_WEIGHT if _textless(pdf[i]) else 1 for i in range(pages)]
         finally:
             pdf.close()
     except Exception:  # noqa: BLE001 - any trouble opening it is reported by the one-task path
         return None
-    count = min(workers, pages // MIN_PAGES_PER_BATCH)
+    total = sum(weights)
+    count = min(workers, total // MIN_PAGES_PER_BATCH, pages)
     if count < 2:
         return None
-    bounds = [round(k * pages / count) for k in range(count + 1)]
-    return list(zip(bounds, bounds[1:]))
+    bounds, reached = [0], 0
+    for i, weight in enumerate(weights):  # cut where the running weight passes each equal share
+        reached += weight
+        if len(bounds) < count and reached >= len(bounds) * total / count and i + 1 < pages:
+            bounds.append(i + 1)
+    return list(zip(bounds, bounds[1:] + [pages]))
+
+
+def _textless(page) -> bool:
+    """True when a pypdfium2 page has no characters (closes the page)."""
+    try:
+        text = page.get_textpage()
+        try:
+            return text.count_chars() == 0
+        finally:
+            text.close()
+    finally:
+        page.close()
 
 
 def _quiet_when_stopping(pool: ProcessPoolExecutor) -> threading.Event:

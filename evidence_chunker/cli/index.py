@@ -18,6 +18,7 @@ from .common import (
     add_no_progress,
     add_output,
     add_parser_choice,
+    ocr_options,
     check_output_path,
     positive_int,
 )
@@ -181,7 +182,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
             summary = _ray_ingest(args, inputs, repo)
         else:
             summary = ingest(inputs, repo, parser=args.parser, artifacts_path=args.artifacts_path,
-                             workers=args.workers, progress=not args.no_progress)
+                             workers=args.workers, progress=not args.no_progress, ocr=ocr_options(args))
     finally:
         repo.close()
     print(summary.as_text(), file=sys.stderr)
@@ -381,4 +382,7 @@ def cmd_diagnose(args: argparse.Namespace) -> int:
             if dropped.get("count"):
                 examples = ", ".join(json.dumps(text, ensure_ascii=False) for text in dropped.get("examples", []))
                 print(f"    running lines dropped from the text flow: {dropped['count']} (most frequent: {examples})")
+            if row.get("ocr_pages"):
+                print(f"    pages read by OCR: {row['ocr_pages']}, mean word confidence {row['ocr_confidence']:.2f}"
+                      + (f"; OCR timed out on pages {row['ocr_timeouts']}" if row.get("ocr_timeouts") else ""))
     return 1 if any(row["problems"] for row in rows) else 0

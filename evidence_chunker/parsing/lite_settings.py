@@ -12,6 +12,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any, Mapping
 
 from ..patterns import CAPTION_MAX_CHARS
+from .ocr import DEFAULT_OCR_LANGUAGES
 
 __all__ = ["LiteSettings"]
 
@@ -174,7 +175,7 @@ class LiteSettings:
     #: Read pages without a usable text layer with Tesseract; off, a PDF with no text raises ImageOnlyPdfError.
     ocr: bool = True
     #: Tesseract languages, joined by "+" (traineddata names: "kor+eng", "eng", "jpn+eng").
-    ocr_languages: str = "kor+eng"
+    ocr_languages: str = DEFAULT_OCR_LANGUAGES
     #: Pages are rendered at this many dots per inch for OCR (docs/parsers.md: 300 reads 9 pt Korean that
     #: 200 does not).
     ocr_dpi: int = 300

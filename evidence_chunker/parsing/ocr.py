@@ -11,13 +11,14 @@ needed to read them.
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from ..errors import OcrUnavailableError
 
 __all__ = [
-    "OcrEngine", "OcrPage", "OcrWord", "TESSERACT_APT_PACKAGES", "HOW_TO_INSTALL_OCR", "find_tessdata", "ocr_engine",
+    "OcrOptions", "OcrEngine", "OcrPage", "OcrWord", "TESSERACT_APT_PACKAGES", "HOW_TO_INSTALL_OCR", "find_tessdata", "ocr_engine",
 ]
 
 #: What Debian and Ubuntu install for OCR in Korean and English (the language data Tesseract reads).
@@ -27,6 +28,24 @@ HOW_TO_INSTALL_OCR = (
     "(macOS: `brew install tesseract tesseract-lang`) and the binding with "
     '`pip install "semantic-json-transport[ocr]"`; or turn OCR off (LiteSettings(ocr=False), sjt --no-ocr)'
 )
+#: Languages read by default: Korean and English (Tesseract's names, joined by "+").
+DEFAULT_OCR_LANGUAGES = "kor+eng"
+
+
+@dataclass(frozen=True)
+class OcrOptions:
+    """The OCR choice both parsers follow: whether pages without a usable text layer are read by OCR, in
+    which Tesseract languages ("kor+eng"), and where the language data is ("" finds it)."""
+
+    enabled: bool = True
+    languages: str = DEFAULT_OCR_LANGUAGES
+    tessdata: str = ""
+
+    def lite_settings(self) -> dict[str, Any]:
+        """The LiteSettings fields this choice sets."""
+        return {"ocr": self.enabled, "ocr_languages": self.languages, "ocr_tessdata": self.tessdata}
+
+
 #: Tesseract's own variable naming the folder of its language data.
 TESSDATA_ENV = "TESSDATA_PREFIX"
 #: Where packages put the language data when TESSDATA_PREFIX is not set (Debian/Ubuntu, Fedora, local
