@@ -187,7 +187,7 @@ class LiteSettings:
     text_layer_min_words: int = 12
     #: ...and is garbage (the page is OCRed) when fewer than this share of its words are plausible
     #: words of the expected scripts (lite_text_layer.py; docs/parsers.md gives the measured shares).
-    text_layer_min_plausible: float = 0.5
+    text_layer_min_plausible: float = 0.6
 
     def __post_init__(self) -> None:
         for f in fields(self):
