@@ -152,7 +152,7 @@ class OcrReader:
     def read(self, page: Any, frame: PageFrame) -> tuple[Glyphs, list[Edge], PageOcr]:
         """Glyphs and rules of a pypdfium2 page read by OCR, and how the reading went."""
         settings = self.settings
-        engine = ocr_engine(settings.ocr_languages, settings.ocr_tessdata, self.pdf_path)
+        engine = ocr_engine(settings.ocr_languages, settings.ocr_tessdata, self.pdf_path, settings.ocr_psm)
         scale = settings.ocr_dpi / POINTS_PER_INCH
         image = page.render(scale=scale, grayscale=True).to_pil()
         # the bitmap is whole pixels: the scale each way is what the page's points became

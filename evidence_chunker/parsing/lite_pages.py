@@ -91,7 +91,8 @@ def _needs_ocr(page: Any, glyphs: Glyphs, settings: LiteSettings) -> bool:
     if not len(glyphs):
         return page_has_images(page)
     words = [w.text for w in words_from_glyphs(glyphs, settings)]
-    return not check_text_layer(words, settings.text_layer_min_words, settings.text_layer_min_plausible).usable
+    return not check_text_layer(words, settings.text_layer_min_words, settings.text_layer_min_plausible,
+                                 settings.text_layer_min_letters, settings.text_layer_min_common_letters).usable
 
 
 @dataclass

@@ -179,6 +179,10 @@ class LiteSettings:
     #: Pages are rendered at this many dots per inch for OCR (docs/parsers.md: 300 reads 9 pt Korean that
     #: 200 does not).
     ocr_dpi: int = 300
+    #: Tesseract's page segmentation mode: 4 reads the page as one column of lines of any size, and the
+    #: parser's own stages find the columns and tables in the word boxes (on the Korean sample scan it
+    #: finds 91% of the words where the automatic mode, 3, finds 80%: docs/parsers.md).
+    ocr_psm: int = 4
     #: Seconds Tesseract may spend on one page; a page that takes longer keeps no words and is reported.
     ocr_timeout: float = 120.0
     #: Folder of Tesseract's *.traineddata; empty: TESSDATA_PREFIX, else the folders apt and brew install to.
@@ -188,6 +192,10 @@ class LiteSettings:
     #: ...and is garbage (the page is OCRed) when fewer than this share of its words are plausible
     #: words of the expected scripts (lite_text_layer.py; docs/parsers.md gives the measured shares).
     text_layer_min_plausible: float = 0.6
+    #: A text layer with at least this many Latin letters...
+    text_layer_min_letters: int = 200
+    #: ...is also garbage when fewer than this share of them are the twelve common letters (etaoinshrdlc).
+    text_layer_min_common_letters: float = 0.65
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -233,7 +241,7 @@ _SHARES = frozenset({
     "line_overlap", "margin_band", "wide_block", "rule_coverage", "divider_coverage", "page_wide",
     "split_row_share", "split_row_token_share", "diagram_piece", "background_share", "figure_share",
     "background_image_share", "min_fill", "span_tolerance", "numeric_share", "text_table_fill",
-    "row_header_labels", "row_header_numbers", "text_layer_min_plausible",
+    "row_header_labels", "row_header_numbers", "text_layer_min_plausible", "text_layer_min_common_letters",
 })
 #: Fields for which 0 is a meaningful value (no tolerance, no plain lines allowed, never).
 _MAY_BE_ZERO = frozenset({
@@ -242,5 +250,5 @@ _MAY_BE_ZERO = frozenset({
     "section_indent", "wrap_gap", "currency_gap", "align_tolerance", "min_gutter", "margin_band",
     "split_row_share", "split_row_token_share", "diagram_piece", "min_fill", "numeric_share",
     "text_table_fill", "row_header_labels", "row_header_numbers", "figure_share", "zone_min_prose",
-    "text_layer_min_plausible",
+    "text_layer_min_plausible", "text_layer_min_common_letters",
 })

@@ -5,8 +5,11 @@ glyph codes, or an earlier OCR's noise. Such a page is read again by OCR.
 The test is a share of plausible words: a word (glyphs between spaces, punctuation around it stripped)
 is plausible when it reads as a word of the expected scripts: Latin letters in one of the cases a word
 takes (lower, Capitalised, UPPER), Hangul syllables or Han characters, a number, or a code of letters
-and digits as filings print them ("10-K", "Q3", "FY2024", "1.6배"). The threshold and the minimum number
-of words are :class:`.lite_settings.LiteSettings` fields; docs/parsers.md gives the shares measured on
+and digits as filings print them ("10-K", "Q3", "FY2024", "1.6배"). A shifted code can still spell
+word-like strings ("rsmuyq" for "12,480"), so a page with enough Latin letters is also tested on their
+frequencies: in English and the other languages written in Latin letters the twelve letters
+:data:`COMMON_LETTERS` make up about four fifths of all letters, in shifted text about half. The
+thresholds are :class:`.lite_settings.LiteSettings` fields; docs/parsers.md gives the shares measured on
 born-digital filings and on garbled layers.
 """
 
@@ -15,7 +18,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple, Sequence
 
-__all__ = ["TextLayerCheck", "check_text_layer", "plausible_word", "split_words"]
+__all__ = ["COMMON_LETTERS", "TextLayerCheck", "check_text_layer", "common_letter_share", "plausible_word",
+           "split_words"]
 
 #: Punctuation a word may carry at either end ("(1,234)", "Inc.,", "“Company”", "$", "₩").
 _EDGE_PUNCTUATION = "()[]{}<>.,;:!?'\"“”‘’`«»·•‧…-–—/\\|*#%$€£¥₩&@^~+=_"
@@ -79,22 +83,42 @@ def split_words(text: str, starts: Sequence[bool]) -> list[str]:
     return words
 
 
+#: The twelve most frequent letters of English text ("etaoin shrdlu" and c), about 80% of its letters.
+COMMON_LETTERS = frozenset("etaoinshrdlc")
+
+
+def common_letter_share(words: Sequence[str]) -> tuple[float, int]:
+    """The share of the words' Latin letters (a to z, either case) that are :data:`COMMON_LETTERS`, and
+    how many Latin letters there are."""
+    letters = [ch for w in words for ch in w.lower() if "a" <= ch <= "z"]
+    if not letters:
+        return 0.0, 0
+    return sum(ch in COMMON_LETTERS for ch in letters) / len(letters), len(letters)
+
+
 class TextLayerCheck(NamedTuple):
-    """How a text layer reads: words judged, the share of them that are plausible (0..1), and whether the
-    layer is usable under the thresholds it was checked with."""
+    """How a text layer reads: words judged, the share of them that are plausible (0..1), the share of
+    its Latin letters that are common ones (0..1) and how many there are, and whether the layer is usable
+    under the thresholds it was checked with."""
 
     words: int
     plausible_share: float
+    common_letters: float
+    letters: int
     usable: bool
 
 
-def check_text_layer(words: Sequence[str], min_words: int, min_plausible: float) -> TextLayerCheck:
+def check_text_layer(words: Sequence[str], min_words: int, min_plausible: float,
+                     min_letters: int, min_common: float) -> TextLayerCheck:
     """Judge a page's words: with fewer than ``min_words`` that can be judged the layer is kept (usable)
-    unless it has none; else usable when at least ``min_plausible`` of them are plausible."""
+    unless it has none; else usable when at least ``min_plausible`` of them are plausible and, with at
+    least ``min_letters`` Latin letters, at least ``min_common`` of those are common letters."""
     verdicts = [v for v in (plausible_word(w) for w in words) if v is not None]
     share = sum(verdicts) / len(verdicts) if verdicts else 0.0
+    common, letters = common_letter_share(words)
     if not words:
-        return TextLayerCheck(0, 0.0, False)
+        return TextLayerCheck(0, 0.0, common, letters, False)
     if len(verdicts) < min_words:
-        return TextLayerCheck(len(verdicts), share, True)
-    return TextLayerCheck(len(verdicts), share, share >= min_plausible)
+        return TextLayerCheck(len(verdicts), share, common, letters, True)
+    usable = share >= min_plausible and (letters < min_letters or common >= min_common)
+    return TextLayerCheck(len(verdicts), share, common, letters, usable)

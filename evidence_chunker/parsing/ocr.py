@@ -144,16 +144,19 @@ class OcrEngine:
         return OcrPage(words, False)
 
 
-_ENGINES: dict[tuple[str, str], OcrEngine] = {}
+_ENGINES: dict[tuple[str, str, int], OcrEngine] = {}
+#: Tesseract's page segmentation mode when none is given: automatic.
+DEFAULT_PSM = 3
 
 
-def ocr_engine(languages: str, tessdata: str, pdf_path: Path) -> OcrEngine:
-    """The process's engine for ``languages`` (loaded on first use); OcrUnavailableError naming what to
-    install when tesserocr or the language data is missing (``pdf_path`` is the PDF that needed it)."""
+def ocr_engine(languages: str, tessdata: str, pdf_path: Path, psm: int = DEFAULT_PSM) -> OcrEngine:
+    """The process's engine for ``languages`` and page segmentation mode ``psm`` (loaded on first use);
+    OcrUnavailableError naming what to install when tesserocr or the language data is missing
+    (``pdf_path`` is the PDF that needed it)."""
     folder, why = find_tessdata(languages, tessdata)
     if folder is None:
         raise OcrUnavailableError(pdf_path, f"{why}; {HOW_TO_INSTALL_OCR}")
-    key = (str(folder), languages)
+    key = (str(folder), languages, psm)
     engine = _ENGINES.get(key)
     if engine is None:
         os.environ.setdefault(_THREADS_ENV, "1")  # read when the library loads
@@ -162,7 +165,7 @@ def ocr_engine(languages: str, tessdata: str, pdf_path: Path) -> OcrEngine:
         except ImportError:
             raise OcrUnavailableError(pdf_path, f"the tesserocr binding is not installed; {HOW_TO_INSTALL_OCR}") from None
         try:
-            api = tesserocr.PyTessBaseAPI(path=str(folder) + os.sep, lang=languages)
+            api = tesserocr.PyTessBaseAPI(path=str(folder) + os.sep, lang=languages, psm=psm)
         except RuntimeError as exc:
             raise OcrUnavailableError(pdf_path, f"Tesseract could not load {languages} from {folder} ({exc}); "
                                                 f"{HOW_TO_INSTALL_OCR}") from None
