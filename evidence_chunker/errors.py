@@ -54,10 +54,7 @@ class EmptyPdfError(PdfError):
 
 
 class ImageOnlyPdfError(PdfError):
-    problem = (
-        "the PDF has no text layer (scanned or image-only) and OCR is turned off (LiteSettings(ocr=False), "
-        "sjt --no-ocr): turn it on to read the pages with Tesseract"
-    )
+    problem = "no text on any page (scanned or image-only)"
 
 
 class OcrUnavailableError(PdfError):

@@ -114,7 +114,7 @@ class LiteParser:
             raise ValueError(f"{info.path}: page batches cover pages {covered[:1]}..{covered[-1:]} in {len(pages)} "
                              f"batches, not the PDF's {info.page_count} pages in order")
         if not any(batch.has_text for batch in pages):
-            raise ImageOnlyPdfError(info.path)
+            raise ImageOnlyPdfError(info.path, _why_no_text(self.settings, pages))
         prepared = [page for batch in pages for page in batch.prepared()]
         document = self.build_document(prepared, name=info.path.stem)
         ocr = {p.content.number: p.content.ocr for p in prepared if p.content.ocr is not None}
@@ -285,6 +285,19 @@ class LiteParser:
                         content_layer=ContentLayer.FURNITURE,
                     )
         return doc
+
+
+def _why_no_text(settings: LiteSettings, batches: Sequence[PageBatch]) -> str:
+    """What to say of a PDF that gave no text: OCR was off, or what it did."""
+    if not settings.ocr:
+        return "OCR is turned off (LiteSettings(ocr=False), sjt --no-ocr): turn it on to read the pages with Tesseract"
+    read = [p.content for batch in batches for p in batch.prepared() if p.content.ocr is not None]
+    if not read:
+        return "no page shows an image to read by OCR"
+    late = [c.number for c in read if c.ocr.timed_out]
+    if late:
+        return f"OCR timed out on pages {late} (LiteSettings.ocr_timeout={settings.ocr_timeout} s)"
+    return f"OCR read no words on its {len(read)} page(s)"
 
 
 def _display_lines(page: _PageText, settings: LiteSettings) -> tuple[list[Line], dict[int, Phrase]]:

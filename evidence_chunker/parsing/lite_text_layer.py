@@ -16,6 +16,8 @@ born-digital filings and on garbled layers.
 from __future__ import annotations
 
 import re
+import string
+from functools import lru_cache
 from typing import NamedTuple, Sequence
 
 __all__ = ["COMMON_LETTERS", "TextLayerCheck", "check_text_layer", "common_letter_share", "plausible_word",
@@ -52,9 +54,16 @@ def _private_use(ch: str) -> bool:
     return 0xE000 <= code <= 0xF8FF or code >= 0xF0000 or code in (0xFFFD, 0xFFFE, 0xFFFF) or code < 0x20
 
 
+#: Words seen again are judged once (a page's words repeat across the pages of a document).
+_WORD_CACHE = 1 << 16
+
+
+@lru_cache(maxsize=_WORD_CACHE)
 def plausible_word(word: str) -> bool | None:
     """True when ``word`` reads as a word of the expected scripts, False when it is garbage, None when
     there is nothing to judge (punctuation only)."""
+    if word.isascii() and word.isalpha() and word.islower():  # most words of a page: no pattern needed
+        return len(word) < _VOWELLESS_LETTERS or any(ch in _VOWELS for ch in word)
     if any(_private_use(ch) for ch in word):
         return False
     core = word.strip(_EDGE_PUNCTUATION)
@@ -90,10 +99,11 @@ COMMON_LETTERS = frozenset("etaoinshrdlc")
 def common_letter_share(words: Sequence[str]) -> tuple[float, int]:
     """The share of the words' Latin letters (a to z, either case) that are :data:`COMMON_LETTERS`, and
     how many Latin letters there are."""
-    letters = [ch for w in words for ch in w.lower() if "a" <= ch <= "z"]
+    text = " ".join(words).lower()
+    letters = sum(text.count(ch) for ch in string.ascii_lowercase)
     if not letters:
         return 0.0, 0
-    return sum(ch in COMMON_LETTERS for ch in letters) / len(letters), len(letters)
+    return sum(text.count(ch) for ch in COMMON_LETTERS) / letters, letters
 
 
 class TextLayerCheck(NamedTuple):
