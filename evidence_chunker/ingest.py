@@ -257,7 +257,7 @@ def ingest(paths: Iterable[Path], repo, parser: str = "lite", artifacts_path: st
     ``ocr`` (an OcrOptions) is the parsers' OCR choice for pages without a usable text layer (default: on,
     Korean and English); their pages are read in parallel by the workers.
     A failing PDF is reported on stderr by name and recorded in the summary; the others go on.
-    ``prepared(paths, parser, artifacts_path)``, when given, replaces the local worker processes as the
+    ``prepared(paths, parser, artifacts_path, ocr)``, when given, replaces the local worker processes as the
     source of prepared documents (ray_ingest.py sends them to a Ray cluster).
     """
     started = time.perf_counter()
@@ -294,7 +294,7 @@ def ingest(paths: Iterable[Path], repo, parser: str = "lite", artifacts_path: st
         todo.append((path, doc_id))
 
     bar = progress_bar(len(todo), "ingest") if progress and len(todo) > 1 else None
-    outcomes = (prepared(todo, parser, artifacts_path) if prepared is not None
+    outcomes = (prepared(todo, parser, artifacts_path, ocr) if prepared is not None
                 else _prepared(todo, parser, artifacts_path, workers, ocr))
     with _sigterm_raises():
         try:

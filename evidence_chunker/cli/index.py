@@ -198,7 +198,7 @@ def _ray_ingest(args: argparse.Namespace, inputs: list[Path], repo):
         return ray_ingest(inputs, repo, parser=args.parser, artifacts_path=args.artifacts_path,
                           address=None if local else args.ray,
                           num_cpus=args.workers if local and args.workers > 1 else None,
-                          progress=not args.no_progress)
+                          progress=not args.no_progress, ocr=ocr_options(args))
     except RayUnavailableError as exc:
         raise CliError(f"{exc}") from exc
 
