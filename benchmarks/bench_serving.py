@@ -46,10 +46,10 @@ def bench_mcp(index: Path, k: int) -> None:
 
     async def timed(session, name, arguments):
         start = time.perf_counter()
-        result = await session.call_tool(name, arguments)
+        result = (await session.call_tool(name, arguments)).model_dump(by_alias=True)  # mcp 1.x and 2.x alike
         timings[name].append(time.perf_counter() - start)
-        assert not result.is_error, result.content
-        return json.loads(result.content[0].text)
+        assert not result.get("isError"), result["content"]
+        return result["structuredContent"]
 
     async def run() -> float:
         start = time.perf_counter()
@@ -59,7 +59,7 @@ def bench_mcp(index: Path, k: int) -> None:
                 started = time.perf_counter() - start
                 for question in questions():
                     transport = await timed(session, "search", {"query": question, "k": k})
-                    first = transport["documents"][0]["regions"][0]["region_id"]
+                    first = transport["documents"][0]["regions"][0]["citation_id"]
                     await timed(session, "get_region", {"region_id": first})
                     await timed(session, "verify", {"region_ids": [first]})
                     await timed(session, "check_answer", {"answer": {"statements": [

@@ -9,6 +9,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .errors import (
         CorruptPdfError,
         DoclingJsonError,
+        DocumentTimeoutError,
         EmptyPdfError,
         EncryptedPdfError,
         EvidenceChunkerError,
@@ -18,11 +19,13 @@ if TYPE_CHECKING:  # pragma: no cover
         NotAPdfError,
         NotARegularFileError,
         OcrUnavailableError,
+        PageRangeError,
         PdfError,
         PdfNotFoundError,
         PdfTooLargeError,
     )
     from .parsing import DoclingParser, LiteParser, ParsedDoc, ParserFallbackWarning, PdfParser
+    from .parsing.pages import PageRange
     from .split import SplitResult, SplitStats, split_eu, split_oversized_units
     from .tokens import DEFAULT_TOKEN_LIMIT, count_eu_tokens, count_tokens, exceeds_token_limit
     from .units import EvidenceUnit, PageBox
@@ -33,12 +36,13 @@ if TYPE_CHECKING:  # pragma: no cover
 _EXPORTS = {
     "EvidenceChunker": ".chunker",
     **{name: ".errors" for name in (
-        "CorruptPdfError", "DoclingJsonError", "EmptyPdfError", "EncryptedPdfError", "EvidenceChunkerError",
+        "CorruptPdfError", "DoclingJsonError", "DocumentTimeoutError", "EmptyPdfError", "EncryptedPdfError", "EvidenceChunkerError",
         "ExtraNotInstalledError", "ImageOnlyPdfError", "ModelsUnavailableError", "NotAPdfError",
-        "NotARegularFileError", "OcrUnavailableError", "PdfError",
+        "NotARegularFileError", "OcrUnavailableError", "PageRangeError", "PdfError",
         "PdfNotFoundError", "PdfTooLargeError",
     )},
     **{name: ".parsing" for name in ("DoclingParser", "LiteParser", "ParsedDoc", "ParserFallbackWarning", "PdfParser")},
+    "PageRange": ".parsing.pages",
     **{name: ".split" for name in ("SplitResult", "SplitStats", "split_eu", "split_oversized_units")},
     **{name: ".tokens" for name in ("DEFAULT_TOKEN_LIMIT", "count_eu_tokens", "count_tokens", "exceeds_token_limit")},
     **{name: ".units" for name in ("EvidenceUnit", "PageBox")},
@@ -55,6 +59,7 @@ __all__ = [
     "DoclingParser",
     "LiteParser",
     "DoclingJsonError",
+    "DocumentTimeoutError",
     "EmptyPdfError",
     "EncryptedPdfError",
     "EvidenceChunker",
@@ -67,6 +72,8 @@ __all__ = [
     "NotARegularFileError",
     "OcrUnavailableError",
     "PageBox",
+    "PageRange",
+    "PageRangeError",
     "ParsedDoc",
     "ParserFallbackWarning",
     "PdfError",

@@ -3,20 +3,25 @@
 from __future__ import annotations
 
 import errno
+import logging
 import os
 import stat
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TypeVar
 
+from .deadline import document_deadline
 from .errors import EvidenceChunkerError, NotARegularFileError
 
 #: File suffixes a directory walk picks up: PDFs and saved DoclingDocument JSONs.
 INPUT_SUFFIXES = (".pdf", ".json")
+
+log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
@@ -72,31 +77,39 @@ class BatchReport:
 class BatchRun:
     """Apply ``step`` to each input while iterating, yielding ``(path, result)``.
 
-    Expected errors (bad PDFs, bad JSON, OS errors) are reported on stderr by file name, recorded in
-    ``report.failures`` and skipped; programming errors propagate. A progress bar goes to stderr when
-    there is more than one input.
+    Expected errors (bad PDFs, bad JSON, OS errors, a document past its ``timeout`` in seconds) are
+    reported on stderr by file name, recorded in ``report.failures`` and skipped; programming errors
+    propagate. A progress bar goes to stderr when there is more than one input; with ``pages``, ``step``
+    is called as ``step(path, on_page)`` and ``on_page(done, total)`` moves a bar of that file's pages.
     """
 
-    def __init__(self, inputs: list[Path], step: Callable[[Path], T], progress: bool = True, desc: str = "files"):
+    def __init__(self, inputs: list[Path], step: Callable[..., T], progress: bool = True, desc: str = "files",
+                 timeout: float | None = None, pages: bool = False):
         self.inputs = inputs
         self.step = step
         self.progress = progress
         self.desc = desc
+        self.timeout = timeout
+        self.pages = pages
         self.report = BatchReport()
 
     def __iter__(self) -> Iterator[tuple[Path, T]]:
         bar = progress_bar(len(self.inputs), self.desc) if self.progress and len(self.inputs) > 1 else None
         try:
             for path in self.inputs:
+                started = time.perf_counter()
                 try:
                     check_input_file(path)
-                    result = self.step(path)
+                    with document_deadline(self.timeout, path), \
+                            page_bar(path.name, enabled=self.pages and self.progress) as on_page:
+                        result = self.step(path, on_page) if self.pages else self.step(path)
                 except (EvidenceChunkerError, OSError, ValueError) as exc:
                     self.report.failures.append(Failure(path, str(exc)))
                     text = str(exc)
                     _echo(f"error: {text}" if str(path) in text else f"error: {path}: {text}", bar)
                 else:
                     self.report.done.append(path)
+                    log.info("%s: done in %.1f s", path, time.perf_counter() - started)
                     yield path, result
                 if bar is not None:
                     bar.update(1)
@@ -111,6 +124,30 @@ def progress_bar(total: int, desc: str):
     except ImportError:  # pragma: no cover - tqdm is a core dependency
         return None
     return tqdm(total=total, desc=desc, unit="file", file=sys.stderr)
+
+
+@contextmanager
+def page_bar(name: str, enabled: bool = True) -> Iterator[Callable[[int, int], None] | None]:
+    """``on_page(done, total)`` moving a bar of one document's pages on stderr (below a bar of the files;
+    cleared when the document is done), or None when not ``enabled``."""
+    if not enabled:
+        yield None
+        return
+    bar = None
+
+    def on_page(done: int, total: int) -> None:
+        nonlocal bar
+        if bar is None:
+            from tqdm import tqdm
+
+            bar = tqdm(total=total, desc=name, unit="page", leave=False, file=sys.stderr)
+        bar.update(done - bar.n)
+
+    try:
+        yield on_page
+    finally:
+        if bar is not None:
+            bar.close()
 
 
 def _echo(message: str, bar) -> None:

@@ -164,7 +164,8 @@ def build_units(parsed: ParsedDoc, doc_id: str, settings: BuildSettings | None =
         if caption is None:
             window = items[max(group.first - CAPTION_SEARCH_WINDOW, 0) : group.last + CAPTION_SEARCH_WINDOW + 1]
             neighbours = [it for it in window if isinstance(it, TextItem)]
-            caption = infer_caption(first_table, neighbours, taken, doc)
+            tables = [it for it in window if isinstance(it, TableItem)]
+            caption = infer_caption(first_table, neighbours, taken, doc, tables)
             source = SOURCE_CAPTION
         if caption is None:  # no numbered caption: the title printed above, the running title, the heading
             caption = Caption(title.text, "inferred" if title.text else "none")

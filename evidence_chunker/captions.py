@@ -38,15 +38,18 @@ def direct_caption(doc: DoclingDocument, table: TableItem) -> Caption | None:
 
 
 def infer_caption(table: TableItem, neighbours: list[DocItem], taken: set[str],
-                  doc: DoclingDocument | None = None) -> Caption | None:
+                  doc: DoclingDocument | None = None, tables: list[TableItem] = ()) -> Caption | None:
     """The nearest table-caption-like text item above (preferred) or below the table, same page.
 
     ``neighbours`` are the text items around the table in reading order; ``taken`` holds refs of
-    captions already given to other tables.
+    captions already given to other tables; ``tables`` the other tables around it. A caption below the
+    table that sits right above another of ``tables`` (within CAPTION_MAX_GAP) announces that one: two
+    tables printed one under the other with a caption above each ("<표 1> … <표 2> …") keep their own.
     """
     box = item_box(table, doc)
     if box is None:
         return None
+    others = [b for b in (item_box(t, doc) for t in tables if t is not table) if b is not None and b.page == box.page]
     best: tuple[float, int, DocItem] | None = None
     for item in neighbours:
         text = getattr(item, "text", "") or ""
@@ -61,6 +64,9 @@ def infer_caption(table: TableItem, neighbours: list[DocItem], taken: set[str],
         if gap is None or gap > CAPTION_MAX_GAP:
             continue
         below = other.bbox[1] < box.bbox[3] + 1e-6 and other.bbox[3] < box.bbox[3]
+        if below and any(b.top <= other.bottom + 1e-6 and (vertical_gap(other, b) or 0.0) <= CAPTION_MAX_GAP
+                         for b in others if b.top < box.bottom):
+            continue
         rank = (gap, 1 if below else 0, item)
         if best is None or rank[:2] < best[:2]:
             best = rank

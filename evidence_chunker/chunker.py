@@ -15,6 +15,7 @@ from .units import EvidenceUnit
 
 if TYPE_CHECKING:  # pragma: no cover
     from .corpus.chunks import RetrievalChunk
+    from .parsing.pages import PageCallback, PageRange
 
 
 class EvidenceChunker:
@@ -71,9 +72,18 @@ class EvidenceChunker:
             self._parser = resolve_parser(self._parser_choice, artifacts_path=self.artifacts_path, ocr=self.ocr)
         return self._parser
 
-    def parse(self, pdf_path: str | Path) -> ParsedDoc:
-        """Parse one PDF with the chosen parser."""
-        return self.parser.parse(pdf_path)
+    def parse(self, pdf_path: str | Path, page_range: "PageRange | None" = None,
+              on_page: "PageCallback | None" = None) -> ParsedDoc:
+        """Parse one PDF with the chosen parser (a saved DoclingDocument JSON is loaded instead): only the
+        pages of ``page_range`` (1-based; all by default), calling ``on_page(done, total)`` as pages are
+        finished (for a progress bar)."""
+        from .parsing.pages import load_docling_json, parse_pages
+
+        if Path(pdf_path).suffix.lower() == ".json":
+            return load_docling_json(pdf_path, page_range)
+        if page_range is None and on_page is None:
+            return self.parser.parse(pdf_path)
+        return parse_pages(self.parser, pdf_path, page_range, on_page)
 
     def chunk(self, pdf_path: str | Path, doc_id: str | None = None) -> list[EvidenceUnit]:
         """Evidence Units of every table in the PDF, units over the token limit split by rows."""

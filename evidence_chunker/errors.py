@@ -68,6 +68,20 @@ class PdfTooLargeError(PdfError):
     problem = "the PDF is larger than the configured limit"
 
 
+class PageRangeError(EvidenceChunkerError, ValueError):
+    """A page range that is malformed, or that starts after a document's last page (the message names it)."""
+
+
+class DocumentTimeoutError(EvidenceChunkerError, TimeoutError):
+    """Work on one document ran past the per-document time limit (``--document-timeout``)."""
+
+    def __init__(self, path: str | Path, seconds: float):
+        self.path = Path(path)
+        self.seconds = seconds
+        super().__init__(f"{self.path}: stopped after the document timeout of {seconds:g} s; skipped "
+                         "(give it more time with --document-timeout, or parse fewer pages with --page-range)")
+
+
 class DoclingJsonError(EvidenceChunkerError, ValueError):
     """A saved DoclingDocument JSON is malformed or not a DoclingDocument."""
 

@@ -18,6 +18,7 @@ IngestTerminated, keeping every document stored so far.
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import signal
 import sys
@@ -33,12 +34,14 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .batch import Failure, check_input_file, progress_bar
+from .batch import Failure, check_input_file, page_bar, progress_bar
 from .errors import EvidenceChunkerError, IngestTerminated, NotARegularFileError, WorkerDiedError
 from .parsing.pdf_file import file_sha256
 
 if TYPE_CHECKING:  # pragma: no cover
     from semantic_json import SemanticDocument
+
+log = logging.getLogger(__name__)
 
 #: Key under which ingest records what it did for a document (see ``document_stats``).
 INFO_KIND = "pdf"
@@ -146,26 +149,25 @@ def assign_document_ids(paths: Iterable[Path], repo) -> dict[Path, tuple[str, st
 
 
 def prepare_document(path: Path, parser: str = "lite", artifacts_path: str | None = None,
-                     doc_id: str | None = None, pages: list | None = None, ocr=None) -> PreparedDocument:
+                     doc_id: str | None = None, pages: list | None = None, page_range=None,
+                     on_page=None, ocr=None) -> PreparedDocument:
     """Parse, chunk and compile one PDF (or DoclingDocument JSON); runs in a worker process. ``pages``:
-    the PDF's pages already read by the lite parser (:meth:`LiteParser.read_pages`), in batches; ``ocr``:
-    the OcrOptions of the parser (default: on, Korean and English)."""
+    the PDF's pages already read by the lite parser (:meth:`LiteParser.read_pages`), in batches; else
+    ``page_range`` (a PageRange) limits the pages parsed and ``on_page(done, total)`` reports them; ``ocr``
+    is the parser's OcrOptions."""
     from .corpus.chunks import chunk_kind
     from .corpus.consumed import ConsumedStats
     from .corpus.assemble import build_corpus_parsed
     from .export.semantic import corpus_to_semantic_document, pdf_uri
     from .filing import filing_profile, filing_subject
     from .titles import CAPTION_SOURCES, dropped_running_lines
-    from .parsing import ParsedDoc
     from semantic_json.textnorm import text_language
 
     chunker = _chunker(parser, artifacts_path, ocr)
     if pages is not None:
         parsed = chunker.parser.parse(path, pages=pages)
-    elif path.suffix.lower() == ".json":
-        parsed = ParsedDoc.from_docling_json(path)
     else:
-        parsed = chunker.parse(path)
+        parsed = chunker.parse(path, page_range=page_range, on_page=on_page)
     doc_id = doc_id or document_id_for(path)
     units = chunker.chunk_parsed(parsed, doc_id=doc_id)
     consumed = ConsumedStats()
@@ -198,9 +200,9 @@ def prepare_document(path: Path, parser: str = "lite", artifacts_path: str | Non
         "text_chunks_dropped": consumed.dropped,
         "text_chunks_rebuilt": consumed.rebuilt,
         "ocr_pages": sorted(parsed.ocr_pages),
-        "ocr_confidence": (round(sum(parsed.ocr_pages.values()) / len(parsed.ocr_pages), 4)
-                           if parsed.ocr_pages else None),
+        "ocr_confidence": parsed.ocr_confidence,
         "ocr_timeouts": list(parsed.ocr_timeouts),
+        **({"page_range": str(page_range)} if page_range is not None else {}),
     }
     return PreparedDocument(path=path, document=document, info=info)
 
@@ -223,11 +225,17 @@ def _chunker(parser: str, artifacts_path: str | None, ocr=None):
     return EvidenceChunker(parser=parser, artifacts_path=artifacts_path, ocr=ocr)
 
 
-def _prepare_safely(args: tuple, pages: list | None = None) -> PreparedDocument | Failure:
-    """``prepare_document`` of a job ``(path, parser, artifacts_path, doc_id[, ocr])``, or a Failure."""
-    path, parser, artifacts_path, doc_id, *rest = args
+def _prepare_safely(args: tuple, pages: list | None = None, on_page=None) -> PreparedDocument | Failure:
+    """``prepare_document`` of a job ``(path, parser, artifacts_path, doc_id[, page_range, document_timeout,
+    ocr])`` within its time limit, or the Failure that names the file."""
+    from .deadline import document_deadline
+
+    path, parser, artifacts_path, doc_id, *limits = args
+    page_range, timeout, ocr = (*limits, None, None, None)[:3]
     try:
-        return prepare_document(path, parser, artifacts_path, doc_id=doc_id, pages=pages, ocr=rest[0] if rest else None)
+        with document_deadline(timeout, path):
+            return prepare_document(path, parser, artifacts_path, doc_id=doc_id, pages=pages, page_range=page_range,
+                                    on_page=on_page, ocr=ocr)
     except (EvidenceChunkerError, OSError, ValueError) as exc:
         return Failure(path, str(exc))
 
@@ -240,25 +248,29 @@ def _read_pages_safely(path: Path, start: int, stop: int, ocr=None):
         return Failure(path, str(exc))
 
 
-def unchanged(repo, path: Path, doc_id: str | None = None) -> bool:
+def unchanged(repo, path: Path, doc_id: str | None = None, page_range=None) -> bool:
     """True when ``path`` is already in ``repo`` (as ``doc_id``, default its file stem) from the same file
-    with the same PDF bytes (nothing to redo)."""
+    with the same PDF bytes and the same page range (nothing to redo)."""
     doc_id = doc_id or document_id_for(path)
     if doc_id not in repo:
         return False
     info = repo.document_info(doc_id)
-    return info.get("pdf_path") == str(path.resolve()) and info.get("pdf_sha256") == file_sha256(path)
+    return (info.get("pdf_path") == str(path.resolve()) and info.get("pdf_sha256") == file_sha256(path)
+            and info.get("page_range") == (str(page_range) if page_range is not None else None))
 
 
 def ingest(paths: Iterable[Path], repo, parser: str = "lite", artifacts_path: str | None = None,
-           workers: int = 1, progress: bool = True, prepared=None, ocr=None) -> IngestSummary:
+           workers: int = 1, progress: bool = True, prepared=None, page_range=None,
+           document_timeout: float | None = None, ocr=None) -> IngestSummary:
     """Add every PDF of ``paths`` to ``repo`` (a SemanticRepository, usually opened on a file).
 
-    ``ocr`` (an OcrOptions) is the parsers' OCR choice for pages without a usable text layer (default: on,
-    Korean and English); their pages are read in parallel by the workers.
-    A failing PDF is reported on stderr by name and recorded in the summary; the others go on.
-    ``prepared(paths, parser, artifacts_path, ocr)``, when given, replaces the local worker processes as the
-    source of prepared documents (ray_ingest.py sends them to a Ray cluster).
+    A failing PDF is reported on stderr by name and recorded in the summary; the others go on, as do
+    the others when one runs past ``document_timeout`` seconds. ``page_range`` (a PageRange) indexes only
+    those pages of every PDF. With one worker, ``progress`` also shows the pages of the PDF being parsed.
+    ``ocr`` (an OcrOptions) is the parsers' OCR choice (default: on, Korean and English).
+    ``prepared(paths, parser, artifacts_path, **limits)``, when given, replaces the local worker processes
+    as the source of prepared documents (ray_ingest.py sends them to a Ray cluster); ``limits`` holds
+    ``page_range``, ``document_timeout`` and ``ocr`` when they are set.
     """
     started = time.perf_counter()
     summary = IngestSummary()
@@ -275,7 +287,7 @@ def ingest(paths: Iterable[Path], repo, parser: str = "lite", artifacts_path: st
         doc_id, holder = ids[path]
         try:
             check_input_file(path)  # before hashing: reading a FIFO would never end
-            if unchanged(repo, path, doc_id):
+            if unchanged(repo, path, doc_id, page_range):
                 summary.skipped += 1
                 summary.pages += int(repo.document_info(doc_id).get("pages", 0))
                 continue
@@ -294,8 +306,10 @@ def ingest(paths: Iterable[Path], repo, parser: str = "lite", artifacts_path: st
         todo.append((path, doc_id))
 
     bar = progress_bar(len(todo), "ingest") if progress and len(todo) > 1 else None
-    outcomes = (prepared(todo, parser, artifacts_path, ocr) if prepared is not None
-                else _prepared(todo, parser, artifacts_path, workers, ocr))
+    limits = {key: value for key, value in (("page_range", page_range), ("document_timeout", document_timeout),
+                                            ("ocr", ocr)) if value}
+    outcomes = (prepared(todo, parser, artifacts_path, **limits) if prepared is not None
+                else _prepared(todo, parser, artifacts_path, workers, page_progress=progress, **limits))
     with _sigterm_raises():
         try:
             for outcome in outcomes:
@@ -313,6 +327,8 @@ def ingest(paths: Iterable[Path], repo, parser: str = "lite", artifacts_path: st
                     summary.units += outcome.info["units"]
                     summary.chunks += outcome.info["chunks"]
                     summary.anchors += len(document.units)
+                    log.info("%s: indexed as %r: %d page(s), %d unit(s), %d anchor(s)", outcome.path,
+                             document.document_id, outcome.info["pages"], outcome.info["units"], len(document.units))
                 if bar is not None:
                     bar.update(1)
         finally:
@@ -384,14 +400,18 @@ def _stderr(message: str) -> None:
     print(message, file=sys.stderr)
 
 
-def _prepared(todo: list[tuple[Path, str]], parser: str, artifacts_path: str | None,
-              workers: int, ocr=None) -> Iterator[PreparedDocument | Failure]:
-    """Prepared documents in input order, from a process pool when ``workers > 1``. Closing the generator
-    early (an exception in the caller, SIGTERM) stops the workers without waiting for their current file."""
-    jobs = [(path, parser, artifacts_path, doc_id, ocr) for path, doc_id in todo]
+def _prepared(todo: list[tuple[Path, str]], parser: str, artifacts_path: str | None, workers: int,
+              page_range=None, document_timeout: float | None = None,
+              page_progress: bool = False, ocr=None) -> Iterator[PreparedDocument | Failure]:
+    """Prepared documents in input order, from a process pool when ``workers > 1`` (else here, with a bar
+    of each PDF's pages when ``page_progress``). Closing the generator early (an exception in the caller,
+    SIGTERM) stops the workers without waiting for their current file."""
+    jobs = [(path, parser, artifacts_path, doc_id, page_range, document_timeout, ocr) for path, doc_id in todo]
     if workers <= 1 or not jobs:
         for job in jobs:
-            yield _prepare_safely(job)
+            with page_bar(job[0].name, enabled=page_progress) as on_page:
+                outcome = _prepare_safely(job, on_page=on_page)
+            yield outcome
         return
     with _pool_code():
         pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_started, initargs=(os.getpid(),))
@@ -429,7 +449,7 @@ class _InFlight:
 
     def __init__(self, pool: ProcessPoolExecutor, job: tuple, batches: list[tuple[int, int]] | None):
         self.job = job
-        self.batches = [pool.submit(_read_pages_safely, job[0], start, stop, job[4]) for start, stop in batches or []]
+        self.batches = [pool.submit(_read_pages_safely, job[0], start, stop, job[6]) for start, stop in batches or []]
         self.result = None if self.batches else pool.submit(_prepare_safely, job)
         self.failure: Failure | None = None
 
@@ -487,20 +507,16 @@ def _page_batches(job: tuple, workers: int) -> list[tuple[int, int]] | None:
     when it is not worth it (few pages, another parser, not a readable PDF: left to the one-task path,
     which reports what is wrong)."""
     path, parser = job[0], job[1]
-    if parser != "lite" or path.suffix.lower() != ".pdf":
+    if parser != "lite" or path.suffix.lower() != ".pdf" or any(job[4:6]):  # a page range or a time limit: one task
         return None
-    try:
-        import pypdfium2 as pdfium
+    from .parsing.lite_ocr import textless_pages
 
-        pdf = pdfium.PdfDocument(str(path))
-        try:
-            pages = len(pdf)
-            # a page without characters is read by OCR (when it shows an image): it weighs more
-            weights = [OCR_PAGE_WEIGHT if _textless(pdf[i]) else 1 for i in range(pages)]
-        finally:
-            pdf.close()
+    try:
+        textless = textless_pages(path)
     except Exception:  # noqa: BLE001 - any trouble opening it is reported by the one-task path
         return None
+    pages = len(textless)
+    weights = [OCR_PAGE_WEIGHT if t else 1 for t in textless]  # a page without characters is read by OCR
     total = sum(weights)
     count = min(workers, total // MIN_PAGES_PER_BATCH, pages)
     if count < 2:
@@ -511,18 +527,6 @@ def _page_batches(job: tuple, workers: int) -> list[tuple[int, int]] | None:
         if len(bounds) < count and reached >= len(bounds) * total / count and i + 1 < pages:
             bounds.append(i + 1)
     return list(zip(bounds, bounds[1:] + [pages]))
-
-
-def _textless(page) -> bool:
-    """True when a pypdfium2 page has no characters (closes the page)."""
-    try:
-        text = page.get_textpage()
-        try:
-            return text.count_chars() == 0
-        finally:
-            text.close()
-    finally:
-        page.close()
 
 
 def _quiet_when_stopping(pool: ProcessPoolExecutor) -> threading.Event:

@@ -32,9 +32,24 @@ def open_repository(path: str | Path):
     if not Path(path).is_file():
         raise ServingError(f"{path}: index file not found (create it with `sjt ingest ... --index {path}`)")
     try:
-        return SemanticRepository.open(path)
+        return SemanticRepository.open(path, embedder=_recorded_embedder(path))
     except (IndexFileError, EmbedderMismatchError) as exc:
         raise ServingError(str(exc)) from exc
+
+
+def _recorded_embedder(path: str | Path):
+    """The embedder the index was built with (a neural one loaded from the local model cache only); None for
+    the default LiteEmbedder. ServingError when that model cannot be loaded here."""
+    from semantic_json.embedder_choice import embedder_for_name, recorded_embedder_name
+    from semantic_json.errors import SemanticJsonError
+
+    recorded = recorded_embedder_name(path)
+    if recorded is None or recorded.startswith("lite-hash/"):
+        return None
+    try:
+        return embedder_for_name(recorded, local_files_only=True)
+    except (SemanticJsonError, ImportError) as exc:
+        raise ServingError(f"{path}: built with embedder {recorded!r}, which cannot be loaded here ({exc})") from exc
 
 
 def check_region(repo, region) -> tuple[bool, str]:
@@ -80,8 +95,10 @@ def document_pdf(repo, document_id: str) -> Path:
 
 
 def region_summary(region) -> dict[str, Any]:
-    """A region as the tools hand it out: id, document, score, pages, boxes, source and text."""
+    """A region as the tools hand it out: its stable citation id, its id in the result it came from,
+    document, score, pages, boxes, source and text."""
     return {
+        "citation_id": region.citation_id,
         "region_id": region.region_id,
         "document_id": region.document_id,
         "score": region.score,

@@ -24,6 +24,7 @@ if TYPE_CHECKING:  # pragma: no cover
         validate_cited_answer,
     )
     from .compiler import compile
+    from .embedder_choice import embedder_for_name, make_embedder
     from .embedders import LiteEmbedder, MultilingualE5Embedder, SentenceTransformerEmbedder
     from .model import GRAMMAR_VERSION, Entity, Segment, SemanticDocument, SemanticUnit
     from .repository import SemanticRepository
@@ -39,6 +40,7 @@ _EXPORTS = {
     )},
     "compile": ".compiler",
     **{name: ".embedders" for name in ("LiteEmbedder", "MultilingualE5Embedder", "SentenceTransformerEmbedder")},
+    **{name: ".embedder_choice" for name in ("embedder_for_name", "make_embedder")},
     **{name: ".model" for name in ("GRAMMAR_VERSION", "Entity", "Segment", "SemanticDocument", "SemanticUnit")},
     "SemanticRepository": ".repository",
     **{name: ".transport" for name in (
@@ -74,6 +76,8 @@ __all__ = [
     "LiteEmbedder",
     "SentenceTransformerEmbedder",
     "MultilingualE5Embedder",
+    "embedder_for_name",
+    "make_embedder",
     "errors",
     "GRAMMAR_VERSION",
     "TRANSPORT_SCHEMA_ID",

@@ -131,15 +131,17 @@ def _assign(starts: list[int], ends: list[int], start: int, end: int) -> int:
 
 
 def _entity_mentions(text: str, starts: list[int], ends: list[int]) -> tuple[list[list[str]], dict[str, set[str]]]:
-    """Per unit: entity ids mentioned (sorted); per entity: surface forms. Bare names are matched too."""
-    per_unit: list[set[str]] = [set() for _ in starts]
+    """Per unit: entity ids mentioned, the first mentioned first (the unit's subject); per entity: surface
+    forms. Bare names are matched too; a bare name followed by a qualifier ("Kestrel Dynamics Korea") is
+    another organisation (entities.qualified_id)."""
+    per_unit: list[dict[str, int]] = [{} for _ in starts]
     surfaces: dict[str, set[str]] = {}
     occupied: list[tuple[int, int]] = []
     for mention in entity_rules.find_mentions(text):
         index = _assign(starts, ends, mention.start, mention.end)
         if index < 0:
             continue
-        per_unit[index].add(mention.entity_id)
+        per_unit[index].setdefault(mention.entity_id, mention.start)
         surfaces.setdefault(mention.entity_id, set()).add(mention.surface)
         occupied.append((mention.start, mention.end))
     aliases: dict[str, str] = {}
@@ -157,9 +159,12 @@ def _entity_mentions(text: str, starts: list[int], ends: list[int]) -> tuple[lis
             index = _assign(starts, ends, m.start(), m.end())
             if index >= 0:
                 entity_id = aliases[m.group(0)]
-                per_unit[index].add(entity_id)
-                surfaces[entity_id].add(m.group(0))
-    return [sorted(s) for s in per_unit], surfaces
+                qualifier = entity_rules.qualifier_at(text, m.end())
+                if qualifier is not None:
+                    entity_id = entity_rules.qualified_id(entity_id, qualifier)
+                per_unit[index].setdefault(entity_id, m.start())
+                surfaces.setdefault(entity_id, set()).add(m.group(0))
+    return [sorted(found, key=lambda e: (found[e], e)) for found in per_unit], surfaces
 
 
 def _unit_concepts(text: str, starts: list[int], ends: list[int]) -> list[list[str]]:

@@ -78,6 +78,41 @@ LEGAL_FORM_WORDS = frozenset(
     INC INCORPORATED CORP CORPORATION CO LTD LIMITED LLC L_L_C PLC AG GMBH S_A N_V SE THE
     """.split()
 )
+#: Words that, printed right after an organisation's name, name another organisation of its group (a regional
+#: arm, a holding or finance company): "Kestrel Dynamics Korea" is not "Kestrel Dynamics". The pair gets its
+#: own id (qualified_id), so a question about the parent does not take the subsidiary's figures.
+QUALIFIER_WORDS = frozenset(
+    """
+    Korea Japan China India Europe Asia Pacific America Americas Canada Mexico Brazil Germany France UK Italy
+    Spain Australia Singapore Taiwan Vietnam Indonesia Thailand Malaysia Philippines International Holdings
+    Capital
+    """.split()
+)
+_QUALIFIER_RE = re.compile(r"[ \t]+(" + "|".join(sorted(QUALIFIER_WORDS)) + r")(?![A-Za-z0-9])")
+
+
+def qualified_id(entity_id: str, qualifier: str) -> str:
+    """The id of the organisation named by `entity_id`'s name followed by `qualifier` (KESTREL_DYNAMICS_KOREA)."""
+    return f"{entity_id}_{qualifier.upper()}"
+
+
+def qualifier_at(text: str, end: int) -> str | None:
+    """The QUALIFIER_WORDS word printed right after position `end` of `text` ("… Dynamics| Korea"), if any."""
+    match = _QUALIFIER_RE.match(text, end)
+    return match.group(1) if match else None
+
+
+def names_parent_of(entity_id: str, query_words: frozenset[str]) -> bool:
+    """True when `entity_id` is a qualified organisation (a subsidiary: BASE_QUALIFIER) whose parent's name
+    the query words (upper case) hold without the qualifier: the question is about the parent."""
+    base, _, last = entity_id.rpartition("_")
+    if not base or last not in _QUALIFIER_IDS or last in query_words:
+        return False
+    return all(word in query_words for word in base.split("_"))
+
+
+_QUALIFIER_IDS = frozenset(word.upper() for word in QUALIFIER_WORDS)
+
 #: Letters that are also English words at the start of a sentence ("A Company ...").
 ARTICLE_LETTERS = frozenset("AI")
 _ORG_WORD_RE = re.compile(r"\b(" + _ORG_WORDS + r")$")

@@ -126,6 +126,10 @@ class ModelUnavailableError(SemanticJsonError, RuntimeError):
     """A neural embedding model could not be loaded from the given name or path."""
 
 
+class UnknownEmbedderError(SemanticJsonError, ValueError):
+    """An embedder choice or recorded embedder name that no embedder of this library answers to."""
+
+
 class CitedAnswerTypeError(SemanticJsonError, ValueError):
     """A cited-answer payload that is not of the schema's shape; the whole payload is rejected.
 

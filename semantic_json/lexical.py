@@ -49,6 +49,11 @@ YEAR_TERM_RE = re.compile(r"(?:19|20)\d{2}")
 ROW_LABEL_END = " | "
 #: Weight of a pair of adjacent words of the unit's own text (a phrase match counts on top of its words).
 BIGRAM_WEIGHT = 1.0
+#: Weight of a syllable pair of a unit's Korean word (SUBWORD_PREFIX + pair). Korean writes compounds as one
+#: word (재보험손익, 영업자산) that a question splits or names in part (재보험 거래의 손익, 영업자산에서):
+#: as CJK indexers do, a Hangul word is also keyed by its syllable pairs, which match inside compounds.
+SUBWORD_WEIGHT = 0.5
+SUBWORD_PREFIX = "#"
 #: Weight of a lexicon concept (a paraphrase class such as "operating income" / 영업이익).
 CONCEPT_WEIGHT = 1.0
 #: Query weight of a concept a metric the query names is computed from (reports print the inputs of a
@@ -129,11 +134,21 @@ class Vocabulary(dict):
         return out
 
 
+def hangul_pairs(term: str) -> list[str]:
+    """The syllable-pair keys of a Korean word (SUBWORD_PREFIX + two adjacent syllables); [] for others."""
+    syllables = "".join(ch for ch in term if "가" <= ch <= "힣")
+    return [SUBWORD_PREFIX + syllables[i : i + 2] for i in range(len(syllables) - 1)]
+
+
 def query_keys(query: str, concepts: Iterable[str], entities: Iterable[str],
                inputs: Iterable[str] = ()) -> dict[str, float]:
-    """A query's lexical keys (terms, bigrams, concepts, entities) with query weight 1, and the input
-    concepts of the metrics it names with INPUT_CONCEPT_WEIGHT (unless the query names them itself)."""
-    keys = dict.fromkeys(normalized_terms(query), 1.0)
+    """A query's lexical keys (terms, their Hangul syllable pairs, bigrams, concepts, entities) with query
+    weight 1, and the input concepts of the metrics it names with INPUT_CONCEPT_WEIGHT (unless the query
+    names them itself)."""
+    terms = normalized_terms(query)
+    keys = dict.fromkeys(terms, 1.0)
+    for term in terms:
+        keys.update(dict.fromkeys(hangul_pairs(term), 1.0))
     keys.update(dict.fromkeys(term_bigrams(query), 1.0))
     keys.update(dict.fromkeys(concepts, 1.0))
     keys.update(dict.fromkeys(entities, 1.0))
@@ -152,8 +167,13 @@ def unit_fields(unit: SemanticUnit) -> dict[str, float]:
         years = set(normalized_terms(label))
         own = {term for term in own if not YEAR_TERM_RE.fullmatch(term) or term in years}
     keys: dict[str, float] = {}
+    pairs: dict[str, float] = {}
     for term in unit.terms:
-        keys[term] = 1.0 if term in own else INHERITED_WEIGHT
+        weight = keys[term] = 1.0 if term in own else INHERITED_WEIGHT
+        for pair in hangul_pairs(term):
+            pairs[pair] = max(pairs.get(pair, 0.0), weight * SUBWORD_WEIGHT)
+    for pair, weight in pairs.items():
+        keys.setdefault(pair, weight)
     for bigram in term_bigrams(unit.text):
         keys[bigram] = BIGRAM_WEIGHT
     for concept in unit.concepts:
@@ -188,7 +208,8 @@ def document_postings(doc: SemanticDocument, vocabulary: KeyVocabulary) -> Posti
     damping = np.ones(len(doc.units), dtype=np.float32)
     navigation = {i for i, segment in enumerate(doc.segments) if segment.kind in DAMPED_SEGMENT_KINDS}
     for position, (unit, fields) in enumerate(zip(doc.units, unit_keys)):
-        lengths[position] = sum(fields.values())
+        # a unit's length counts its words, not the syllable pairs they are also keyed by
+        lengths[position] = sum(w for k, w in fields.items() if not k.startswith(SUBWORD_PREFIX))
         own_terms = sum(1 for k, w in fields.items() if w >= 1.0 and " " not in k)
         damping[position] = _damping(unit, own_terms, unit.segment in navigation)
         rows.extend((key_id[key], position, weight) for key, weight in fields.items())

@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
-from .lexical import YEAR_TERM_RE
+from .lexical import YEAR_TERM_RE, hangul_pairs
 from .textnorm import BIGRAM_JOIN, TOKEN_PATTERN, normalized_terms, term_bigrams
 
 #: The document info key whose text describes the document as a whole.
@@ -88,7 +88,10 @@ class Profiles:
     def set(self, document_id: str, text: str, subject: str = "") -> None:
         """Keep (or, with empty texts, forget) a document's profile and subject keys."""
         for store, value in ((self.keys, text), (self.subjects, subject)):
-            keys = frozenset(normalized_terms(value)) | frozenset(term_bigrams(value))
+            terms = normalized_terms(value)
+            keys = frozenset(terms) | frozenset(term_bigrams(value))
+            if store is self.subjects:  # the syllable pairs of the subject's Korean name name it too
+                keys |= frozenset(pair for term in terms for pair in hangul_pairs(term))
             if keys:
                 store[document_id] = keys
             else:

@@ -333,7 +333,7 @@ class SemanticRepository:
         gate = bool(getattr(self.embedder, "lexical_gate", False))
         min_cosine = float(getattr(self.embedder, "min_score", 0.0))
         candidates = self._search.candidates(plan, routed, bm25, k, gate, min_cosine, kinds)
-        return fuse(candidates, priors, plan.entities, plan.statements, gate)
+        return fuse(candidates, priors, plan.entities, plan.statements, gate, plan.words)
 
     def search(self, query: str, k: int = DEFAULT_K, documents: Iterable[str] | None = None,
                where: SearchFilter | Mapping[str, Any] | None = None) -> SearchResult:

@@ -21,6 +21,22 @@ HANGUL_RE = re.compile(r"[가-힣]")
 #: ("fiscal 2022", "2022"), so a question's "FY2022" matches the rows and the filing of that year.
 FISCAL_YEAR_RE = re.compile(r"fy((?:19|20)\d{2}|\d{2})")
 
+#: A period as reports print it, read as one canonical term: a month ("2025년 9월 말", "2025.9월말",
+#: "2025.09.30", "2025-09-30" → "2025-09") or a quarter ("2025년 3분기", "2025.3Q", "3Q25", "Q3 2025" →
+#: "2025q3"); each also gives its year. So a question's "2025년 9월 말" meets a column headed "2025.9월말".
+PERIOD_RE = re.compile(
+    r"""(?<![\d.,])(?P<y>(?:19|20)\d{2})(?:
+        \s*년\s*(?P<m1>1[0-2]|0?[1-9])\s*월(?:\s*말)?
+      | \.\s*(?P<m2>1[0-2]|0?[1-9])\s*월(?:\s*말)?
+      | (?P<sep>[.\-/])\s*(?P<m3>1[0-2]|0[1-9])\s*(?P=sep)\s*(?:[12]\d|3[01]|0?[1-9])(?![\d.,])
+      | (?:\s*년\s*|\s+)(?P<q1>[1-4])\s*(?:분기|Q(?![A-Za-z]))(?:\s*말)?
+      | \.(?P<q2>[1-4])Q(?![A-Za-z])
+    )
+    | (?<![A-Za-z\d])(?P<q3>[1-4])Q\s*'?(?P<yy>\d{2})(?![\d.,])
+    | (?<![A-Za-z\d])Q(?P<q4>[1-4])\s*(?P<y4>(?:19|20)\d{2})(?![\d.,])""",
+    re.VERBOSE,
+)
+
 #: Minimum syllables a Korean stem keeps after an ending or particle is stripped.
 MIN_HANGUL_STEM_SYLLABLES = 2
 #: Latin words shorter than this are not stemmed.
@@ -190,14 +206,34 @@ def normalize_token(token: str) -> str | None:
     return None if word in STOPWORDS else word
 
 
+def period_terms(match: re.Match) -> tuple[str, str]:
+    """(year, period) of a PERIOD_RE match: ("2025", "2025-09") or ("2025", "2025q3")."""
+    year = match["y"] or match["y4"] or ("20" + match["yy"] if match["yy"] else "")
+    month = match["m1"] or match["m2"] or match["m3"]
+    if month:
+        return year, f"{year}-{int(month):02d}"
+    return year, f"{year}q{match['q1'] or match['q2'] or match['q3'] or match['q4']}"
+
+
 def normalized_terms(text: str) -> list[str]:
-    """Distinct normalised terms of `text`, in first-occurrence order."""
+    """Distinct normalised terms of `text`, in first-occurrence order (a period as its year and PERIOD_RE's
+    canonical term)."""
     seen: dict[str, None] = {}
+    at = 0
+    for match in PERIOD_RE.finditer(text) if any(c.isdigit() for c in text) else ():
+        _add_terms(text[at : match.start()], seen)
+        for term in period_terms(match):
+            seen.setdefault(term, None)
+        at = match.end()
+    _add_terms(text[at:], seen)
+    return list(seen)
+
+
+def _add_terms(text: str, seen: dict[str, None]) -> None:
     for token in TOKEN_PATTERN.findall(text):
         term = normalize_token(token)
         if term is not None and term not in seen:
             seen[term] = None
-    return list(seen)
 
 
 def is_hangul(ch: str) -> bool:

@@ -7,8 +7,10 @@ import json
 import re
 import shutil
 from html import unescape
+from urllib.parse import parse_qs, urlsplit
 
 import numpy as np
+import pdfplumber
 import pytest
 
 from evidence_chunker.cli import main as sjt
@@ -20,9 +22,13 @@ from PIL import Image  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
 from evidence_chunker.audit.app import SECURITY_HEADERS, create_app  # noqa: E402
+from evidence_chunker.audit.rows import NOTE_NO_FIGURE, NOTE_NO_ROW, NOTE_UNVERIFIED, ROW_PADDING_PT  # noqa: E402
+from evidence_chunker.audit.rows import PrintedLine, cited_rows  # noqa: E402
 from evidence_chunker.render import BOX_COLOUR  # noqa: E402
 
 KOREAN_QUESTION = "B기업의 중장기 채무상환능력은 어떤가?"
+ENGLISH_QUESTION = "What was Kestrel Dynamics' operating income in 2024?"
+OPERATING_INCOME = "Kestrel Dynamics' operating income was USD 1,938 million in 2024."
 SCRIPT = "<script>alert('x')</script>"
 
 
@@ -47,6 +53,29 @@ def transport_of(client, query: str, k: int = 2) -> dict:
     assert page.status_code == 200
     text = re.search(r'<textarea name="transport"[^>]*>(.*?)</textarea>', page.text, re.S).group(1)
     return json.loads(unescape(text))
+
+
+def regions_of(transport: dict) -> list[dict]:
+    return [region for document in transport["documents"] for region in document["regions"]]
+
+
+def answer_badge(client, transport: dict, sentence: str, region: dict) -> tuple[str, str]:
+    """The href and caption of the one badge of an answer whose one statement cites ``region``."""
+    answer = {"statements": [{"sentence": sentence, "citation_ids": [region["citation_id"]]}]}
+    page = client.post("/answer", data={"answer": json.dumps(answer, ensure_ascii=False),
+                                        "transport": json.dumps(transport)})
+    assert "1 of 1 statement(s) accepted" in page.text
+    href, caption = re.search(r'<a class="badge cite ok" href="([^"]+)" data-caption="([^"]+)"', page.text).groups()
+    return unescape(href), unescape(caption)
+
+
+def boxes_in(url: str) -> list[tuple[int, list[float]]]:
+    """The (page, [l, t, r, b]) boxes a page-image URL asks for."""
+    boxes = []
+    for value in parse_qs(urlsplit(url).query)["box"]:
+        page, coords = value.split(":")
+        boxes.append((int(page), [float(v) for v in coords.split(",")]))
+    return boxes
 
 
 def red_pixels(png: bytes) -> int:
@@ -196,3 +225,92 @@ def test_a_filtered_search_shows_only_the_documents_it_admits_and_names_a_bad_fi
     assert "credit_review_ko:R" not in page.text and "mixed_brief:R" not in page.text
     bad = client.get("/search", params={"q": "revenue", "where": "colour=red"})
     assert bad.status_code == 400 and "unknown filter field" in bad.text
+
+
+def test_an_accepted_statement_boxes_the_row_its_figure_came_from(client, index):
+    transport = transport_of(client, ENGLISH_QUESTION, k=5)
+    region = next(r for r in regions_of(transport) if r["text"].startswith("Table 1: Consolidated Statement of Income"))
+    href, caption = answer_badge(client, transport, OPERATING_INCOME, region)
+    assert caption.endswith(" · row: Operating income (1,938)")
+    [(page_no, row)] = boxes_in(href)
+    l, t, r, b = row
+    region_box = next(box["bbox"] for box in region["source"]["boxes"]
+                      if box["page"] == page_no and box["bbox"][3] <= b and t <= box["bbox"][1])
+    assert (l, r) == pytest.approx((region_box[0] - ROW_PADDING_PT, region_box[2] + ROW_PADDING_PT), abs=0.01)
+    # Where pdfplumber (not the page's own reader) finds the printed words, in BOTTOMLEFT points.
+    with pdfplumber.open(index.parent / "pdfs" / "annual_report_en.pdf") as pdf:
+        page = pdf.pages[page_no - 1]
+        words = [(w["text"], w["x0"], page.height - w["top"], w["x1"], page.height - w["bottom"])
+                 for w in page.extract_words()]
+    in_region = [w for w in words if region_box[0] <= w[1] and w[3] <= region_box[2]
+                 and region_box[3] <= w[4] and w[2] <= region_box[1]]
+    [value] = [w for w in in_region if w[0] == "1,938"]
+    [header] = [w for w in in_region if w[0] == "Operating" and abs(w[2] - value[2]) < 1]
+    for _, x0, top, x1, bottom in (value, header):  # the box holds the value and its row header
+        assert l <= x0 and x1 <= r and b <= bottom and top <= t
+    line_height = value[2] - value[4]
+    assert t - b - 2 * ROW_PADDING_PT < 1.5 * line_height  # one text line's height...
+    assert t - b < (region_box[1] - region_box[3]) / 5  # ...well under the table piece's
+    assert red_pixels(client.get(href).content) > 100
+
+
+def test_a_statement_without_a_figure_boxes_the_whole_region(client):
+    transport = transport_of(client, KOREAN_QUESTION)
+    sentence = "B기업은 현재까지 원리금을 정상적으로 상환하고 있다."
+    region = next(r for r in regions_of(transport) if sentence in r["text"])
+    href, caption = answer_badge(client, transport, sentence, region)
+    assert caption.endswith(f" · {NOTE_NO_FIGURE}")
+    whole = [(box["page"], [round(v, 2) for v in box["bbox"]]) for box in region["source"]["boxes"]]
+    assert boxes_in(href) == whole
+
+
+def test_a_region_whose_pdf_changed_is_boxed_whole_and_says_why(tmp_path):
+    pdf = tmp_path / "annual_report_en.pdf"
+    shutil.copyfile(SAMPLE_PDFS / "annual_report_en.pdf", pdf)
+    index = tmp_path / "index.sqlite"
+    assert sjt(["ingest", str(pdf), "--index", str(index), "--parser", "lite", "--no-progress"]) == 0
+    with TestClient(create_app(index, allowed_hosts=["testserver"])) as c:
+        transport = transport_of(c, ENGLISH_QUESTION, k=5)
+        region = next(r for r in regions_of(transport) if r["text"].startswith("Table 1: Consolidated"))
+        with pdf.open("ab") as f:  # still a PDF that renders, but not the bytes the index recorded
+            f.write(b"\n% changed after indexing\n")
+        answer = {"statements": [{"sentence": OPERATING_INCOME, "citation_ids": [region["citation_id"]]}]}
+        page = c.post("/answer", data={"answer": json.dumps(answer), "transport": ""})
+    href, caption = re.search(r'<a class="badge cite fail" href="([^"]+)" data-caption="([^"]+)"', page.text).groups()
+    assert unescape(caption).endswith(f" · {NOTE_UNVERIFIED}")
+    assert boxes_in(unescape(href)) == [(box["page"], [round(v, 2) for v in box["bbox"]])
+                                        for box in region["source"]["boxes"]]
+
+
+REGION_BOX = {"page": 1, "bbox": [50.0, 500.0, 550.0, 400.0], "coord_origin": "BOTTOMLEFT", "unit": "points"}
+ROWS_TEXT = "Table 2: Results (in millions)\nRevenue | 2024: 12,480\nOperating income | 2024: 1,938; 2023: 1,681"
+
+
+@pytest.mark.parametrize("printed, expected", [
+    # the header word and the value on one line: that line, the region's width
+    ([PrintedLine("Revenue 12,480", 480, 470), PrintedLine("Operating income 1,938 1,681", 465, 455)],
+     [[47.5, 467.5, 552.5, 452.5]]),
+    # a wrapped header: the value is printed on one line only, under the header's first word
+    ([PrintedLine("Operating", 470, 460), PrintedLine("income 1,938 1,681", 458, 448)], [[47.5, 460.5, 552.5, 445.5]]),
+    # the value printed twice and neither line carries the header: no row matched
+    ([PrintedLine("Other 1,938", 470, 460), PrintedLine("More 1,938", 458, 448)], None),
+    # the page prints another figure (a text layer that differs from the index): no row matched
+    ([PrintedLine("Operating income 1,983 1,681", 465, 455)], None),
+    ([], None),  # no text layer at all
+])
+def test_cited_rows_box_the_printed_line_or_fall_back_to_the_whole_region(printed, expected):
+    found = cited_rows("Operating income was USD 1,938 million.", ROWS_TEXT, None, [REGION_BOX], lambda box: printed)
+    if expected is None:
+        assert found.note == NOTE_NO_ROW and found.boxes == [REGION_BOX] and found.rows == []
+    else:
+        assert found.note is None and [box["bbox"] for box in found.boxes] == expected
+        assert found.rows == ["Operating income (1,938)"]
+
+
+def test_a_row_under_a_section_is_found_by_its_own_label():
+    text = "Table 3: Segments (in millions)\nBusiness Segments > Total Company | 2024: 1,938; 2023: 1,681"
+    printed = [PrintedLine("Business Segments", 490, 480), PrintedLine("Safety and Industrial 1,938 1,500", 475, 465),
+               PrintedLine("Total Company 1,938 1,681", 460, 450)]
+    found = cited_rows("Operating income was $1,938 million.", text, None, [REGION_BOX], lambda box: printed)
+    assert [box["bbox"][1:4:2] for box in found.boxes] == [[462.5, 447.5]]
+    assert found.rows == ["Business Segments > Total Company (1,938)"]

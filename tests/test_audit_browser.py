@@ -29,7 +29,8 @@ from selenium.common.exceptions import WebDriverException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
-from evidence_chunker.audit.app import create_app  # noqa: E402
+from evidence_chunker.audit.app import PAGE_SCALE, create_app  # noqa: E402
+from evidence_chunker.audit.rows import NOTE_NO_FIGURE  # noqa: E402
 from evidence_chunker.render import BOX_COLOUR  # noqa: E402
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -40,6 +41,10 @@ CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic
 #: Seconds to wait for the server to listen, and for a page or an image to appear.
 SERVER_START_TIMEOUT_S = 30
 PAGE_TIMEOUT_S = 30
+#: Line pitch of the sample reports' body and table text (10-point type), in points; a row's box is under
+#: ROW_MAX_LINES of them at the page images' scale.
+TEXT_LINE_PT = 15.6
+ROW_MAX_LINES = 3
 #: Colours kept in the screenshots saved for the docs (a palette PNG is a fraction of the size).
 SCREENSHOT_COLOURS = 96
 
@@ -52,20 +57,26 @@ QUESTIONS = {
            "B기업의 신용등급은 AA이다."),
 }
 
-# Counts pixels of the box colour in the viewer's image (drawn at its natural size onto a canvas).
+# Counts pixels of the box colour in the viewer's image (drawn at its natural size onto a canvas) and the
+# height of their bounding box, in the image's pixels: [count, height] ([-1, 0] until the image has loaded).
 COUNT_BOX_PIXELS_JS = """
 const img = document.getElementById('page-image');
-if (!img.complete || img.naturalWidth === 0) return -1;
+if (!img.complete || img.naturalWidth === 0) return [-1, 0];
 const canvas = document.createElement('canvas');
 canvas.width = img.naturalWidth; canvas.height = img.naturalHeight;
 const ctx = canvas.getContext('2d');
 ctx.drawImage(img, 0, 0);
 const data = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
-let n = 0;
+let n = 0, top = canvas.height, bottom = -1;
 for (let i = 0; i < data.length; i += 4) {
-  if (data[i] === arguments[0] && data[i + 1] === arguments[1] && data[i + 2] === arguments[2]) n++;
+  if (data[i] === arguments[0] && data[i + 1] === arguments[1] && data[i + 2] === arguments[2]) {
+    n++;
+    const y = Math.floor(i / 4 / canvas.width);
+    if (y < top) top = y;
+    if (y > bottom) bottom = y;
+  }
 }
-return n;
+return [n, n ? bottom - top + 1 : 0];
 """
 
 # Draws two different Hangul syllables in the font the page uses: a missing Korean font renders both as
@@ -141,12 +152,14 @@ def save_screenshot(driver, name: str) -> None:
     image.save(Path(folder) / f"audit_page_{name}.png", optimize=True)
 
 
-def wait_for_box(driver) -> int:
-    """Wait until the viewer shows a loaded page image; the number of box-coloured pixels in it."""
+def wait_for_box(driver) -> tuple[int, int]:
+    """Wait until the viewer shows a loaded page image; the number of box-coloured pixels in it and the
+    height of their bounding box (pixels)."""
     wait = WebDriverWait(driver, PAGE_TIMEOUT_S)
     wait.until(lambda d: d.find_element(By.ID, "viewer").is_displayed())
-    wait.until(lambda d: d.execute_script(COUNT_BOX_PIXELS_JS, *BOX_COLOUR) >= 0)
-    return driver.execute_script(COUNT_BOX_PIXELS_JS, *BOX_COLOUR)
+    wait.until(lambda d: d.execute_script(COUNT_BOX_PIXELS_JS, *BOX_COLOUR)[0] >= 0)
+    count, height = driver.execute_script(COUNT_BOX_PIXELS_JS, *BOX_COLOUR)
+    return count, height
 
 
 @pytest.mark.slow
@@ -172,7 +185,8 @@ def test_search_open_a_badge_and_see_the_page_with_the_box(server, browser, lang
                  if figure is None or figure.group() in article.text)
     region_id = first.find_element(By.CSS_SELECTOR, ".rid").text
     first.find_element(By.CSS_SELECTOR, "a.badge.show").click()
-    assert wait_for_box(browser) > 100
+    pixels, region_height = wait_for_box(browser)  # the search page boxes the whole region
+    assert pixels > 100
     browser.find_element(By.ID, "viewer-close").click()
 
     # Answer with the first region cited, plus one uncited statement; the transport is already in the form.
@@ -186,6 +200,14 @@ def test_search_open_a_badge_and_see_the_page_with_the_box(server, browser, lang
     badge = browser.find_element(By.CSS_SELECTOR, "li.statement.accepted a.badge.cite")
     assert badge.text == "[1]"
     badge.click()
-    assert wait_for_box(browser) > 100
-    assert browser.find_element(By.ID, "viewer-caption").text.startswith(f"[1] {region_id}")
+    pixels, height = wait_for_box(browser)
+    assert pixels > 100
+    caption = browser.find_element(By.ID, "viewer-caption").text
+    assert caption.startswith(f"[1] {region_id}")
+    if figure is not None:  # the statement's figure: its row is boxed, not the table
+        assert f"({figure.group()})" in caption and " · row: " in caption
+        assert height < ROW_MAX_LINES * TEXT_LINE_PT * PAGE_SCALE
+        assert height < region_height / 3
+    else:  # no figure: the whole region, as on the search page
+        assert NOTE_NO_FIGURE in caption and height == region_height
     save_screenshot(browser, lang)

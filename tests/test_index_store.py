@@ -243,7 +243,7 @@ def test_an_index_of_an_older_layout_is_refused_unchanged_with_the_way_to_rebuil
     _older_layout(path)
     before = hashlib.sha256(path.read_bytes()).hexdigest()
     for read_only in (True, False):
-        with pytest.raises(IndexVersionError, match="index layout version 1; .* reads version 3 only: re-ingest"):
+        with pytest.raises(IndexVersionError, match="index layout version 1; .* reads version 4 only: re-ingest"):
             SemanticRepository.open(path, read_only=read_only)
     assert sjt(["search", "--index", str(path), "revenue"]) == 2
     err = capsys.readouterr().err

@@ -654,5 +654,9 @@ def test_pages_read_in_batches_elsewhere_give_the_same_document():
     batches = pickle.loads(pickle.dumps([parser.read_pages(pdf, 0, 2), parser.read_pages(pdf, 2, 6)]))
     assert [len(b) for b in batches] == [2, 4]
     assert parser.parse(pdf, pages=batches).document.export_to_dict() == whole
-    with pytest.raises(ValueError, match="not the PDF's 6 pages"):
-        parser.parse(pdf, pages=batches[1:])
+    with pytest.raises(ValueError, match="not consecutive pages of the PDF's 6 in order"):
+        parser.parse(pdf, pages=[batches[0], parser.read_pages(pdf, 4, 6)])  # pages 3 and 4 missing
+    with pytest.raises(ValueError, match="not consecutive pages of the PDF's 6 in order"):
+        parser.parse(pdf, pages=batches[::-1])
+    tail = parser.parse(pdf, pages=batches[1:])  # consecutive pages are a page range: 3 to 6
+    assert tail.page_count == 4 and sorted(tail.document.pages) == [3, 4, 5, 6]

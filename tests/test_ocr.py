@@ -244,6 +244,7 @@ def test_a_short_scan_is_read_in_page_batches_by_several_workers(tmp_path):
     from evidence_chunker import ingest as ingest_module
 
     scan = scan_pdf(SAMPLE_PDFS / "credit_review_ko.pdf", tmp_path / "scan.pdf", dpi=72)  # 3 pages, no text
-    assert ingest_module._page_batches((scan, "lite", None, "scan", None), 2) == [(0, 2), (2, 3)]
+    assert ingest_module._page_batches((scan, "lite", None, "scan", None, None, OcrOptions()), 2) == [(0, 2), (2, 3)]
     # the same 3 pages with their text layer are too few to be worth cutting
-    assert ingest_module._page_batches((SAMPLE_PDFS / "credit_review_ko.pdf", "lite", None, "k", None), 2) is None
+    born_digital = (SAMPLE_PDFS / "credit_review_ko.pdf", "lite", None, "k", None, None, OcrOptions())
+    assert ingest_module._page_batches(born_digital, 2) is None

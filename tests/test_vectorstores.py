@@ -1,4 +1,4 @@
-"""`sjt corpus --to lancedb://...` and `--to postgresql://...`: every corpus record lands with its embedding
+"""`sjt corpus --store lancedb://...` and `--store postgresql://...`: every corpus record lands with its embedding
 and metadata, a rerun replaces instead of duplicating, and the stores answer a nearest-neighbour query."""
 
 from __future__ import annotations
@@ -44,9 +44,9 @@ def _check_row(row: dict, record: dict, embedder: LiteEmbedder) -> None:
 def test_corpus_to_lancedb_holds_every_record_with_its_embedding(tmp_path, records, capsys):
     lancedb = pytest.importorskip("lancedb", reason="the lancedb extra is not installed")
     target = f"lancedb://{tmp_path / 'vectors'}"
-    assert sjt(["corpus", str(SAMPLE_PDFS), "--parser", "lite", "--no-progress", "--to", target]) == 0
+    assert sjt(["corpus", str(SAMPLE_PDFS), "--parser", "lite", "--no-progress", "--store", target]) == 0
     # a second export of a document replaces its rows
-    assert sjt(["corpus", str(SAMPLE_PDFS / "mixed_brief.pdf"), "--parser", "lite", "--no-progress", "--to", target]) == 0
+    assert sjt(["corpus", str(SAMPLE_PDFS / "mixed_brief.pdf"), "--parser", "lite", "--no-progress", "--store", target]) == 0
     assert "0 failed" in capsys.readouterr().err
     table = lancedb.connect(str(tmp_path / "vectors")).open_table("sjt_corpus")
     rows = table.to_arrow().to_pylist()
@@ -69,7 +69,7 @@ def test_corpus_to_postgres_holds_every_record_with_its_embedding(records, capsy
 
     url = server.create_database("sjt_vectors")
     for inputs in (SAMPLE_PDFS, SAMPLE_PDFS / "mixed_brief.pdf"):  # the second export replaces that document's rows
-        assert sjt(["corpus", str(inputs), "--parser", "lite", "--no-progress", "--to", url, "--table", "reports"]) == 0
+        assert sjt(["corpus", str(inputs), "--parser", "lite", "--no-progress", "--store", url, "--table", "reports"]) == 0
     embedder = LiteEmbedder()
     with psycopg.connect(url) as conn:
         register_vector(conn)
@@ -89,7 +89,7 @@ def test_corpus_to_postgres_holds_every_record_with_its_embedding(records, capsy
 
 
 def test_unknown_vector_store_is_a_clear_error(tmp_path, capsys):
-    assert sjt(["corpus", str(SAMPLE_PDFS / "mixed_brief.pdf"), "--to", "chroma://x", "--no-progress"]) == 2
+    assert sjt(["corpus", str(SAMPLE_PDFS / "mixed_brief.pdf"), "--store", "chroma://x", "--no-progress"]) == 2
     assert "chroma://x: unknown vector store" in capsys.readouterr().err
 
 
@@ -98,7 +98,7 @@ def test_vector_store_doc_example_runs(tmp_path, monkeypatch):
     page = (REPO / "docs" / "vector_stores.md").read_text(encoding="utf-8")
     code = re.search(r"```python\n(.*?)```", page, re.DOTALL).group(1)
     shell = re.search(r"```bash\n(.*?)```", page, re.DOTALL).group(1).strip()
-    assert shell.startswith("sjt corpus sample_pdfs/ --to lancedb://")
+    assert shell.startswith("sjt corpus sample_pdfs/ --store lancedb://")
     (tmp_path / "sample_pdfs").symlink_to(SAMPLE_PDFS)
     monkeypatch.chdir(tmp_path)
     assert sjt(shell.split()[1:] + ["--parser", "lite", "--no-progress"]) == 0

@@ -29,6 +29,7 @@ from starlette.staticfiles import StaticFiles
 
 from ..serving import DEFAULT_K, MAX_K, ServingError, check_k, check_region, document_pdf, last_cli_result
 from ..serving import NotServedError, open_repository, parse_transport, render_page_png
+from .rows import NOTE_UNVERIFIED, PdfLines, cited_rows, whole_region
 
 #: Pixels per PDF point of the page images (1.5 = 108 dpi: readable, and small enough to load fast).
 PAGE_SCALE = 1.5
@@ -155,7 +156,8 @@ def _statement_rows(report, regions: dict[str, dict[str, Any]]) -> list[dict[str
             region = regions.get(region_id)
             if region is not None:
                 numbers.setdefault(region_id, len(numbers) + 1)
-            badges.append({"region_id": region_id, "number": numbers.get(region_id), "region": region})
+            badges.append({"region_id": region_id, "number": numbers.get(region_id), "region": region,
+                           "image_url": region["image_url"] if region else None, "rows": [], "note": None})
         rows.append({
             "sentence": statement.sentence,
             "accepted": accepted,
@@ -165,6 +167,38 @@ def _statement_rows(report, regions: dict[str, dict[str, Any]]) -> list[dict[str
             "badges": badges,
         })
     return rows
+
+
+def _point_badges_at_rows(repo, rows: list[dict[str, Any]], regions: dict[str, Any]) -> None:
+    """Point the badges of accepted statements at the rows their figures came from (see `rows`): each gets
+    the ``image_url`` of its row boxes, the ``rows`` matched and a ``note`` when the whole region is boxed.
+    Rejected statements keep the whole region. ``regions`` maps region and citation ids to regions."""
+    readers: dict[str, PdfLines | None] = {}
+    try:
+        for row in rows:
+            for badge in row["badges"] if row["accepted"] else []:
+                view, region = badge["region"], regions.get(badge["region_id"])
+                if view is None or region is None or not view["image_url"]:
+                    continue
+                boxes = region.source.boxes or []
+                if not view["verified"]:
+                    found = whole_region(boxes, NOTE_UNVERIFIED)
+                else:
+                    if region.document_id not in readers:
+                        try:
+                            readers[region.document_id] = PdfLines(document_pdf(repo, region.document_id))
+                        except NotServedError:
+                            readers[region.document_id] = None
+                    reader = readers[region.document_id]
+                    if reader is None:
+                        continue
+                    found = cited_rows(row["sentence"], region.text, region.source.unit, boxes, reader.lines_in)
+                badge["image_url"] = page_image_url(region.document_id, found.pages, found.boxes)
+                badge["rows"], badge["note"] = found.rows, found.note
+    finally:
+        for reader in readers.values():
+            if reader is not None:
+                reader.close()
 
 
 def create_app(index_path: str | Path, allowed_hosts: list[str] | None = None,
@@ -249,10 +283,12 @@ def create_app(index_path: str | Path, allowed_hosts: list[str] | None = None,
         except ServingError as exc:
             return page("index.html", status_code=400, error=str(exc), answer=answer_text, transport=transport_text,
                         documents=documents(request))
-        regions = {}
+        regions, objects = {}, {}
         for region in result:
             regions[region.region_id] = regions[region.citation_id] = _region_view(repo, region)
+            objects[region.region_id] = objects[region.citation_id] = region
         rows = _statement_rows(report, regions)
+        _point_badges_at_rows(repo, rows, objects)
         cited = [regions[i] for i in dict.fromkeys(b["region_id"] for row in rows for b in row["badges"]) if i in regions]
         return page("answer.html", rows=rows, counts=report.counts, ok=report.ok, cited=cited,
                     query=result.query, transport=result.to_json(indent=2))

@@ -13,7 +13,7 @@ import warnings
 
 from . import chunking, index
 from ..errors import IngestTerminated
-from .common import EXIT_TERMINATED, CliError, add_command, error_message, version
+from .common import EXIT_TERMINATED, CliError, add_command, error_message, verbosity, version
 
 __all__ = ["CliError", "EXIT_TERMINATED", "error_message", "main", "make_parser"]
 
@@ -59,11 +59,11 @@ def _registrations():
 def main(argv: list[str] | None = None) -> int:
     """Run one ``sjt`` command; its exit status (0 ok, 1 some input failed, 2 unusable input, 130 interrupted,
     143 terminated). Warnings print as ``warning: …`` while it runs; the caller's warning settings and
-    ``warnings.formatwarning`` are restored when it returns."""
+    ``warnings.formatwarning`` are restored when it returns; so are the log levels ``-q``/``-v`` set."""
     parser = make_parser()
     args = parser.parse_args(argv)
     saved_format = warnings.formatwarning
-    with warnings.catch_warnings():
+    with warnings.catch_warnings(), verbosity(args):
         warnings.simplefilter("default")
         warnings.formatwarning = lambda message, category, *a, **k: f"warning: {message}\n"  # type: ignore[assignment]
         try:

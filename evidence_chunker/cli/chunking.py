@@ -5,19 +5,25 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
+import warnings
 from pathlib import Path
 
 from ..batch import collect_inputs
 from .common import (
     CliError,
     add_command,
+    add_document_timeout,
+    add_embedder,
     add_inputs,
     add_no_progress,
     add_output,
+    add_page_range,
     add_parser_choice,
+    check_inputs_exist,
     load_parsed,
     make_chunker,
+    make_embedder,
+    say,
     write_items,
 )
 
@@ -26,6 +32,7 @@ examples:
   sjt chunk sample_pdfs/ -o units.jsonl            every table of every PDF as Evidence Units
   sjt chunk report.pdf --format text               read the units of one PDF
   sjt chunk docling_output.json                    units from a DoclingDocument JSON saved by Docling
+  sjt chunk filing.pdf --page-range 40-60 -q       the units of pages 40 to 60 only, no progress bars
 """
 INPUTS_HELP = "PDF files, DoclingDocument JSONs or folders"
 
@@ -49,6 +56,8 @@ def register(sub) -> None:
                        help="reach of context paragraphs above/below a table, in points (default: 300)")
     chunk.add_argument("--sim-threshold", type=float, default=0.0, metavar="COS",
                        help="minimum cosine similarity for a context paragraph (default: 0.0)")
+    add_page_range(chunk)
+    add_document_timeout(chunk)
     add_no_progress(chunk)
 
     corpus = add_command(
@@ -60,19 +69,24 @@ def register(sub) -> None:
         "any vector store. The output file is written atomically; a failing input is reported by name and "
         "skipped (exit status 1).",
         epilog="examples:\n  sjt corpus sample_pdfs/ -o corpus.jsonl\n"
-        "  sjt corpus sample_pdfs/ --to lancedb://out/vectors\n"
-        "  sjt corpus sample_pdfs/ --to postgresql://user@localhost/rag --table reports",
+        "  sjt corpus sample_pdfs/ --store lancedb://out/vectors\n"
+        "  sjt corpus sample_pdfs/ --store postgresql://user@localhost/rag --table reports --embedder e5",
     )
     add_inputs(corpus, INPUTS_HELP)
     add_parser_choice(corpus)
     target = corpus.add_mutually_exclusive_group()
     add_output(target, "JSONL file to write (default: stdout)")
-    target.add_argument("--to", metavar="URL",
-                        help="write the records with their embeddings (LiteEmbedder) into a vector store instead: "
+    target.add_argument("--store", metavar="URL",
+                        help="write the records with their embeddings into a vector store instead: "
                         "lancedb://PATH (the lancedb extra) or postgresql://... with pgvector (the postgres extra); "
                         "a document's earlier rows are replaced (see docs/vector_stores.md)")
+    target.add_argument("--to", dest="store_alias", metavar="URL", help="deprecated spelling of --store")
     corpus.add_argument("--table", default=None, metavar="NAME",
-                        help="table to write with --to (default: sjt_corpus)")
+                        help="table to write with --store (default: sjt_corpus)")
+    add_embedder(corpus, "Used with --store; each row records the embedder's name in its `embedder` column "
+                 "(default: lite)")
+    add_page_range(corpus)
+    add_document_timeout(corpus)
     add_no_progress(corpus)
 
 
@@ -103,16 +117,21 @@ def cmd_chunk(args: argparse.Namespace) -> int:
 
     report, kinds = write_items(args, "chunk", lambda chunker, parsed: chunker.chunk_parsed(parsed), render,
                                 lambda eu: "unit")
-    print(f"chunked {len(report.done)} file(s) into {kinds['unit']} evidence unit(s); {len(report.failures)} failed",
-          file=sys.stderr)
+    say(args, f"chunked {len(report.done)} file(s) into {kinds['unit']} evidence unit(s); {len(report.failures)} failed")
     return 1 if report.failures else 0
 
 
 def cmd_corpus(args: argparse.Namespace) -> int:
-    if args.to:
+    if args.store_alias:
+        warnings.warn("--to is deprecated and will be removed: write --store URL", DeprecationWarning, stacklevel=2)
+        args.store = args.store_alias
+    if args.store:
         return _corpus_to_vector_store(args)
     if args.table:
-        raise CliError("--table: only used with --to")
+        raise CliError("--table: only used with --store")
+    if args.embedder:
+        raise CliError("--embedder: only used with --store (JSONL records carry no vectors; embed them in your "
+                       "vector store with evidence_chunker.export.embeddings, see docs/vector_stores.md)")
     from ..corpus.assemble import chunk_to_record
 
     def render(chunk) -> str:
@@ -120,8 +139,8 @@ def cmd_corpus(args: argparse.Namespace) -> int:
 
     report, kinds = write_items(args, "corpus", lambda chunker, parsed: chunker.build_corpus_parsed(parsed),
                                 render, lambda chunk: chunk.metadata.get("kind", "text"))
-    print(f"{len(report.done)} file(s): {kinds['table']} table chunk(s), {kinds['text']} text chunk(s); "
-          f"{len(report.failures)} failed", file=sys.stderr)
+    say(args, f"{len(report.done)} file(s): {kinds['table']} table chunk(s), {kinds['text']} text chunk(s); "
+        f"{len(report.failures)} failed")
     return 1 if report.failures else 0
 
 
@@ -132,26 +151,29 @@ def _corpus_to_vector_store(args: argparse.Namespace) -> int:
     from ..corpus.chunks import chunk_kind
     from ..export.vectorstores import DEFAULT_TABLE, VectorStoreError, open_vector_store
 
+    check_inputs_exist(args.inputs)
     inputs = collect_inputs(args.inputs)
     if not inputs:
         raise CliError("no PDF or JSON files found in the given paths")
     try:
-        store = open_vector_store(args.to, table=args.table or DEFAULT_TABLE)
+        store = open_vector_store(args.store, table=args.table or DEFAULT_TABLE, embedder=make_embedder(args.embedder))
     except VectorStoreError as exc:
         raise CliError(f"{exc}") from exc
     chunker = make_chunker(args)
 
-    def corpus_of(path: Path):
-        parsed = load_parsed(path, chunker)
+    def corpus_of(path: Path, on_page):
+        parsed = load_parsed(path, chunker, args.page_range, on_page)
         return parsed.default_doc_id, chunker.build_corpus_parsed(parsed)
 
-    run = BatchRun(inputs, corpus_of, progress=not args.no_progress, desc="corpus")
+    run = BatchRun(inputs, corpus_of, progress=not args.no_progress, desc="corpus", timeout=args.document_timeout,
+                   pages=True)
     kinds: Counter = Counter()
     with store:
         for _path, (doc_id, chunks) in run:
             store.write_document(doc_id, chunks)
             kinds.update(chunk_kind(chunk) for chunk in chunks)
-    print(f"{len(run.report.done)} file(s) into {args.to} table {args.table or DEFAULT_TABLE}: {kinds['table']} "
-          f"table chunk(s), {kinds['text']} text chunk(s); {len(run.report.failures)} failed", file=sys.stderr)
+    say(args, f"{len(run.report.done)} file(s) into {args.store} table {args.table or DEFAULT_TABLE} "
+        f"({store.embedder.name}): {kinds['table']} table chunk(s), {kinds['text']} text chunk(s); "
+        f"{len(run.report.failures)} failed")
     return 1 if run.report.failures else 0
 

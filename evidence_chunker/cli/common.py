@@ -1,10 +1,12 @@
 """What every ``sjt`` command shares: the one error path (``error: what: why``, exit 2), how a subcommand
-and its common options (inputs, ``--index``, ``-o``, ``--no-progress``, ``--parser``) are declared, argument
-types, and the chunker loop of ``chunk`` and ``corpus``."""
+and its common options (inputs, ``--index``, ``-o``, ``-q``/``-v``, ``--no-progress``, ``--parser``,
+``--page-range``, ``--document-timeout``, ``--embedder``) are declared, argument types, and the chunker loop
+of ``chunk`` and ``corpus``."""
 
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 from collections import Counter
 from pathlib import Path
@@ -27,7 +29,136 @@ def add_command(sub, name: str, func, *, help: str, description: str, epilog: st
     parser = sub.add_parser(name, help=help, description=description, epilog=epilog,
                             formatter_class=formatter_class)
     parser.set_defaults(func=func)
+    add_verbosity(parser)
     return parser
+
+
+def add_verbosity(p: argparse.ArgumentParser) -> None:
+    """``-v``/``--verbose`` (repeatable) and ``-q``/``--quiet``, as Docling's CLI has them."""
+    p.add_argument("-v", "--verbose", action="count", default=0,
+                   help="log what is done on stderr: -v each file as it is done, -vv debug detail (libraries too)")
+    p.add_argument("-q", "--quiet", action="store_true",
+                   help="no progress bars and no closing summary: warnings and errors only")
+
+
+#: Loggers ``-v`` turns up: this package's, semantic_json's, and Docling's (its pipeline says what it loads).
+LOGGERS = ("evidence_chunker", "semantic_json", "docling")
+#: Environment variable that turns off huggingface_hub's (and so transformers') progress bars.
+QUIET_HF_ENV = "HF_HUB_DISABLE_PROGRESS_BARS"
+
+
+class verbosity:
+    """While a command runs: its log lines on stderr at the level ``-v``/``-q`` chose (default: warnings), and
+    ``-q`` turns progress bars off. The loggers' levels are restored when it ends."""
+
+    def __init__(self, args: argparse.Namespace):
+        self.level = logging.ERROR if getattr(args, "quiet", False) else \
+            {0: logging.WARNING, 1: logging.INFO}.get(getattr(args, "verbose", 0), logging.DEBUG)
+        if getattr(args, "quiet", False) and hasattr(args, "no_progress"):
+            args.no_progress = True
+
+    def __enter__(self):
+        import os
+
+        # -q also silences the model-loading bars of Hugging Face libraries (read as they are first imported)
+        self.saved_env = os.environ.get(QUIET_HF_ENV)
+        if self.level >= logging.ERROR:
+            os.environ[QUIET_HF_ENV] = "1"
+        self.handler = logging.StreamHandler(sys.stderr)
+        self.handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+        self.saved = [(logger, logger.level) for logger in map(logging.getLogger, LOGGERS)]
+        for logger, _level in self.saved:
+            logger.setLevel(self.level)
+            logger.addHandler(self.handler)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        import os
+
+        for logger, level in self.saved:
+            logger.removeHandler(self.handler)
+            logger.setLevel(level)
+        if self.saved_env is None:
+            os.environ.pop(QUIET_HF_ENV, None)
+        else:
+            os.environ[QUIET_HF_ENV] = self.saved_env
+
+
+def say(args: argparse.Namespace, text: str) -> None:
+    """A closing summary line on stderr, unless ``-q``."""
+    if not getattr(args, "quiet", False):
+        print(text, file=sys.stderr)
+
+
+def check_inputs_exist(paths: list[str]) -> None:
+    """CliError naming the first input path that does not exist, before anything is opened or created."""
+    for raw in paths:
+        if not Path(raw).exists() and not Path(raw).is_symlink():  # a symbolic link loop is reported per file
+            raise CliError(f"{raw}: no such file or folder")
+
+
+def add_page_range(p: argparse.ArgumentParser) -> None:
+    """``--page-range FIRST-LAST``: parse only those pages of every PDF."""
+    p.add_argument("--page-range", type=page_range, default=None, metavar="FIRST-LAST",
+                   help="parse only these pages of every PDF (1-based, inclusive: 3-7, 5- to the end, or one "
+                   "page: 4); page numbers in ids and metadata stay the PDF's own. A PDF shorter than FIRST fails")
+
+
+def page_range(text: str):
+    """argparse type: a PageRange from ``FIRST-LAST``, ``FIRST-`` or ``N``."""
+    from ..errors import PageRangeError
+    from ..parsing.pages import PageRange
+
+    try:
+        return PageRange.parse(text)
+    except PageRangeError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def add_document_timeout(p: argparse.ArgumentParser) -> None:
+    """``--document-timeout SECONDS``: a time limit per document."""
+    p.add_argument("--document-timeout", type=positive_seconds, default=None, metavar="SECONDS",
+                   help="stop work on a document after this many seconds: it is reported as failed, by name, "
+                   "and the others go on (default: no limit)")
+
+
+def positive_seconds(text: str) -> float:
+    """argparse type: a finite number of seconds above 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not 0.0 < value < float("inf"):  # also false for nan
+        raise argparse.ArgumentTypeError(f"must be a number of seconds above 0, got {text}")
+    return value
+
+
+def add_embedder(p: argparse.ArgumentParser, default_help: str) -> None:
+    """``--embedder NAME``: which embedder makes the vectors (the choices installed here are listed)."""
+    from semantic_json.embedder_choice import choices_help, installed_choices
+
+    p.add_argument("--embedder", type=embedder_choice, default=None, metavar="NAME",
+                   help=f"the embedder that makes the vectors ({choices_help()}). Installed here: "
+                   f"{', '.join(installed_choices())}. {default_help}")
+
+
+def embedder_choice(text: str) -> str:
+    """argparse type: an embedder choice this installation can build (nothing is loaded yet)."""
+    from semantic_json.embedder_choice import check_choice
+    from semantic_json.errors import MissingExtraError, UnknownEmbedderError
+
+    try:
+        return check_choice(text)
+    except (UnknownEmbedderError, MissingExtraError) as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def make_embedder(spec: str | None):
+    """The embedder ``--embedder`` names (None: LiteEmbedder)."""
+    from semantic_json.embedder_choice import LITE
+    from semantic_json.embedder_choice import make_embedder as build
+
+    return build(spec or LITE)
 
 
 def add_inputs(p: argparse.ArgumentParser, help: str, metavar: str = "FILE_OR_DIR") -> None:
@@ -46,8 +177,9 @@ def add_output(p, help: str, metavar: str = "FILE", required: bool = False) -> N
 
 
 def add_no_progress(p: argparse.ArgumentParser) -> None:
-    """``--no-progress``: no progress bar on stderr."""
-    p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    """``--no-progress``: no progress bars (files, and the pages of the file being parsed) on stderr."""
+    p.add_argument("--no-progress", action="store_true",
+                   help="no progress bars on stderr (of the files, and of the pages of the file being parsed)")
 
 
 def check_output_path(path: str | None) -> None:
@@ -115,13 +247,10 @@ def ocr_options(args: argparse.Namespace):
     return OcrOptions(enabled=not getattr(args, "no_ocr", False), languages=languages)
 
 
-def load_parsed(path: Path, chunker):
-    """A ParsedDoc from a PDF (with the chunker's parser) or from a DoclingDocument JSON."""
-    from ..parsing import ParsedDoc
-
-    if path.suffix.lower() == ".json":
-        return ParsedDoc.from_docling_json(path)
-    return chunker.parse(path)
+def load_parsed(path: Path, chunker, page_range=None, on_page=None):
+    """A ParsedDoc from a PDF (with the chunker's parser) or from a DoclingDocument JSON: the pages of
+    ``page_range`` (all by default), reported to ``on_page(done, total)``."""
+    return chunker.parse(path, page_range=page_range, on_page=on_page)
 
 
 def make_chunker(args: argparse.Namespace):
@@ -142,12 +271,13 @@ def write_items(args: argparse.Namespace, desc: str, produce, render, kind_of) -
     items by ``kind_of(item)``; CliError when no input file was found. When every input fails, an existing
     ``-o`` file is left untouched."""
     check_output_path(args.output)
+    check_inputs_exist(args.inputs)
     chunker = make_chunker(args)
     inputs = collect_inputs(args.inputs)
     if not inputs:
         raise CliError("no PDF or JSON files found in the given paths")
-    run = BatchRun(inputs, lambda path: produce(chunker, load_parsed(path, chunker)),
-                   progress=not args.no_progress, desc=desc)
+    run = BatchRun(inputs, lambda path, on_page: produce(chunker, load_parsed(path, chunker, args.page_range, on_page)),
+                   progress=not args.no_progress, desc=desc, timeout=args.document_timeout, pages=True)
     kinds: Counter = Counter()
     try:
         with atomic_output(args.output) as out:

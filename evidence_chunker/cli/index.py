@@ -13,14 +13,19 @@ from ..serving import last_result_path
 from .common import (
     CliError,
     add_command,
+    add_document_timeout,
+    add_embedder,
     add_index,
     add_inputs,
     add_no_progress,
     add_output,
+    add_page_range,
     add_parser_choice,
     ocr_options,
+    check_inputs_exist,
     check_output_path,
     positive_int,
+    say,
 )
 
 #: Largest `sjt show --scale` (pixels per point): 8 is 576 dpi, an A4 page of about 4760 x 6740 pixels.
@@ -40,9 +45,11 @@ def register(sub) -> None:
         "indexed from the same path with the same bytes are skipped, so rerunning after an interruption "
         "resumes. A document's id is its file name; a name taken by another file gets a stable suffix and a "
         "warning. A failing PDF is reported by name and skipped (exit status 1). Workers die with the main "
-        "process; SIGTERM stops them and exits with status 143. A summary line ends the run.",
+        "process; SIGTERM stops them and exits with status 143. A summary line ends the run. An input path "
+        "that does not exist is refused before the index is opened or created.",
         epilog="examples:\n  sjt ingest sample_pdfs/ --index out/index.sqlite --parser lite --workers 2\n"
-        "  sjt ingest reports/ --index postgresql://rag@db.internal/evidence --ray auto",
+        "  sjt ingest reports/ --index postgresql://rag@db.internal/evidence --ray auto\n"
+        "  sjt ingest filing.pdf --index out/e5.sqlite --embedder e5 --page-range 1-40 --document-timeout 300",
     )
     add_inputs(ingest, "PDF files or folders (searched for *.pdf)", metavar="PATH")
     add_index(ingest)
@@ -54,6 +61,10 @@ def register(sub) -> None:
                         help="parse on a Ray cluster, one PDF a task (the ray extra): ADDRESS of a running cluster "
                         "(auto, host:6379, ray://host:10001), or none to start a local one (write --ray after the "
                         "PATHs); the PDFs must be readable by the workers at the same paths")
+    add_embedder(ingest, "An index keeps the embedder it was built with: searches use it, and adding to the "
+                 "index with another is refused (default: the index's own; lite for a new index)")
+    add_page_range(ingest)
+    add_document_timeout(ingest)
     add_no_progress(ingest)
 
     search = add_command(
@@ -80,6 +91,7 @@ def register(sub) -> None:
     view.add_argument("--json", dest="view", action="store_const", const="json", help="the JSON transport (default)")
     view.add_argument("--text", dest="view", action="store_const", const="text", help="the plain-text view")
     add_output(search, "also write the JSON transport here")
+    add_embedder(search, "Needed only for a model loaded from a local folder (default: the one the index records)")
     search.set_defaults(view="json")
 
     show = add_command(
@@ -142,9 +154,10 @@ def render_scale(text: str) -> float:
     return value
 
 
-def _open_index(path: str, must_exist: bool = True, read_only: bool = True):
-    """The repository in ``path`` (read-only unless a command writes); CliError naming the file when it
-    cannot be used."""
+def _open_index(path: str, must_exist: bool = True, read_only: bool = True, embedder: str | None = None):
+    """The repository in ``path`` (read-only unless a command writes), embedding with ``embedder`` (an
+    ``--embedder`` choice) or else the embedder the index records; CliError naming the file when it cannot
+    be used."""
     from semantic_json import SemanticRepository
     from semantic_json.errors import EmbedderMismatchError
     from semantic_json.store import IndexFileError
@@ -154,12 +167,34 @@ def _open_index(path: str, must_exist: bool = True, read_only: bool = True):
     if must_exist and not is_server_url(path) and not Path(path).is_file():
         raise CliError(f"{path}: index file not found (create it with `sjt ingest ... --index {path}`)")
     try:
-        repo = SemanticRepository.open(path, read_only=read_only)
+        repo = SemanticRepository.open(path, embedder=_index_embedder(path, embedder), read_only=read_only)
     except (IndexFileError, EmbedderMismatchError) as exc:
         raise CliError(f"{exc}") from exc
     for document_id, why in repo.damaged.items():
         print(f"warning: {path}: document {document_id!r} is damaged and was left out ({why})", file=sys.stderr)
     return repo
+
+
+def _index_embedder(path: str, choice: str | None):
+    """The embedder to open ``path`` with: ``choice`` when given, else the neural one the index records,
+    loaded from the local Hugging Face cache (None, the repository's default LiteEmbedder, for a lite, new or
+    empty index)."""
+    from semantic_json.embedder_choice import embedder_for_name, make_embedder, recorded_embedder_name
+    from semantic_json.errors import ModelUnavailableError
+    from semantic_json.store import is_server_url
+
+    if choice is not None:
+        return make_embedder(choice)
+    if not is_server_url(path) and not Path(path).is_file():
+        return None
+    recorded = recorded_embedder_name(path)
+    if recorded is None or recorded.startswith("lite-hash/"):
+        return None
+    try:
+        return embedder_for_name(recorded, local_files_only=True)  # a search never waits on a download
+    except ModelUnavailableError as exc:
+        raise CliError(f"{path}: built with embedder {recorded!r}, which cannot be loaded by that name ({exc}); "
+                       "pass --embedder st:MODEL_FOLDER with the model it was built with") from exc
 
 
 def _check_query(query: str) -> None:
@@ -173,19 +208,21 @@ def _check_query(query: str) -> None:
 def cmd_ingest(args: argparse.Namespace) -> int:
     from ..ingest import ingest
 
+    check_inputs_exist(args.inputs)  # before the index is opened: a typo must not leave an empty index behind
     inputs = collect_inputs(args.inputs, suffixes=(".pdf",))
     if not inputs:
         raise CliError("no PDF files found in the given paths")
-    repo = _open_index(args.index, must_exist=False, read_only=False)
+    repo = _open_index(args.index, must_exist=False, read_only=False, embedder=args.embedder)
     try:
         if args.ray is not None:
             summary = _ray_ingest(args, inputs, repo)
         else:
             summary = ingest(inputs, repo, parser=args.parser, artifacts_path=args.artifacts_path,
-                             workers=args.workers, progress=not args.no_progress, ocr=ocr_options(args))
+                             workers=args.workers, progress=not args.no_progress, page_range=args.page_range,
+                             document_timeout=args.document_timeout, ocr=ocr_options(args))
     finally:
         repo.close()
-    print(summary.as_text(), file=sys.stderr)
+    say(args, summary.as_text())
     return 1 if summary.failures else 0
 
 
@@ -198,7 +235,8 @@ def _ray_ingest(args: argparse.Namespace, inputs: list[Path], repo):
         return ray_ingest(inputs, repo, parser=args.parser, artifacts_path=args.artifacts_path,
                           address=None if local else args.ray,
                           num_cpus=args.workers if local and args.workers > 1 else None,
-                          progress=not args.no_progress, ocr=ocr_options(args))
+                          progress=not args.no_progress, page_range=args.page_range,
+                          document_timeout=args.document_timeout, ocr=ocr_options(args))
     except RayUnavailableError as exc:
         raise CliError(f"{exc}") from exc
 
@@ -213,7 +251,7 @@ def cmd_search(args: argparse.Namespace) -> int:
         where = parse_where(args.where) if args.where else None
     except SemanticJsonError as exc:
         raise CliError(f"{exc}") from exc
-    repo = _open_index(args.index)
+    repo = _open_index(args.index, embedder=args.embedder)
     try:
         try:
             result = repo.search(args.query, k=args.k, where=where)
@@ -310,8 +348,7 @@ def cmd_show(args: argparse.Namespace) -> int:
         pages = render_boxes(pdf, boxes, args.output, pages=region.source.pages or None, scale=args.scale)
     except ValueError as exc:
         raise CliError(f"{pdf}: {exc}") from exc
-    print(f"wrote {args.output}: {Path(pdf).name} page(s) {', '.join(map(str, pages))}, {len(boxes)} box(es)",
-          file=sys.stderr)
+    say(args, f"wrote {args.output}: {Path(pdf).name} page(s) {', '.join(map(str, pages))}, {len(boxes)} box(es)")
     return 0
 
 
@@ -349,7 +386,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
             continue
         failed += not check.ok
         print(f"{'ok  ' if check.ok else 'FAIL'} {label}  pages {region.pages or '-'}  {check.explain()}")
-    print(f"{len(items) - failed} of {len(items)} region(s) verified", file=sys.stderr)
+    say(args, f"{len(items) - failed} of {len(items)} region(s) verified")
     return 1 if failed else 0
 
 

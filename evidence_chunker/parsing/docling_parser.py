@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import inspect
 import os
 import socket
 from contextlib import suppress
@@ -165,12 +166,18 @@ class DoclingParser:
         options = self.pipeline_options()
         return DocumentConverter(format_options={InputFormat.PDF: PdfFormatOption(pipeline_options=options)})
 
-    def parse(self, path: str | Path) -> ParsedDoc:
+    def parse(self, path: str | Path, page_range: tuple[int, int] | None = None, on_page=None) -> ParsedDoc:
+        """The PDF's DoclingDocument; ``page_range`` (first, last: 1-based, inclusive) converts only those
+        pages; ``on_page(done, total)`` is called as each page completes (Docling versions that report
+        progress)."""
         info = inspect_pdf(path, self.max_bytes, self.max_pages)
+        options: dict = {} if page_range is None else {"page_range": tuple(page_range)}
         try:
             if self._converter is None:
                 self._converter = self._make_converter()
-            result = self._converter.convert(str(info.path), raises_on_error=True)
+            if on_page is not None and "progress_callback" in inspect.signature(self._converter.convert).parameters:
+                options["progress_callback"] = _page_progress(on_page)
+            result = self._converter.convert(str(info.path), raises_on_error=True, **options)
         except ModelsUnavailableError:
             raise
         except Exception as exc:
@@ -188,8 +195,18 @@ class DoclingParser:
             path=info.path,
             sha256=info.sha256,
             parser=self.name,
-            page_count=info.page_count,
+            page_count=info.page_count if page_range is None else len(result.document.pages),
         )
+
+
+def _page_progress(on_page):
+    """A Docling progress callback that reports completed pages to ``on_page(done, total)``."""
+
+    def report(event) -> None:
+        if getattr(event, "kind", None) == "page_completed":
+            on_page(event.completed_pages, event.total_pages)
+
+    return report
 
 
 def _is_model_fetch_failure(exc: BaseException) -> bool:

@@ -103,23 +103,23 @@ class LiteParser:
 
         Pages are read and prepared one at a time: a page's glyphs are dropped once its words and
         phrases are made, so memory grows with the document's words, not its glyphs. ``pages``, when
-        given, are every page of the PDF already read by :meth:`read_pages` (in other processes,
-        say), in order; only the analysis of the whole document is left to do here.
+        given, are consecutive pages of the PDF (every page, or a page range) already read by
+        :meth:`read_pages` (in other processes, say), in order; only their analysis is left to do here.
         """
         info = inspect_pdf(path, max_bytes=self.max_bytes, max_pages=self.max_pages)
         if pages is None:
             pages = [self.read_pages(info.path)]
         covered = [k for batch in pages for k in range(batch.first, batch.first + len(batch))]
-        if covered != list(range(info.page_count)):
+        if not covered or covered != list(range(covered[0], covered[0] + len(covered))) or covered[-1] >= info.page_count:
             raise ValueError(f"{info.path}: page batches cover pages {covered[:1]}..{covered[-1:]} in {len(pages)} "
-                             f"batches, not the PDF's {info.page_count} pages in order")
+                             f"batches, not consecutive pages of the PDF's {info.page_count} in order")
         if not any(batch.has_text for batch in pages):
             raise ImageOnlyPdfError(info.path, _why_no_text(self.settings, pages))
         prepared = [page for batch in pages for page in batch.prepared()]
         document = self.build_document(prepared, name=info.path.stem)
         ocr = {p.content.number: p.content.ocr for p in prepared if p.content.ocr is not None}
         return ParsedDoc(
-            document=document, path=info.path, sha256=info.sha256, parser=self.name, page_count=info.page_count,
+            document=document, path=info.path, sha256=info.sha256, parser=self.name, page_count=len(covered),
             ocr_pages={n: read.confidence for n, read in ocr.items()},
             ocr_timeouts=sorted(n for n, read in ocr.items() if read.timed_out),
         )

@@ -92,8 +92,8 @@ def _join_sections(
 ) -> list[FoundTable]:
     """Join consecutive borderless tables that are sections of one table (a heading block, blank lines
     between sections): they must be adjacent (only single-phrase lines between them, and no more space
-    than ``section_gap`` lines: :func:`_space_between`), overlap horizontally and rebuild as one table
-    with at least as many columns as the wider part."""
+    than ``section_gap`` lines: :func:`_space_between`, and no numbered caption), overlap horizontally and
+    rebuild as one table with at least as many columns as the wider part."""
     out: list[FoundTable] = []
     for table in tables:
         if out:
@@ -103,8 +103,10 @@ def _join_sections(
                 k for k in range(prev.lines[1] + 1, table.lines[0])
                 if lines[k].x0 < max(prev.x1, table.x1) and lines[k].x1 > min(prev.x0, table.x0)
             ]
+            # a numbered caption between them ("<표 2> 요약 연결손익계산서", "Table 2") opens another table
             adjacent = all(
                 not kinds[k] and len(lines[k].phrases) == 1 and lines[k].phrases[0].x1 <= min(prev.x1, table.x1)
+                and not is_caption(lines[k].text)
                 for k in between
             )
             size = statistics.median(ln.size for ln in lines[prev.lines[0]:table.lines[1] + 1])

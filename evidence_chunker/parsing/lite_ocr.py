@@ -22,7 +22,7 @@ from .lite_tables import Edge
 from .lite_text import Glyphs
 from .ocr import OcrWord, ocr_engine
 
-__all__ = ["PageOcr", "OcrReader", "page_has_images", "raster_rules", "glyphs_from_words"]
+__all__ = ["PageOcr", "OcrReader", "page_has_images", "raster_rules", "glyphs_from_words", "textless_pages"]
 
 #: Points per inch.
 POINTS_PER_INCH = 72.0
@@ -58,6 +58,23 @@ def page_has_images(page: Any) -> bool:
     import pypdfium2.raw as pdfium_c
 
     return next(iter(page.get_objects(filter=(pdfium_c.FPDF_PAGEOBJ_IMAGE,))), None) is not None
+
+
+def textless_pages(path: str | Path) -> list[bool]:
+    """For each page of a PDF, whether it has no characters (a scan's page, read by OCR if it shows an image)."""
+    import pypdfium2 as pdfium
+
+    pdf = pdfium.PdfDocument(str(path))
+    try:
+        flags = []
+        for page in pdf:
+            text = page.get_textpage()
+            flags.append(text.count_chars() == 0)
+            text.close()
+            page.close()
+        return flags
+    finally:
+        pdf.close()
 
 
 def glyphs_from_words(words: list[OcrWord], scale: float) -> Glyphs:

@@ -46,6 +46,13 @@ class ParsedDoc:
     ocr_timeouts: list[int] = field(default_factory=list)
 
     @property
+    def ocr_confidence(self) -> float | None:
+        """The mean word confidence (0..1, four decimals) of the pages read by OCR; None when none was."""
+        if not self.ocr_pages:
+            return None
+        return round(sum(self.ocr_pages.values()) / len(self.ocr_pages), 4)
+
+    @property
     def default_doc_id(self) -> str:
         """The id used when the caller gives none: the file's stem, else the document's name."""
         if self.path is not None:

@@ -58,6 +58,11 @@ _STATED_SCALE_RE = re.compile(
     r"|단위\s*[:：]?\s*(?P<ko>천만|백만|십억|천|만|억)?\s*원",
     re.IGNORECASE,
 )
+#: Plain integers below this (no unit, sign or decimals: "3 months", "2 segments") are counts more often than
+#: figures, and years (YEAR_RANGE, written without separators) are periods a filing states once for many
+#: tables: neither is a figure (see is_figure).
+COUNT_BELOW = 10
+YEAR_RANGE = (1900, 2099)
 #: Citation markers the model may leave in a sentence ("[1]", "[2, 3]"); they are not numbers it claims.
 _CITATION_MARKER_RE = re.compile(r"\[\d+(?:\s*[,\-–]\s*\d+)*\]")
 
@@ -245,31 +250,35 @@ class _NumberIndex:
         """The numbers of a region's `text`; `unit` is the table unit its source states, if any."""
         index = cls(scale=stated_scale(unit, text))
         for mention in find_numbers(text):
-            if mention.kind == "percent":
-                index.percents.add(mention.value)  # type: ignore[arg-type]
-            index.scaled.add((mention.kind, mention.value))
-            if mention.kind == "date":
-                # A date also states its year, month and day ("2024.03.31" grounds "2024년 3월 31일").
-                for part in mention.value:  # type: ignore[union-attr]
-                    index.unitless.add(Decimal(part))
-                    index.mantissas.add(Decimal(part))
-                continue
-            if mention.negative:
-                index.scaled_negative.add((mention.kind, mention.value))
-            if mention.mantissa is None:
-                continue
-            index.mantissas.add(mention.mantissa)
-            if mention.negative:
-                index.mantissas_negative.add(mention.mantissa)
-            if mention.kind == "number" and not mention.has_unit:
-                index.unitless.add(mention.mantissa)
-                if mention.negative:
-                    index.unitless_negative.add(mention.mantissa)
-                if index.scale is not None:
-                    index.amounts.add(mention.mantissa * index.scale)
-                    if mention.negative:
-                        index.amounts_negative.add(mention.mantissa * index.scale)
+            index.add(mention)
         return index
+
+    def add(self, mention: NumberMention) -> None:
+        """Index one number the region prints (its unitless figures are scaled by `scale`)."""
+        if mention.kind == "percent":
+            self.percents.add(mention.value)  # type: ignore[arg-type]
+        self.scaled.add((mention.kind, mention.value))
+        if mention.kind == "date":
+            # A date also states its year, month and day ("2024.03.31" grounds "2024년 3월 31일").
+            for part in mention.value:  # type: ignore[union-attr]
+                self.unitless.add(Decimal(part))
+                self.mantissas.add(Decimal(part))
+            return
+        if mention.negative:
+            self.scaled_negative.add((mention.kind, mention.value))
+        if mention.mantissa is None:
+            return
+        self.mantissas.add(mention.mantissa)
+        if mention.negative:
+            self.mantissas_negative.add(mention.mantissa)
+        if mention.kind == "number" and not mention.has_unit:
+            self.unitless.add(mention.mantissa)
+            if mention.negative:
+                self.unitless_negative.add(mention.mantissa)
+            if self.scale is not None:
+                self.amounts.add(mention.mantissa * self.scale)
+                if mention.negative:
+                    self.amounts_negative.add(mention.mantissa * self.scale)
 
     def grounds(self, mention: NumberMention) -> bool:
         """True when this region states `mention` (same value, or the same figure with/without its unit)."""
@@ -292,3 +301,36 @@ class _NumberIndex:
         if mention.kind == "number" and not mention.has_unit:
             return mention.mantissa in (self.mantissas_negative if negative else self.mantissas)
         return False
+
+
+def is_figure(mention: NumberMention) -> bool:
+    """False for a small plain count ("3 months", below COUNT_BELOW) and a year written without separators
+    (YEAR_RANGE); True for every other number (an amount, a percentage, a date, anything signed or scaled)."""
+    mantissa = mention.mantissa
+    if (mention.kind != "number" or mention.has_unit or mention.negative or mantissa is None
+            or mantissa != mantissa.to_integral_value()):
+        return True
+    year = "," not in mention.surface and YEAR_RANGE[0] <= mantissa <= YEAR_RANGE[1]
+    return not (mantissa < COUNT_BELOW or year)
+
+
+def figure_lines(sentence: str, text: str, unit: str | None = None) -> list[tuple[int, list[NumberMention]]]:
+    """The lines of a region's `text` that print a figure of `sentence` (see is_figure), by the oracle's
+    grounding: ``(line number, 0-based; the numbers of that line that ground one, as printed there)`` in
+    line order. The region's stated scale (`unit`, else stated in `text`) applies to every line, as it does
+    to the whole region. A figure grounded only by numbers of two lines together names no line."""
+    figures = [m for m in find_numbers(_CITATION_MARKER_RE.sub(" ", sentence)) if is_figure(m)]
+    if not figures:
+        return []
+    scale = stated_scale(unit, text)
+    found = []
+    for number, line in enumerate(text.split("\n")):
+        printed = []
+        for own in find_numbers(line):
+            index = _NumberIndex(scale=scale)
+            index.add(own)
+            if any(index.grounds(figure) for figure in figures):
+                printed.append(own)
+        if printed:
+            found.append((number, printed))
+    return found

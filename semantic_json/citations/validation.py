@@ -25,14 +25,10 @@ from .models import (
     ValidationReport,
     _is_unicode_text,
 )
-from .numbers import _CITATION_MARKER_RE, NumberMention, find_numbers
+# A number that is not a figure (a small count, a year: numbers.is_figure) a cited region does not print is
+# flagged, never the reason a statement is rejected.
+from .numbers import _CITATION_MARKER_RE, find_numbers, is_figure
 from .results import _Catalog, _catalog
-
-#: Plain integers below this (no unit, sign or decimals: "3 months", "2 segments") are counts more often than
-#: figures, and years (YEAR_RANGE, written without separators) are periods a filing states once for many
-#: tables: one a cited region does not print is flagged, never the reason a statement is rejected.
-COUNT_BELOW = 10
-YEAR_RANGE = (1900, 2099)
 
 
 def _json_type(value: Any) -> str:
@@ -143,15 +139,6 @@ def _parse_statements(data: Any) -> list[tuple[str, list[str]]]:
     return parsed
 
 
-def _is_count_or_year(mention: NumberMention) -> bool:
-    mantissa = mention.mantissa
-    if (mention.kind != "number" or mention.has_unit or mention.negative or mantissa is None
-            or mantissa != mantissa.to_integral_value()):
-        return False
-    year = "," not in mention.surface and YEAR_RANGE[0] <= mantissa <= YEAR_RANGE[1]
-    return mantissa < COUNT_BELOW or year
-
-
 def _ungrounded_numbers(sentence: str, region_ids: list[str], catalog: _Catalog) -> tuple[list[str], bool]:
     """Surface forms of the numbers of `sentence` that none of the cited regions grounds (deduplicated, in
     order), and whether one of them is a figure (not a small count or a year). Regions are indexed on first need, so
@@ -165,7 +152,7 @@ def _ungrounded_numbers(sentence: str, region_ids: list[str], catalog: _Catalog)
     for mention in mentions:
         if not any(index.grounds(mention) for index in indexes):
             found.setdefault(mention.surface, None)
-            figure = figure or not _is_count_or_year(mention)
+            figure = figure or is_figure(mention)
     return list(found), figure
 
 

@@ -21,6 +21,8 @@ index reads one small row per document.
 
 from __future__ import annotations
 
+import re
+
 import math
 from collections import OrderedDict
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
@@ -30,7 +32,7 @@ import numpy as np
 
 from ..embedders import Embedder
 from ..entities import entity_ids
-from ..lexical import BM25_B, BM25_K1, MUTED_KEY_WEIGHT, query_keys as lexical_query_keys
+from ..lexical import BM25_B, BM25_K1, MUTED_KEY_WEIGHT, SUBWORD_PREFIX, query_keys as lexical_query_keys
 from ..lexicon import load_lexicon
 from ..priors import Profiles, document_prior
 from ..statements import query_statements
@@ -55,6 +57,12 @@ COSINE_POOL = 512
 CACHED_RECORDS = 128
 
 
+#: Words of a query as entity ids spell them, and a capital letter (a query without one names no organisation
+#: the way English names qualify one).
+NAME_WORD_RE = re.compile(r"[A-Za-z0-9가-힣]+")
+CAPITAL_RE = re.compile(r"[A-Z]")
+
+
 @dataclass
 class QueryPlan:
     """What stage 1 reads of a query: its vector, entities, lexicon concepts (and the inputs of a metric it
@@ -68,6 +76,9 @@ class QueryPlan:
     prior_keys: frozenset[str]
     statements: frozenset[int]
     metric: bool
+    #: The query's words in upper case when it names something in capitals (an organisation's name may be
+    #: among them: entities.names_parent_of); empty otherwise.
+    words: frozenset[str] = frozenset()
 
 
 def plan_query(query: str, embedder: Embedder) -> QueryPlan:
@@ -79,9 +90,12 @@ def plan_query(query: str, embedder: Embedder) -> QueryPlan:
     inputs = [i for concept in concepts for i in lexicon.inputs(concept)]
     keys = lexical_query_keys(query, concepts, entities, inputs)
     # terms, concepts, entities: what the query says itself (metric inputs do not choose the document)
-    prior_keys = frozenset(key for key, weight in keys.items() if BIGRAM_JOIN not in key and weight == 1.0)
+    prior_keys = frozenset(key for key, weight in keys.items()
+                           if BIGRAM_JOIN not in key and not key.startswith(SUBWORD_PREFIX) and weight == 1.0)
     # "according to the balance sheet": its own, first; a margin or a ratio: its value is in figures
-    return QueryPlan(vector, entities, concepts, keys, prior_keys, query_statements(concepts + inputs), bool(inputs))
+    words = frozenset(w.upper() for w in NAME_WORD_RE.findall(query)) if CAPITAL_RE.search(query) else frozenset()
+    return QueryPlan(vector, entities, concepts, keys, prior_keys, query_statements(concepts + inputs), bool(inputs),
+                     words)
 
 
 @dataclass

@@ -10,7 +10,8 @@ Every weight of the ranking is named here. An anchor's score is
 
 divided by the most those terms can add up to for this query, so scores stay in 0..1 without a clamp that
 would tie the best anchors. Anchors about another entity than the one the query names are dropped, and so
-are those under RELATIVE_ANCHOR_FLOOR of the best.
+are those under RELATIVE_ANCHOR_FLOOR of the best, and those about a subsidiary ("Kestrel Dynamics Korea")
+when the query names its parent ("Kestrel Dynamics") without the qualifier.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..index import SCORE_DECIMALS
+from ..entities import names_parent_of
 from ..lexical import FIGURELESS_FACTOR
 
 #: Share of an anchor's score that comes from field-weighted BM25 (scaled to the query's best anchor); the
@@ -85,7 +87,8 @@ def score_scale(priors: DocumentPriors, entities: bool, statements: bool) -> flo
 
 
 def fuse(candidates: list[Candidate], priors: DocumentPriors, query_entities: frozenset[str],
-         statements: frozenset[int], gate: bool) -> dict[str, list[tuple[int, float]]]:
+         statements: frozenset[int], gate: bool,
+         query_words: frozenset[str] = frozenset()) -> dict[str, list[tuple[int, float]]]:
     """Scored anchors per document (unit position, score in 0..1), after the entity filter, the lexical gate
     (``gate``: an anchor that matches no query key is no evidence) and the relative floor.
 
@@ -100,9 +103,12 @@ def fuse(candidates: list[Candidate], priors: DocumentPriors, query_entities: fr
         bm25, codes, figures = candidate.bm25, candidate.statement_codes, candidate.figure_flags
         for position, cosine in zip(candidate.positions, candidate.cosines.tolist()):
             context = ()
-            if query_entities:  # a unit is read (made from the layout) only to filter by entity
+            if query_entities or query_words:  # a unit is read (made from the layout) only to filter by entity
                 unit = candidate.units[position]
                 context = unit.context_entities
+                if context and names_parent_of(context[0], query_words):
+                    continue  # about a subsidiary ("Kestrel Dynamics Korea"); the query names its parent
+            if query_entities:
                 if context and query_entities.isdisjoint(context):
                     continue  # about another entity than the one asked for
                 if unit.entities and unit.entities[0] not in query_entities:

@@ -33,9 +33,10 @@ from .records import SearchRecord, StoredSource, UnitLayout, decode_record, deco
 #: URL schemes that name a PostgreSQL server index (the forms libpq and psycopg accept).
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 #: Version of the stores' layout (tables and record format); an index of another version is refused with
-#: IndexVersionError. 3: the engine's tables (postings by key, term counts, key statistics, vectors by
-#: unit) beside each document's record; 2: search records read whole at open; 1: documents as JSON.
-STORE_SCHEMA_VERSION = 3
+#: IndexVersionError. 4: periods are keyed as canonical terms (textnorm.PERIOD_RE: "2025.9월말" and
+#: "2025년 9월 말" are one key); 3: the engine's tables (postings by key, term counts, key statistics,
+#: vectors by unit) beside each document's record; 2: search records read whole at open; 1: documents as JSON.
+STORE_SCHEMA_VERSION = 4
 
 
 class IndexFileError(SemanticJsonError, ValueError):

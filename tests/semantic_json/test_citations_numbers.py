@@ -8,6 +8,7 @@ from decimal import Decimal
 import pytest
 
 from semantic_json.citations import find_numbers, validate_cited_answer
+from semantic_json.citations.numbers import figure_lines
 from semantic_json.transport import TRANSPORT_SCHEMA_ID
 
 
@@ -193,3 +194,29 @@ def test_a_small_count_or_a_year_the_region_does_not_print_is_flagged_not_reject
     assert judged("Operating income was $1,938 million in 2024.", "Operating income: 1,938 (in millions)") == (
         True, ["2024"])
     assert judged("Operating income was $1,938 million in 2,024.", "Operating income: 1,938 (in millions)")[0] is False
+
+
+STATEMENT_OF_INCOME = "\n".join([
+    "Table 1: Consolidated Statement of Income (in millions of USD)",
+    "2024 | 2023",
+    "Revenue | 2024: 12,480; 2023: 11,652; Change (%): 7.1%",
+    "Cost of sales | 2024: (7,362); 2023: (6,991); Change (%): 5.3%",
+    "Operating income | 2024: 1,938; 2023: 1,681; Change (%): 15.3%",
+    "Income tax expense | 2024: (388); 2023: (313); Change (%): 24.0%",
+    "Net income | 2024: 1,375; 2023: 1,109; Change (%): 24.0%",
+])
+
+
+@pytest.mark.parametrize("sentence, lines", [
+    # the year grounds every row but is no figure: only the row printing 1,938 is named
+    ("Operating income was USD 1,938 million in 2024.", [(4, ["1,938"])]),
+    ("Operating income was USD 1.9 billion in 2024.", [(4, ["1,938"])]),  # the table's scale, rounded
+    ("Cost of sales was 7,362 [1].", [(3, ["(7,362)"])]),  # printed with its parentheses
+    ("Both tax and net income grew 24.0%.", [(5, ["24.0%"]), (6, ["24.0%"])]),
+    ("Revenue of 12,480 and net income of 1,375.", [(2, ["12,480"]), (6, ["1,375"])]),
+    ("Operating income rose in 2024.", []),  # no figure
+    ("Operating income was USD 1,938 thousand.", []),  # not at the table's scale
+])
+def test_figure_lines_name_the_rows_that_print_a_statements_figures(sentence, lines):
+    found = figure_lines(sentence, STATEMENT_OF_INCOME)
+    assert [(number, [m.surface for m in printed]) for number, printed in found] == lines

@@ -93,7 +93,8 @@ def test_documents_named_by_the_caller_are_not_narrowed(corpus: SemanticReposito
     ("Item 1A and 5G networks", ["item", "1a", "5g", "network"]),
     ("FY2022 2024E 2,345.6 3.5%", ["2022", "2024", "2,345.6", "3.5%"]),  # four digits stay a year
     ("FY22 and fiscal 2021", ["2022", "fiscal", "2021"]),  # an analyst's fiscal year is the year printed
-    ("2024년 3분기", ["2024", "년", "3", "분기"]),  # Hangul after digits is not a Latin name
+    ("2024년 3분기 실적", ["2024", "2024q3", "실적"]),  # a period is its year and one canonical term
+    ("2024년 3개 분기", ["2024", "년", "3", "개", "분기"]),  # Hangul after digits is not a Latin name
 ])
 def test_digit_led_names_are_one_term(text: str, terms: list[str]) -> None:
     from semantic_json.textnorm import normalized_terms
@@ -149,3 +150,23 @@ def test_a_corpus_search_prefers_the_filing_of_the_year_asked_for() -> None:
                  info={"profile": f"ACME INC. · FORM 10-K · FY{year}", "subject": "ACME INC."})
     result = repo.search("How much were ACME's dividends per share in FY2018?", k=2)
     assert [r.document_id for r in result] == ["acme2018", "acme2022"]
+
+
+@pytest.mark.parametrize("a, b", [
+    ("2025년 9월 말", "2025.9월말"),
+    ("2025년 9월 말", "(2025.09.30)"),
+    ("2025-09-30", "2025/09/30"),
+    ("2025년 3분기", "2025.3Q"),
+    ("3Q25", "Q3 2025"),
+])
+def test_a_period_printed_two_ways_is_one_term(a: str, b: str) -> None:
+    from semantic_json.textnorm import normalized_terms
+
+    assert normalized_terms(a) == normalized_terms(b) and len(normalized_terms(a)) == 2
+
+
+@pytest.mark.parametrize("text", ["2,025.9", "2025.9", "2025 revenue 3", "20253Q"])
+def test_numbers_that_are_not_periods_stay_numbers(text: str) -> None:
+    from semantic_json.textnorm import normalized_terms
+
+    assert not any("-" in t or "q" in t for t in normalized_terms(text))

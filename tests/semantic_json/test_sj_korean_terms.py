@@ -1,0 +1,53 @@
+"""Korean keys (a compound word is found by its parts, which do not lengthen the unit) and names with a
+qualifier ("Kestrel Dynamics Korea" is not "Kestrel Dynamics")."""
+
+from __future__ import annotations
+
+from semantic_json import SemanticRepository, compile
+from semantic_json.lexical import SUBWORD_PREFIX, hangul_pairs, query_keys, unit_fields
+
+STATEMENT = (
+    "<표 2> 요약 연결손익계산서 (단위: 백만원)\n"
+    "과 목 | 2025년 3분기 누적 | 2024년 3분기 누적\n"
+    "보험수익 | 3,812,440 | 3,655,120\n"
+    "재보험손익 | (58,615) | (55,240)\n"
+    "영업이익 | 500,506 | 462,000\n"
+)
+PROSE = "당사는 재보험 거래를 통해 위험을 분산하고 있으며, 재보험사의 신용도를 정기적으로 점검합니다.\n"
+
+
+def test_a_korean_word_is_also_keyed_by_its_syllable_pairs():
+    assert hangul_pairs("재보험손익") == [f"{SUBWORD_PREFIX}{p}" for p in ("재보", "보험", "험손", "손익")]
+    assert hangul_pairs("revenue") == [] and hangul_pairs("손") == []
+    keys = query_keys("재보험 거래에서 본 손익은?", [], [])
+    assert keys[f"{SUBWORD_PREFIX}손익"] == 1.0 and "손익" in keys
+
+
+def test_syllable_pairs_do_not_lengthen_a_unit():
+    doc = compile(STATEMENT, "ins")
+    row = next(u for u in doc.units if "재보험손익" in u.text)
+    fields = unit_fields(row)
+    assert fields[f"{SUBWORD_PREFIX}손익"] > 0
+    words = {k: w for k, w in fields.items() if not k.startswith(SUBWORD_PREFIX)}
+    assert words and all(not k.startswith(SUBWORD_PREFIX) for k in words)
+
+
+def test_a_compound_row_is_found_by_a_question_that_names_its_parts():
+    repo = SemanticRepository()
+    repo.add(compile(PROSE + "\n" + STATEMENT, "dodam"))
+    found = repo.search("재보험에서 난 손익은 얼마인가?", k=2)  # 재보험 … 손익: the row says 재보험손익
+    assert any("(55,240)" in region.text for region in found)
+
+
+def test_a_question_about_the_parent_does_not_take_its_subsidiarys_figures():
+    brief = ("Kestrel Dynamics Korea, the Korean subsidiary of Kestrel Dynamics, Inc., closed fiscal 2024 with "
+             "revenue of KRW 2,236 hundred million. Operating income rose to KRW 203 hundred million.\n")
+    report = ("Kestrel Dynamics, Inc. closed fiscal 2024 with revenue of USD 12,480 million. Operating income was "
+              "USD 1,938 million in 2024.\n")
+    repo = SemanticRepository()
+    repo.add(compile(brief, "brief"))
+    repo.add(compile(report, "report"))
+    parent = repo.search("What was Kestrel Dynamics' operating income in 2024?", k=3)
+    assert parent[0].document_id == "report" and all(r.document_id == "report" for r in parent)
+    subsidiary = repo.search("What was Kestrel Dynamics Korea's operating income in 2024?", k=1)
+    assert subsidiary[0].document_id == "brief"
