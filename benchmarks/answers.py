@@ -74,3 +74,19 @@ def printed_on_evidence(questions: Sequence[AskedQuestion], pdf_dir: Path) -> di
             continue
         printed[question.id] = bool(carries(question.answer, texts))
     return printed
+
+
+#: Token budgets of the answer measure (finqa_dev README, "A@k printed"): the results in rank order that fit.
+TOKEN_BUDGETS = (600, 1000, 1500, 2500)
+
+
+def within_budget(texts: Sequence[str], tokens: Sequence[int], budget: int) -> list[int]:
+    """Positions of the results, in rank order, that fit in ``budget`` cl100k tokens (at least the first)."""
+    kept: list[int] = []
+    used = 0
+    for position, (_, count) in enumerate(zip(texts, tokens)):
+        if kept and used + count > budget:
+            break
+        kept.append(position)
+        used += count
+    return kept

@@ -47,7 +47,7 @@ if __package__ in (None, ""):  # run as a script: make the repo and this folder 
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     sys.path.insert(1, str(Path(__file__).resolve().parents[1]))
 
-from answers import carries, printed_on_evidence  # noqa: E402
+from answers import TOKEN_BUDGETS, carries, printed_on_evidence, within_budget  # noqa: E402
 from retrieval_systems import SYSTEMS, Hit, IngestStats, RetrievalSystem, SystemUnavailable  # noqa: E402
 
 from evidence_chunker.tokens import count_tokens  # noqa: E402
@@ -201,6 +201,8 @@ class QuestionOutcome:
     answer_in_context: Optional[bool] = None
     answer_first: Optional[bool] = None
     results: list[dict] = field(default_factory=list)
+    #: Per token budget: whether the results that fit in it (rank order, at least one) print the answer.
+    answer_at_budget: dict[int, Optional[bool]] = field(default_factory=dict)
 
 
 @dataclass
@@ -221,6 +223,8 @@ class SettingMetrics:
     answer_recall_first: Optional[float] = None
     #: ans@5 over the questions whose evidence pages print the answer (answers.printed_on_evidence)
     answer_recall_printed: Optional[float] = None
+    #: The same at fixed token budgets (answers.TOKEN_BUDGETS) instead of 5 results
+    answer_printed_at_budget: dict[int, Optional[float]] = field(default_factory=dict)
 
 
 def covers_evidence(hit: Hit, question: Question) -> bool:
@@ -268,12 +272,16 @@ def run_setting(system: RetrievalSystem, questions: Sequence[Question], setting:
         started = time.perf_counter()
         hits = list(system.search(question.question, k, pdf=restrict, **where))[:k]
         elapsed_ms = (time.perf_counter() - started) * 1000.0
+        tokens = [count_tokens(h.text) for h in hits]
+        own = [h.text if h.pdf == question.pdf else "" for h in hits]
+        budgets = {b: carries(question.answer, [own[i] for i in within_budget(own, tokens, b)]) for b in TOKEN_BUDGETS}
         outcomes.append(
             QuestionOutcome(
                 id=question.id,
                 rank=first_hit_rank(hits, question),
                 query_ms=elapsed_ms,
-                context_tokens=sum(count_tokens(h.text) for h in hits[:CONTEXT_RESULTS]),
+                context_tokens=sum(tokens[:CONTEXT_RESULTS]),
+                answer_at_budget=budgets,
                 answer_in_context=answer_in_context(hits, question),
                 answer_first=answer_in_context(hits, question, cutoff=1),
                 results=[
@@ -312,6 +320,8 @@ def summarise(
         answer_recall=sum(answered) / len(answered) if answered else None,
         answer_recall_first=sum(answered_first) / len(answered_first) if answered_first else None,
         answer_recall_printed=sum(carried) / len(carried) if carried else None,
+        answer_printed_at_budget={b: _share([bool(o.answer_at_budget.get(b)) for o in outcomes if printed and printed.get(o.id)])
+                                  for b in TOKEN_BUDGETS},
         query_ms_mean=float(latencies.mean()) if len(latencies) else 0.0,
         query_ms_p95=float(np.percentile(latencies, LATENCY_PERCENTILE)) if len(latencies) else 0.0,
         recall_by_tag={tag: recall_at(r, min(TAG_RECALL_CUTOFF, k)) for tag, r in sorted(by_tag.items())},
@@ -418,6 +428,20 @@ def format_markdown_table(runs: Sequence[SystemRun]) -> str:
     return "\n".join([header, rule, *("| " + " | ".join(r) + " |" for r in table_rows(runs))])
 
 
+def _share(flags: Sequence[bool]) -> Optional[float]:
+    return sum(flags) / len(flags) if flags else None
+
+def format_budget_table(runs: Sequence[SystemRun]) -> str:
+    """A@k printed at fixed token budgets (the results in rank order that fit), as markdown."""
+    lines = ["| system | setting | " + " | ".join(f"{b:,} tok" for b in TOKEN_BUDGETS) + " |",
+             "| --- | --- | " + " | ".join("---:" for _ in TOKEN_BUDGETS) + " |"]
+    for run in runs:
+        for m in run.settings:
+            lines.append(f"| {m.system} | {m.setting} | "
+                         + " | ".join(_fmt_ratio(m.answer_printed_at_budget.get(b)) for b in TOKEN_BUDGETS) + " |")
+    return "\n".join(lines)
+
+
 def format_tag_table(runs: Sequence[SystemRun]) -> str:
     """Recall@5 per question tag, one row per system and setting, as markdown."""
     tags = sorted({tag for run in runs for m in run.settings for tag in m.recall_by_tag})
@@ -485,6 +509,8 @@ def results_markdown(runs: Sequence[SystemRun], questions: Sequence[Question], s
         format_markdown_table(runs),
         "",
     ]
+    parts += ["A@k printed at fixed token budgets (the results in rank order that fit, at least one; over the "
+              "answers their evidence pages print):", "", format_budget_table(runs), ""]
     tag_table = format_tag_table(runs)
     if tag_table:
         parts += [f"Recall@{TAG_RECALL_CUTOFF} by question tag:", "", tag_table, ""]

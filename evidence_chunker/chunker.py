@@ -6,9 +6,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .build import BuildSettings, build_units
-from .corpus.assemble import build_corpus_parsed as _build_corpus
+from .corpus.assemble import build_corpus_parsed as _build_corpus, mark_ocr
 from .context import DEFAULT_BBOX_THRESHOLD, DEFAULT_SIM_THRESHOLD, MAX_CONTEXT_PARAGRAPHS
-from .parsing import PdfParser, ParsedDoc, resolve_parser
+from .parsing import OcrOptions, PdfParser, ParsedDoc, resolve_parser
 from .split import SplitStats, split_oversized_units
 from .tokens import DEFAULT_TOKEN_LIMIT
 from .units import EvidenceUnit
@@ -25,7 +25,8 @@ class EvidenceChunker:
     when they are present or can be fetched, else the lite parser, with a warning that says why).
     ``artifacts_path`` is Docling's local model folder (ignored when a parser object is given).
     ``bbox_threshold`` is the reach of context collection in points; ``sim_threshold`` the minimum
-    cosine similarity for a paragraph to be adopted as context.
+    cosine similarity for a paragraph to be adopted as context. ``ocr`` is the OCR choice of the parser
+    chosen by name (default: pages without a usable text layer read by Tesseract in Korean and English).
     """
 
     def __init__(
@@ -36,6 +37,7 @@ class EvidenceChunker:
         sim_threshold: float = DEFAULT_SIM_THRESHOLD,
         token_limit: int = DEFAULT_TOKEN_LIMIT,
         max_context_paragraphs: int = MAX_CONTEXT_PARAGRAPHS,
+        ocr: OcrOptions | None = None,
     ):
         if bbox_threshold < 0:
             raise ValueError(f"bbox_threshold must be >= 0 points, got {bbox_threshold}")
@@ -45,6 +47,7 @@ class EvidenceChunker:
             raise ValueError(f"token_limit must be positive, got {token_limit}")
         self._parser_choice = parser
         self.artifacts_path = artifacts_path
+        self.ocr = ocr or OcrOptions()
         self._parser: PdfParser | None = parser if not (parser is None or isinstance(parser, str)) else None
         self.settings = BuildSettings(
             bbox_threshold=bbox_threshold,
@@ -66,7 +69,7 @@ class EvidenceChunker:
     def parser(self) -> PdfParser:
         """The parser in use, chosen on first use (so "auto" probes for models only when needed)."""
         if self._parser is None:
-            self._parser = resolve_parser(self._parser_choice, artifacts_path=self.artifacts_path)
+            self._parser = resolve_parser(self._parser_choice, artifacts_path=self.artifacts_path, ocr=self.ocr)
         return self._parser
 
     def parse(self, pdf_path: str | Path, page_range: "PageRange | None" = None,
@@ -90,7 +93,7 @@ class EvidenceChunker:
         """Evidence Units of an already parsed document (any parser, or a saved Docling JSON)."""
         units = build_units(parsed, doc_id or parsed.default_doc_id, self.settings)
         self.last_split_stats = SplitStats()
-        return split_oversized_units(units, self.last_split_stats, limit=self.token_limit)
+        return mark_ocr(split_oversized_units(units, self.last_split_stats, limit=self.token_limit), parsed.ocr_pages)
 
     def build_corpus(self, pdf_path: str | Path, doc_id: str | None = None) -> list["RetrievalChunk"]:
         """Evidence Units (split) and the Text Chunks they did not absorb, in reading order."""

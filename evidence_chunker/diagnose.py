@@ -7,7 +7,7 @@ def diagnose_index(repo) -> list[dict]:
     """One dict per indexed document (``sjt diagnose`` prints them): pages, parser, tables, captions by
     confidence and by source, split tables, oversized units, context paragraphs, text chunks kept and dropped,
     running lines dropped from the text flow (page headers and footers that title no table: how many, and the
-    most frequent), anchors, and ``problems`` (document integrity, the recorded PDF re-checked against its sha256, damage in
+    most frequent), pages read by OCR (how many, their words' mean confidence 0..1, the pages OCR gave up on), anchors, and ``problems`` (document integrity, the recorded PDF re-checked against its sha256, damage in
     the index file); an empty ``problems`` list means the document verifies now."""
     rows = []
     for document_id in repo.documents:
@@ -35,6 +35,9 @@ def diagnose_index(repo) -> list[dict]:
             "text_chunks": info.get("text_chunks"),
             "text_chunks_dropped": info.get("text_chunks_dropped"),
             "dropped_lines": info.get("dropped_lines", {}),
+            "ocr_pages": len(info.get("ocr_pages") or []),
+            "ocr_confidence": info.get("ocr_confidence"),
+            "ocr_timeouts": list(info.get("ocr_timeouts") or []),
             "anchors": len(doc.units),
             "problems": problems,
         })

@@ -54,10 +54,14 @@ class EmptyPdfError(PdfError):
 
 
 class ImageOnlyPdfError(PdfError):
-    problem = (
-        "the PDF has no text layer (scanned or image-only); the lite parser cannot read it: "
-        "parse it with DoclingParser(do_ocr=True) and pass that parser to EvidenceChunker"
-    )
+    problem = "no text on any page (scanned or image-only)"
+
+
+class OcrUnavailableError(PdfError):
+    """Pages without a usable text layer need OCR and Tesseract cannot run here; ``detail`` says what is
+    missing (the tesserocr binding, the language data) and the message how to install it."""
+
+    problem = "has pages without a usable text layer that need OCR, and Tesseract cannot run here"
 
 
 class PdfTooLargeError(PdfError):

@@ -150,10 +150,11 @@ def assign_document_ids(paths: Iterable[Path], repo) -> dict[Path, tuple[str, st
 
 def prepare_document(path: Path, parser: str = "lite", artifacts_path: str | None = None,
                      doc_id: str | None = None, pages: list | None = None, page_range=None,
-                     on_page=None) -> PreparedDocument:
+                     on_page=None, ocr=None) -> PreparedDocument:
     """Parse, chunk and compile one PDF (or DoclingDocument JSON); runs in a worker process. ``pages``:
     the PDF's pages already read by the lite parser (:meth:`LiteParser.read_pages`), in batches; else
-    ``page_range`` (a PageRange) limits the pages parsed and ``on_page(done, total)`` reports them."""
+    ``page_range`` (a PageRange) limits the pages parsed and ``on_page(done, total)`` reports them; ``ocr``
+    is the parser's OcrOptions."""
     from .corpus.chunks import chunk_kind
     from .corpus.consumed import ConsumedStats
     from .corpus.assemble import build_corpus_parsed
@@ -162,7 +163,7 @@ def prepare_document(path: Path, parser: str = "lite", artifacts_path: str | Non
     from .titles import CAPTION_SOURCES, dropped_running_lines
     from semantic_json.textnorm import text_language
 
-    chunker = _chunker(parser, artifacts_path)
+    chunker = _chunker(parser, artifacts_path, ocr)
     if pages is not None:
         parsed = chunker.parser.parse(path, pages=pages)
     else:
@@ -198,6 +199,9 @@ def prepare_document(path: Path, parser: str = "lite", artifacts_path: str | Non
         "context_paragraphs": sum(len(eu.context_before) + len(eu.context_after) for eu in units),
         "text_chunks_dropped": consumed.dropped,
         "text_chunks_rebuilt": consumed.rebuilt,
+        "ocr_pages": sorted(parsed.ocr_pages),
+        "ocr_confidence": parsed.ocr_confidence,
+        "ocr_timeouts": list(parsed.ocr_timeouts),
         **({"page_range": str(page_range)} if page_range is not None else {}),
     }
     return PreparedDocument(path=path, document=document, info=info)
@@ -214,32 +218,32 @@ def _dropped_summary(lines: list[tuple[int, str]]) -> dict[str, Any]:
 
 
 @lru_cache(maxsize=4)
-def _chunker(parser: str, artifacts_path: str | None):
-    """One chunker per process and parser: Docling's converter loads its models once."""
+def _chunker(parser: str, artifacts_path: str | None, ocr=None):
+    """One chunker per process, parser and OCR choice: Docling's converter loads its models once."""
     from .chunker import EvidenceChunker
 
-    return EvidenceChunker(parser=parser, artifacts_path=artifacts_path)
+    return EvidenceChunker(parser=parser, artifacts_path=artifacts_path, ocr=ocr)
 
 
 def _prepare_safely(args: tuple, pages: list | None = None, on_page=None) -> PreparedDocument | Failure:
-    """``prepare_document`` of a job ``(path, parser, artifacts_path, doc_id[, page_range, document_timeout])``
-    within its time limit, or the Failure that names the file."""
+    """``prepare_document`` of a job ``(path, parser, artifacts_path, doc_id[, page_range, document_timeout,
+    ocr])`` within its time limit, or the Failure that names the file."""
     from .deadline import document_deadline
 
     path, parser, artifacts_path, doc_id, *limits = args
-    page_range, timeout = (*limits, None, None)[:2]
+    page_range, timeout, ocr = (*limits, None, None, None)[:3]
     try:
         with document_deadline(timeout, path):
             return prepare_document(path, parser, artifacts_path, doc_id=doc_id, pages=pages, page_range=page_range,
-                                    on_page=on_page)
+                                    on_page=on_page, ocr=ocr)
     except (EvidenceChunkerError, OSError, ValueError) as exc:
         return Failure(path, str(exc))
 
 
-def _read_pages_safely(path: Path, start: int, stop: int):
+def _read_pages_safely(path: Path, start: int, stop: int, ocr=None):
     """Pages ``start`` to ``stop - 1`` of a PDF read by the lite parser (a PageBatch), or a Failure."""
     try:
-        return _chunker("lite", None).parser.read_pages(path, start, stop)
+        return _chunker("lite", None, ocr).parser.read_pages(path, start, stop)
     except (EvidenceChunkerError, OSError, ValueError) as exc:
         return Failure(path, str(exc))
 
@@ -257,20 +261,21 @@ def unchanged(repo, path: Path, doc_id: str | None = None, page_range=None) -> b
 
 def ingest(paths: Iterable[Path], repo, parser: str = "lite", artifacts_path: str | None = None,
            workers: int = 1, progress: bool = True, prepared=None, page_range=None,
-           document_timeout: float | None = None) -> IngestSummary:
+           document_timeout: float | None = None, ocr=None) -> IngestSummary:
     """Add every PDF of ``paths`` to ``repo`` (a SemanticRepository, usually opened on a file).
 
     A failing PDF is reported on stderr by name and recorded in the summary; the others go on, as do
     the others when one runs past ``document_timeout`` seconds. ``page_range`` (a PageRange) indexes only
     those pages of every PDF. With one worker, ``progress`` also shows the pages of the PDF being parsed.
+    ``ocr`` (an OcrOptions) is the parsers' OCR choice (default: on, Korean and English).
     ``prepared(paths, parser, artifacts_path, **limits)``, when given, replaces the local worker processes
     as the source of prepared documents (ray_ingest.py sends them to a Ray cluster); ``limits`` holds
-    ``page_range`` and ``document_timeout`` when they are set.
+    ``page_range``, ``document_timeout`` and ``ocr`` when they are set.
     """
     started = time.perf_counter()
     summary = IngestSummary()
     if parser == "auto":  # decide once, here, so the fallback warning is printed once
-        parser = _chunker(parser, artifacts_path).parser.name
+        parser = _chunker(parser, artifacts_path, ocr).parser.name
     unique: dict[str, Path] = {}
     for path in paths:  # one file named twice (a folder and a file in it) is indexed once
         unique.setdefault(_source(path), path)
@@ -301,7 +306,8 @@ def ingest(paths: Iterable[Path], repo, parser: str = "lite", artifacts_path: st
         todo.append((path, doc_id))
 
     bar = progress_bar(len(todo), "ingest") if progress and len(todo) > 1 else None
-    limits = {key: value for key, value in (("page_range", page_range), ("document_timeout", document_timeout)) if value}
+    limits = {key: value for key, value in (("page_range", page_range), ("document_timeout", document_timeout),
+                                            ("ocr", ocr)) if value}
     outcomes = (prepared(todo, parser, artifacts_path, **limits) if prepared is not None
                 else _prepared(todo, parser, artifacts_path, workers, page_progress=progress, **limits))
     with _sigterm_raises():
@@ -396,11 +402,11 @@ def _stderr(message: str) -> None:
 
 def _prepared(todo: list[tuple[Path, str]], parser: str, artifacts_path: str | None, workers: int,
               page_range=None, document_timeout: float | None = None,
-              page_progress: bool = False) -> Iterator[PreparedDocument | Failure]:
+              page_progress: bool = False, ocr=None) -> Iterator[PreparedDocument | Failure]:
     """Prepared documents in input order, from a process pool when ``workers > 1`` (else here, with a bar
     of each PDF's pages when ``page_progress``). Closing the generator early (an exception in the caller,
     SIGTERM) stops the workers without waiting for their current file."""
-    jobs = [(path, parser, artifacts_path, doc_id, page_range, document_timeout) for path, doc_id in todo]
+    jobs = [(path, parser, artifacts_path, doc_id, page_range, document_timeout, ocr) for path, doc_id in todo]
     if workers <= 1 or not jobs:
         for job in jobs:
             with page_bar(job[0].name, enabled=page_progress) as on_page:
@@ -431,8 +437,10 @@ QUEUED_PER_WORKER = 4
 #: Finished documents the main process may hold per worker while it waits for an earlier, slower one
 #: (documents are stored in input order); past that, no more are handed out until it is in.
 READY_PER_WORKER = 4
-#: A PDF is read in page batches by several workers only with at least this many pages per batch.
+#: A PDF is read in page batches by several workers only with at least this many pages per batch...
 MIN_PAGES_PER_BATCH = 16
+#: ...a page without text (read by OCR, seconds where a text page takes milliseconds) counting as this many.
+OCR_PAGE_WEIGHT = MIN_PAGES_PER_BATCH
 
 
 class _InFlight:
@@ -441,7 +449,7 @@ class _InFlight:
 
     def __init__(self, pool: ProcessPoolExecutor, job: tuple, batches: list[tuple[int, int]] | None):
         self.job = job
-        self.batches = [pool.submit(_read_pages_safely, job[0], start, stop) for start, stop in batches or []]
+        self.batches = [pool.submit(_read_pages_safely, job[0], start, stop, job[6]) for start, stop in batches or []]
         self.result = None if self.batches else pool.submit(_prepare_safely, job)
         self.failure: Failure | None = None
 
@@ -499,23 +507,26 @@ def _page_batches(job: tuple, workers: int) -> list[tuple[int, int]] | None:
     when it is not worth it (few pages, another parser, not a readable PDF: left to the one-task path,
     which reports what is wrong)."""
     path, parser = job[0], job[1]
-    if parser != "lite" or path.suffix.lower() != ".pdf" or any(job[4:]):  # a page range or a time limit: one task
+    if parser != "lite" or path.suffix.lower() != ".pdf" or any(job[4:6]):  # a page range or a time limit: one task
         return None
-    try:
-        import pypdfium2 as pdfium
+    from .parsing.lite_ocr import textless_pages
 
-        pdf = pdfium.PdfDocument(str(path))
-        try:
-            pages = len(pdf)
-        finally:
-            pdf.close()
+    try:
+        textless = textless_pages(path)
     except Exception:  # noqa: BLE001 - any trouble opening it is reported by the one-task path
         return None
-    count = min(workers, pages // MIN_PAGES_PER_BATCH)
+    pages = len(textless)
+    weights = [OCR_PAGE_WEIGHT if t else 1 for t in textless]  # a page without characters is read by OCR
+    total = sum(weights)
+    count = min(workers, total // MIN_PAGES_PER_BATCH, pages)
     if count < 2:
         return None
-    bounds = [round(k * pages / count) for k in range(count + 1)]
-    return list(zip(bounds, bounds[1:]))
+    bounds, reached = [0], 0
+    for i, weight in enumerate(weights):  # cut where the running weight passes each equal share
+        reached += weight
+        if len(bounds) < count and reached >= len(bounds) * total / count and i + 1 < pages:
+            bounds.append(i + 1)
+    return list(zip(bounds, bounds[1:] + [pages]))
 
 
 def _quiet_when_stopping(pool: ProcessPoolExecutor) -> threading.Event:

@@ -57,9 +57,10 @@ def connect(address: str | None = None, num_cpus: int | None = None) -> bool:
 
 
 def ray_prepared(todo: list[tuple[Path, str]], parser: str, artifacts_path: str | None, page_range=None,
-                 document_timeout: float | None = None) -> Iterator[PreparedDocument | Failure]:
+                 document_timeout: float | None = None, ocr=None) -> Iterator[PreparedDocument | Failure]:
     """Prepared documents (or failures by file) from Ray tasks, each yielded as soon as its task finishes;
-    ``page_range`` and ``document_timeout`` as for ``ingest`` (the time limit is kept in each task)."""
+    ``page_range`` and ``document_timeout`` as for ``ingest`` (the time limit is kept in each task), ``ocr``
+    the parsers' OcrOptions."""
     ray = _ray()
     task = ray.remote(max_retries=TASK_RETRIES, retry_exceptions=False)(_prepare_safely).options(name=TASK_NAME)
     # a bounded number of tasks in flight: finished documents wait in the object store only as long as the
@@ -69,7 +70,7 @@ def ray_prepared(todo: list[tuple[Path, str]], parser: str, artifacts_path: str 
     pending: dict = {}
     while True:
         for path, doc_id in queue:
-            pending[task.remote((path, parser, artifacts_path, doc_id, page_range, document_timeout))] = path
+            pending[task.remote((path, parser, artifacts_path, doc_id, page_range, document_timeout, ocr))] = path
             if len(pending) >= window:
                 break
         if not pending:
@@ -85,19 +86,19 @@ def ray_prepared(todo: list[tuple[Path, str]], parser: str, artifacts_path: str 
 
 def ray_ingest(paths: Iterable[Path], repo, parser: str = "lite", artifacts_path: str | None = None,
                address: str | None = None, num_cpus: int | None = None, progress: bool = True,
-               page_range=None, document_timeout: float | None = None) -> IngestSummary:
+               page_range=None, document_timeout: float | None = None, ocr=None) -> IngestSummary:
     """Add every PDF of ``paths`` to ``repo`` with the parsing spread over a Ray cluster (see ``connect`` for
-    ``address`` and ``num_cpus``); returns the same summary as ``ingest``. Ray started here is shut down
-    at the end."""
+    ``address`` and ``num_cpus``; ``ocr`` the parsers' OcrOptions); returns the same summary as ``ingest``.
+    Ray started here is shut down at the end."""
     if parser == "auto":
         # each worker would decide on its own (and warn on its own); decide once, here, like ``ingest``
         from .ingest import _chunker
 
-        parser = _chunker(parser, artifacts_path).parser.name
+        parser = _chunker(parser, artifacts_path, ocr).parser.name
     started = connect(address, num_cpus)
     try:
         return ingest(paths, repo, parser=parser, artifacts_path=artifacts_path, progress=progress,
-                      prepared=ray_prepared, page_range=page_range, document_timeout=document_timeout)
+                      prepared=ray_prepared, page_range=page_range, document_timeout=document_timeout, ocr=ocr)
     finally:
         if started:
             _ray().shutdown()

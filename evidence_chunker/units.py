@@ -53,6 +53,8 @@ class EvidenceUnit(DictRecord):
     year, see ``evidence_chunker.filing``); the corpus sets it. It is metadata, not part of
     ``retrieval_text``: one line repeated in every record of a document drew a dense retriever's queries,
     which name the company, to the shortest records (measured in docs/benchmarks.md, thirteenth round).
+    ``ocr_pages`` are the pages of the unit whose text was read by OCR (no usable text layer) and
+    ``ocr_confidence`` the mean confidence of their words (0..1; None when no page was); the corpus sets them.
     ``bbox`` is the table's box on ``page_no`` normalised to 0..1 (BOTTOMLEFT, t > b);
     ``page_boxes`` are the absolute boxes of every part of the table (a table continued over a page
     break has one per page). ``table_data`` is docling-core ``TableData`` JSON, kept so pieces can
@@ -92,6 +94,8 @@ class EvidenceUnit(DictRecord):
     footnotes: list[str] = field(default_factory=list)
     headings: list[str] = field(default_factory=list)
     filing: str | None = None
+    ocr_pages: list[int] = field(default_factory=list)
+    ocr_confidence: float | None = None
     page_boxes: list[PageBox] = field(default_factory=list)
     source_refs: list[str] = field(default_factory=list)
     context_refs: list[str] = field(default_factory=list)
@@ -209,6 +213,8 @@ class EvidenceUnit(DictRecord):
             "period": self.period,
             "headings": list(self.headings),
             "filing": self.filing,
+            "ocr_pages": list(self.ocr_pages),
+            "ocr_confidence": self.ocr_confidence,
             "bbox": list(self.bbox),
             "page_boxes": [box.to_dict() for box in self.page_boxes],
             "is_split": self.is_split,

@@ -77,6 +77,10 @@ class Segment(BaseModel):
     unit: str | None = None
     period: str | None = None
     headings: list[str] | None = None
+    #: Pages of the segment whose text was read by OCR (the PDF had no usable text layer there), and the
+    #: mean confidence of the OCR words of its chunk (0..1); empty and None for text from a text layer.
+    ocr_pages: list[int] = Field(default_factory=list)
+    ocr_confidence: float | None = Field(default=None, ge=0, le=1)
 
     @model_validator(mode="after")
     def _ordered(self) -> Segment:

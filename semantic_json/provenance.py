@@ -49,6 +49,8 @@ FAILURE_REASONS = (
 #: Keys of the document info (stored beside a document at ingest) that name its PDF and the PDF's hash.
 INFO_PDF_PATH = "pdf_path"
 INFO_PDF_SHA256 = "pdf_sha256"
+#: Decimal places of a region's mean OCR confidence.
+OCR_CONFIDENCE_DIGITS = 4
 #: Bytes read at a time when hashing a PDF.
 HASH_BLOCK_BYTES = 1 << 20
 
@@ -116,6 +118,12 @@ def segment_provenance(doc: SemanticDocument, first: int, last: int) -> dict[str
     headings = next((s.headings for s in segments if s.headings), None)
     if headings:
         extra["headings"] = list(headings)
+    read = [s for s in segments if s.ocr_pages]
+    if read:  # the transport says which text OCR read, so a reader weighs it
+        extra["ocr_pages"] = sorted({p for s in read for p in s.ocr_pages})
+        confidences = [s.ocr_confidence for s in read if s.ocr_confidence is not None]
+        if confidences:
+            extra["ocr_confidence"] = round(sum(confidences) / len(confidences), OCR_CONFIDENCE_DIGITS)
     return extra
 
 

@@ -25,7 +25,8 @@ from .errors import SchemaValidationError, TransportFormatError
 #: Schema id written into every transport and required when parsing one.
 TRANSPORT_SCHEMA_ID = "semantic-json-transport/context/v1"
 #: Source keys that are written only when present (regions of PDF-derived text).
-OPTIONAL_SOURCE_KEYS = ("pages", "boxes", "chunk_ids", "kind", "pdf_sha256", "table_title", "unit", "period", "headings")
+OPTIONAL_SOURCE_KEYS = ("pages", "boxes", "chunk_ids", "kind", "pdf_sha256", "table_title", "unit", "period", "headings",
+                        "ocr_pages", "ocr_confidence")
 #: Characters of a SHA-256 shown in the plain-text view.
 TEXT_VIEW_HASH_CHARS = 12
 #: Hex characters of the document's SHA-256 a citation id carries (enough to tell a changed document).
@@ -64,7 +65,8 @@ class SourceSpan(BaseModel):
 
     `pages` (1-based), `boxes`, `chunk_ids`, `kind` and `pdf_sha256` are present for text that came through
     provenance segments (e.g. from a PDF); `table_title`, `unit` and `period` for a region in a table that
-    states them, `headings` for a region under section headings.
+    states them, `headings` for a region under section headings; `ocr_pages` and `ocr_confidence` for text
+    that OCR read (pages without a usable text layer) and the mean confidence of its words (0..1).
     """
 
     # v1 consumers must ignore keys they do not know (later v1 revisions may add some).
@@ -86,6 +88,8 @@ class SourceSpan(BaseModel):
     unit: str | None = None
     period: str | None = None
     headings: list[str] | None = None
+    ocr_pages: list[int] | None = None
+    ocr_confidence: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The transport form: required keys always (uri may be null), optional keys only when set."""
@@ -309,6 +313,10 @@ class SearchResult(Sequence):
             where = f"lines {region.start_line}-{region.end_line}, chars {region.start_char}-{region.end_char}"
             if region.pages:
                 where += ", pages " + ",".join(str(p) for p in region.pages)
+            if region.source.ocr_pages:
+                confidence = region.source.ocr_confidence
+                where += ", read by OCR from page(s) " + ",".join(str(p) for p in region.source.ocr_pages)
+                where += f" (confidence {confidence:.2f})" if confidence is not None else ""
             lines.append("")
             lines.append(f"--- {region.citation_id} | score {region.score:.4f} | {where} ---")
             lines.append(

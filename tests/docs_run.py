@@ -569,15 +569,21 @@ def trim_like(shown, actual):
     return actual
 
 
+#: A list of scalars is written on one line when that line stays this short.
+JSON_LINE_WIDTH = 110
+
+
 def dump_json(value, indent: int = 0) -> str:
-    """JSON with two-space indents, lists of scalars on one line, non-ASCII kept."""
+    """JSON with two-space indents, short lists of scalars on one line, non-ASCII kept."""
     pad, inner = " " * indent, " " * (indent + 2)
     if isinstance(value, dict) and value:
         items = [f"{inner}{json.dumps(k, ensure_ascii=False)}: {dump_json(v, indent + 2)}" for k, v in value.items()]
         return "{\n" + ",\n".join(items) + f"\n{pad}}}"
-    if isinstance(value, list) and value and any(isinstance(v, (dict, list)) for v in value):
+    one_line = json.dumps(value, ensure_ascii=False)
+    nested = isinstance(value, list) and any(isinstance(v, (dict, list)) for v in value)
+    if isinstance(value, list) and value and (nested or indent + len(one_line) > JSON_LINE_WIDTH):
         return "[\n" + ",\n".join(inner + dump_json(v, indent + 2) for v in value) + f"\n{pad}]"
-    return json.dumps(value, ensure_ascii=False)
+    return one_line
 
 
 def differing(run: PageRun) -> list[Part]:

@@ -37,7 +37,7 @@ def test_text_chunk_reads_none_and_absent_lists_as_empty():
     assert chunk.text == "" and chunk.headings == [] and chunk.page_span == set()
     assert chunk.parts == [ChunkPart(refs=["#/texts/1"], text="Revenue rose.", page_boxes=[PageBox.from_dict(BOX)])]
     assert list(chunk.to_dict()) == ["chunk_id", "doc_id", "text", "headings", "page_span", "page_boxes",
-                                     "item_refs", "bbox", "parts", "filing"]
+                                     "item_refs", "bbox", "parts", "filing", "ocr_pages", "ocr_confidence"]
 
 
 @pytest.mark.parametrize("change, message", [

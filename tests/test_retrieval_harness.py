@@ -359,3 +359,13 @@ def test_dense_records_rank_the_corpus_records_by_an_embedders_cosine(monkeypatc
     hits = system.search("2026년 원리금 상환 예정액(합계)은 얼마인가?", 3)
     assert hits and 2 in hits[0].pages
     assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+
+
+def test_a_token_budget_takes_the_results_in_rank_order_that_fit_and_at_least_one():
+    from answers import within_budget
+
+    texts = ["a", "b", "c", "d"]
+    assert within_budget(texts, [400, 300, 200, 900], 600) == [0]
+    assert within_budget(texts, [400, 300, 200, 900], 1000) == [0, 1, 2]
+    assert within_budget(texts, [3000, 10, 10, 10], 600) == [0]  # the first result even when over the budget
+    assert within_budget(texts, [100, 900, 10, 10], 600) == [0]  # rank order: no skipping ahead to what fits

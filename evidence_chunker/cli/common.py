@@ -226,6 +226,25 @@ def add_parser_choice(p: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="folder of Docling models made by `docling-tools models download` (air-gapped use)",
     )
+    p.add_argument(
+        "--ocr-languages", default=None, metavar="LANGS",
+        help='Tesseract languages for pages without a usable text layer, joined by "+" (default: kor+eng)',
+    )
+    p.add_argument("--no-ocr", action="store_true",
+                   help="never OCR: a PDF without a text layer fails instead of being read by Tesseract")
+
+
+def ocr_options(args: argparse.Namespace):
+    """The OcrOptions that ``--ocr-languages`` and ``--no-ocr`` ask for."""
+    from ..parsing.ocr import DEFAULT_OCR_LANGUAGES, OcrOptions
+    from ..parsing.lite_settings import LiteSettings
+
+    languages = getattr(args, "ocr_languages", None) or DEFAULT_OCR_LANGUAGES
+    try:
+        LiteSettings(ocr_languages=languages)
+    except ValueError as exc:
+        raise CliError(f"--ocr-languages: {exc}") from None
+    return OcrOptions(enabled=not getattr(args, "no_ocr", False), languages=languages)
 
 
 def load_parsed(path: Path, chunker, page_range=None, on_page=None):
@@ -242,6 +261,7 @@ def make_chunker(args: argparse.Namespace):
         artifacts_path=args.artifacts_path,
         bbox_threshold=getattr(args, "bbox_threshold", 300.0),
         sim_threshold=getattr(args, "sim_threshold", 0.0),
+        ocr=ocr_options(args),
     )
 
 

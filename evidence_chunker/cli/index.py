@@ -21,6 +21,7 @@ from .common import (
     add_output,
     add_page_range,
     add_parser_choice,
+    ocr_options,
     check_inputs_exist,
     check_output_path,
     positive_int,
@@ -218,7 +219,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
         else:
             summary = ingest(inputs, repo, parser=args.parser, artifacts_path=args.artifacts_path,
                              workers=args.workers, progress=not args.no_progress, page_range=args.page_range,
-                             document_timeout=args.document_timeout)
+                             document_timeout=args.document_timeout, ocr=ocr_options(args))
     finally:
         repo.close()
     say(args, summary.as_text())
@@ -235,7 +236,7 @@ def _ray_ingest(args: argparse.Namespace, inputs: list[Path], repo):
                           address=None if local else args.ray,
                           num_cpus=args.workers if local and args.workers > 1 else None,
                           progress=not args.no_progress, page_range=args.page_range,
-                          document_timeout=args.document_timeout)
+                          document_timeout=args.document_timeout, ocr=ocr_options(args))
     except RayUnavailableError as exc:
         raise CliError(f"{exc}") from exc
 
@@ -438,4 +439,7 @@ def cmd_diagnose(args: argparse.Namespace) -> int:
             if dropped.get("count"):
                 examples = ", ".join(json.dumps(text, ensure_ascii=False) for text in dropped.get("examples", []))
                 print(f"    running lines dropped from the text flow: {dropped['count']} (most frequent: {examples})")
+            if row.get("ocr_pages"):
+                print(f"    pages read by OCR: {row['ocr_pages']}, mean word confidence {row['ocr_confidence']:.2f}"
+                      + (f"; OCR timed out on pages {row['ocr_timeouts']}" if row.get("ocr_timeouts") else ""))
     return 1 if any(row["problems"] for row in rows) else 0

@@ -90,7 +90,20 @@ def build_corpus_parsed(
     if profile:
         units = [replace(unit, filing=profile) for unit in units]
         kept = [replace(chunk, filing=profile) for chunk in kept]
-    return merge_in_reading_order(parsed, list(units), kept)
+    return merge_in_reading_order(parsed, mark_ocr(list(units), parsed.ocr_pages), mark_ocr(kept, parsed.ocr_pages))
+
+
+def mark_ocr(chunks: list[Any], ocr_pages: dict[int, float]) -> list[Any]:
+    """``chunks`` (EvidenceUnits or TextChunks) with ``ocr_pages`` and ``ocr_confidence`` set from the
+    document's OCR pages (page → mean word confidence): the chunk's pages OCR read, their mean confidence."""
+    if not ocr_pages:
+        return chunks
+    out = []
+    for chunk in chunks:
+        pages = sorted(p for p in chunk.page_span if p in ocr_pages)
+        confidence = round(sum(ocr_pages[p] for p in pages) / len(pages), 4) if pages else None
+        out.append(replace(chunk, ocr_pages=pages, ocr_confidence=confidence) if pages else chunk)
+    return out
 
 
 def merge_in_reading_order(parsed: ParsedDoc, units: list[Any], text_chunks: list[RetrievalChunk]) -> list[RetrievalChunk]:

@@ -81,7 +81,8 @@ class TextChunk(DictRecord):
     doc items it holds; ``bbox`` is its first box normalised to 0..1 (BOTTOMLEFT, t > b; zeros when
     unknown); ``parts`` say which stretch of ``text`` came from which items, so a chunk can be rebuilt
     without some of them (see ``filter_consumed_paragraphs``). ``filing`` names the document, as its cover
-    does (see ``EvidenceUnit.filing``). ``to_dict``/``from_dict`` come from :class:`DictRecord`.
+    does (see ``EvidenceUnit.filing``); ``ocr_pages`` and ``ocr_confidence`` say which of its pages OCR read
+    (see ``EvidenceUnit.ocr_pages``). ``to_dict``/``from_dict`` come from :class:`DictRecord`.
     """
 
     chunk_id: str
@@ -94,6 +95,8 @@ class TextChunk(DictRecord):
     bbox: tuple[float, float, float, float] = _NO_BBOX
     parts: list[ChunkPart] = field(default_factory=list)
     filing: str | None = None
+    ocr_pages: list[int] = field(default_factory=list)
+    ocr_confidence: float | None = None
 
     @classmethod
     def from_parts(cls, chunk_id: str, doc_id: str, headings: list[str], parts: list[ChunkPart]) -> "TextChunk":
@@ -150,6 +153,8 @@ class TextChunk(DictRecord):
             "page_boxes": [box.to_dict() for box in self.page_boxes],
             "headings": list(self.headings),
             "filing": self.filing,
+            "ocr_pages": list(self.ocr_pages),
+            "ocr_confidence": self.ocr_confidence,
             "item_refs": list(self.item_refs),
         }
 

@@ -3,7 +3,8 @@
 The document's canonical text is the corpus in reading order, written so a reader (or an LLM) can follow
 it: headings when they change, paragraphs, and each table as its caption, abstract, header lines and
 flattened rows. Every stretch that came from the PDF is a *segment* recording its chunk id, kind ("table",
-"contents" for a table of contents, "text", "heading"), pages and boxes (points, BOTTOMLEFT), and the PDF's sha256, so regions found in it carry them to
+"contents" for a table of contents, "text", "heading"), pages and boxes (points, BOTTOMLEFT), the PDF's sha256,
+and the pages whose text OCR read with their mean word confidence, so regions found in it carry them to
 the transport. semantic_json never imports this package; the dependency runs this way only.
 """
 
@@ -42,6 +43,9 @@ class _CanonicalText:
         self.pdf_sha256 = pdf_sha256
         #: Every block written so far, whitespace-normalised.
         self.written: set[str] = set()
+        #: The pages OCR read of the chunk being written, and their mean word confidence (0..1).
+        self.ocr_pages: list[int] = []
+        self.ocr_confidence: float | None = None
 
     def block(self, text: str, chunk_id: str, kind: str, pages: Iterable[int], boxes: Iterable[PageBox],
               **described: Any) -> None:
@@ -66,6 +70,10 @@ class _CanonicalText:
         }
         if self.pdf_sha256:
             segment["pdf_sha256"] = self.pdf_sha256
+        read = sorted(set(segment["page_span"]) & set(self.ocr_pages))
+        if read:
+            segment["ocr_pages"] = read
+            segment["ocr_confidence"] = self.ocr_confidence
         segment.update({key: value for key, value in described.items() if value})
         self.segments.append(segment)
 
@@ -160,7 +168,9 @@ def corpus_to_semantic_document(
     out = _CanonicalText(pdf_sha256)
     headings: list[str] = []
     for chunk in chunks:
-        chunk_headings = list(chunk.metadata.get("headings") or [])
+        metadata = chunk.metadata
+        out.ocr_pages, out.ocr_confidence = list(metadata.get("ocr_pages") or []), metadata.get("ocr_confidence")
+        chunk_headings = list(metadata.get("headings") or [])
         if chunk_headings and chunk_headings != headings:
             new = [h for i, h in enumerate(chunk_headings) if i >= len(headings) or headings[i] != h]
             pages = sorted(chunk.metadata.get("page_span") or [])[:1]
@@ -172,7 +182,6 @@ def corpus_to_semantic_document(
         elif isinstance(chunk, TextChunk):
             _add_text(out, chunk)
         else:
-            metadata = chunk.metadata
             boxes = [PageBox.from_dict(b) for b in metadata.get("page_boxes") or [] if isinstance(b, dict)]
             out.block(chunk.text, chunk.chunk_id, metadata.get("kind") or KIND_TEXT, metadata.get("page_span") or [], boxes)
     return compile_semantic(out.text, document_id=document_id, source_uri=source_uri, segments=out.segments)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from .docling_parser import DoclingParser
 from .lite import LiteParser, LiteSettings
+from .ocr import OcrOptions
 from .parsed import ParsedDoc, PdfParser, repair_hierarchy
 from .pdf_file import DEFAULT_MAX_PAGES, DEFAULT_MAX_PDF_BYTES, PdfFileInfo, file_sha256, inspect_pdf
 
@@ -17,8 +18,10 @@ class ParserFallbackWarning(UserWarning):
     """The automatic parser choice fell back to the lite parser; the message says why."""
 
 
-def resolve_parser(choice: PdfParser | str | None = None, artifacts_path: str | Path | None = None) -> PdfParser:
-    """A parser object for ``choice``: a PdfParser as is, or "auto" (None) / "docling" / "lite".
+def resolve_parser(choice: PdfParser | str | None = None, artifacts_path: str | Path | None = None,
+                   ocr: OcrOptions | None = None) -> PdfParser:
+    """A parser object for ``choice``: a PdfParser as is, or "auto" (None) / "docling" / "lite", each
+    following the OCR choice ``ocr`` (default: on, Korean and English) for pages without a usable text layer.
 
     "docling" never falls back: it raises ModelsUnavailableError when the models cannot be had.
     "auto" uses Docling when its models are present or can be fetched, else the lite parser with a
@@ -30,24 +33,26 @@ def resolve_parser(choice: PdfParser | str | None = None, artifacts_path: str | 
         if not hasattr(choice, "parse"):
             raise TypeError(f"parser must have a parse(path) method or be one of {PARSER_NAMES}, got {choice!r}")
         return choice
+    ocr = ocr or OcrOptions()
     name = (choice or "auto").lower()
     if name == "lite":
-        return LiteParser()
+        return LiteParser(settings=ocr.lite_settings())
     if name == "docling":
-        return DoclingParser(artifacts_path=artifacts_path)
+        return DoclingParser(artifacts_path=artifacts_path, ocr=ocr)
     if name != "auto":
         raise ValueError(f"unknown parser {choice!r}; choose one of {PARSER_NAMES} or pass a PdfParser")
     ok, reason = models_status(artifacts_path)
     if ok:
-        return DoclingParser(artifacts_path=artifacts_path)
+        return DoclingParser(artifacts_path=artifacts_path, ocr=ocr)
     warnings.warn(f"using the lite parser: {reason}", ParserFallbackWarning, stacklevel=3)
-    return LiteParser()
+    return LiteParser(settings=ocr.lite_settings())
 
 
 __all__ = [
     "DoclingParser",
     "LiteParser",
     "LiteSettings",
+    "OcrOptions",
     "DEFAULT_MAX_PAGES",
     "DEFAULT_MAX_PDF_BYTES",
     "PARSER_NAMES",

@@ -9,7 +9,8 @@ import socket
 from contextlib import suppress
 from pathlib import Path
 
-from ..errors import ExtraNotInstalledError, ModelsUnavailableError
+from ..errors import ExtraNotInstalledError, ModelsUnavailableError, OcrUnavailableError
+from .ocr import HOW_TO_INSTALL_OCR, OcrOptions, find_tessdata
 from .parsed import ParsedDoc
 from .pdf_file import DEFAULT_MAX_PAGES, DEFAULT_MAX_PDF_BYTES, inspect_pdf
 
@@ -100,7 +101,10 @@ class DoclingParser:
     """Docling's standard PDF pipeline with table structure (TableFormer ``accurate`` by default).
 
     ``artifacts_path`` is a folder made by ``docling-tools models download`` for air-gapped use.
-    OCR is off by default (born-digital reports); turn it on for scans with ``do_ocr=True``.
+    ``ocr`` is the OCR choice the lite parser follows too: on, Docling reads bitmap areas (a scan's pages)
+    with Tesseract (tesserocr) in its languages. OCR is off when neither ``ocr`` nor ``do_ocr=True`` is given.
+    Where Tesseract's language data is missing Docling runs without OCR, and a PDF that then yields no
+    text raises OcrUnavailableError naming the packages.
     """
 
     name = "docling"
@@ -108,11 +112,12 @@ class DoclingParser:
     def __init__(
         self,
         artifacts_path: str | Path | None = None,
-        do_ocr: bool = False,
+        do_ocr: bool | None = None,
         table_mode: str = "accurate",
         num_threads: int | None = None,
         max_bytes: int = DEFAULT_MAX_PDF_BYTES,
         max_pages: int = DEFAULT_MAX_PAGES,
+        ocr: OcrOptions | None = None,
     ):
         if not docling_installed():
             raise ExtraNotInstalledError("DoclingParser", "docling", "docling")
@@ -121,26 +126,44 @@ class DoclingParser:
             raise ModelsUnavailableError(
                 f"Docling models not found in artifacts_path={self.artifacts_path}; {HOW_TO_GET_MODELS}"
             )
-        self.do_ocr = do_ocr
+        ocr = ocr or OcrOptions(enabled=bool(do_ocr))
+        if do_ocr is not None and do_ocr != ocr.enabled:
+            ocr = OcrOptions(enabled=do_ocr, languages=ocr.languages, tessdata=ocr.tessdata)
+        self.ocr = ocr
+        self.do_ocr = ocr.enabled
+        #: Why OCR could not be set up (empty when it could, or was not asked for).
+        self.ocr_missing = ""
         self.table_mode = table_mode
         self.num_threads = num_threads
         self.max_bytes = max_bytes
         self.max_pages = max_pages
         self._converter = None
 
-    def _make_converter(self):
-        from docling.datamodel.base_models import InputFormat
-        from docling.datamodel.pipeline_options import PdfPipelineOptions, TableFormerMode
-        from docling.document_converter import DocumentConverter, PdfFormatOption
+    def pipeline_options(self):
+        """Docling's PdfPipelineOptions for this parser: table structure, and OCR by Tesseract (tesserocr)
+        in the OCR choice's languages when it is on and the language data is found."""
+        from docling.datamodel.pipeline_options import PdfPipelineOptions, TableFormerMode, TesseractOcrOptions
 
         options = PdfPipelineOptions(artifacts_path=self.artifacts_path)
-        options.do_ocr = self.do_ocr
+        options.do_ocr = False
+        if self.do_ocr:
+            folder, self.ocr_missing = find_tessdata(self.ocr.languages, self.ocr.tessdata)
+            if folder is not None:
+                options.do_ocr = True
+                options.ocr_options = TesseractOcrOptions(lang=self.ocr.languages.split("+"), path=str(folder) + os.sep)
         options.do_table_structure = True
         options.table_structure_options.mode = (
             TableFormerMode.ACCURATE if self.table_mode == "accurate" else TableFormerMode.FAST
         )
         if self.num_threads is not None:
             options.accelerator_options.num_threads = self.num_threads
+        return options
+
+    def _make_converter(self):
+        from docling.datamodel.base_models import InputFormat
+        from docling.document_converter import DocumentConverter, PdfFormatOption
+
+        options = self.pipeline_options()
         return DocumentConverter(format_options={InputFormat.PDF: PdfFormatOption(pipeline_options=options)})
 
     def parse(self, path: str | Path, page_range: tuple[int, int] | None = None, on_page=None) -> ParsedDoc:
@@ -164,8 +187,11 @@ class DoclingParser:
                     f"{str(exc).splitlines()[0] if str(exc) else ''}); {HOW_TO_GET_MODELS}"
                 ) from exc
             raise
+        document = result.document
+        if self.ocr_missing and not document.texts and not document.tables:
+            raise OcrUnavailableError(info.path, f"{self.ocr_missing}; {HOW_TO_INSTALL_OCR}")
         return ParsedDoc(
-            document=result.document,
+            document=document,
             path=info.path,
             sha256=info.sha256,
             parser=self.name,

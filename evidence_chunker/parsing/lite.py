@@ -7,17 +7,18 @@ contents from dot leaders (:mod:`.lite_toc`). The remaining text
 is ordered by a recursive XY-cut and split into paragraphs, headings, captions, list items and page
 furniture (:mod:`.lite_layout`). Every item carries page provenance with a BOTTOMLEFT box in points.
 
-Born-digital PDFs only: a PDF without a text layer raises :class:`ImageOnlyPdfError`.
+A page without a usable text layer (a scan, or a layer of garbage glyphs) is read by OCR
+(:mod:`.lite_ocr`, Tesseract) into the same glyphs and rules, so the same stages run on it; the
+ParsedDoc lists those pages (``ocr_pages``). With OCR turned off, a PDF without text raises
+:class:`ImageOnlyPdfError`.
 """
 
 from __future__ import annotations
 
-import gc
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-import numpy as np
 from docling_core.types.doc import (
     BoundingBox,
     CoordOrigin,
@@ -44,8 +45,8 @@ from .lite_layout import (
     reading_order,
 )
 from .lite_furniture import find_furniture
-from .lite_graphics import extract_graphics
-from .lite_pdfium import PageFrame, extract_chars
+from .lite_ocr import OcrReader
+from .lite_pages import PageBatch, _PageText, prepare_page, read_page
 from .lite_settings import LiteSettings
 from .lite_zones import page_zones
 from .lite_borderless import find_aligned_tables
@@ -55,264 +56,13 @@ from .lite_ruled_headings import (
     is_heading_grid, join_continuations, repeats_labels, runs_between_grids, stack_heading_grids,
     take_headings_above, tells_columns_apart,
 )
-from .lite_tables import Edge, FoundTable, join_value_mark_columns, prepare_edges
-from .lite_text import (
-    Glyphs, Line, Phrase, Word, attach_list_markers, group_lines, phrases_from_words, split_phrases, words_from_glyphs,
-)
+from .lite_tables import FoundTable, join_value_mark_columns, prepare_edges
+from .lite_text import Line, Phrase, group_lines
 from .lite_toc import find_index_tables, is_page_index
 from .parsed import ParsedDoc
 from .pdf_file import DEFAULT_MAX_PAGES, DEFAULT_MAX_PDF_BYTES, inspect_pdf
 
 __all__ = ["LiteParser", "LiteSettings", "PageBatch"]
-
-# --------------------------------------------------------------------------------------------
-# Orientation: analysing a page whose text runs sideways
-# --------------------------------------------------------------------------------------------
-
-
-def _to_upright(box: tuple, orientation: int, width: float, height: float) -> tuple:
-    """A top-down box seen in the frame where text of ``orientation`` reads left to right."""
-    x0, top, x1, bottom = box
-    if orientation == 90:  # text runs upwards
-        return height - bottom, x0, height - top, x1
-    if orientation == 270:  # text runs downwards
-        return top, width - x1, bottom, width - x0
-    if orientation == 180:
-        return width - x1, height - bottom, width - x0, height - top
-    return box
-
-
-def _from_upright(box: tuple, orientation: int, width: float, height: float) -> tuple:
-    """Inverse of :func:`_to_upright` (``width``/``height`` are the original frame's)."""
-    x0, top, x1, bottom = box
-    if orientation == 90:
-        return top, height - x1, bottom, height - x0
-    if orientation == 270:
-        return width - bottom, x0, width - top, x1
-    if orientation == 180:
-        return width - x1, height - bottom, width - x0, height - top
-    return box
-
-
-@dataclass
-class PageContent:
-    """What one page offers: size in points (as displayed), glyphs and rules in the top-down frame."""
-
-    number: int
-    width: float
-    height: float
-    glyphs: Glyphs | None  # None once the page is prepared (its words hold what is needed)
-    orientation: np.ndarray | None  # of each glyph: 0, 90, 180, 270 degrees, counter-clockwise
-    edges: list[Edge]
-    figures: list[tuple[float, float, float, float]]  # boxes of curves, polygons and images
-
-
-def read_page(page: Any, number: int, settings: LiteSettings) -> PageContent:
-    """Glyphs, rules and figures of a pypdfium2 page (1-based ``number``); closes the page."""
-    frame = PageFrame(tuple(page.get_cropbox()), page.get_rotation())
-    try:
-        glyphs, orientation, text_objects = extract_chars(page, frame)
-        edges, figures = extract_graphics(page, frame, settings, text_objects) if len(glyphs) else ([], [])
-    finally:
-        page.close()
-    return PageContent(number, frame.width, frame.height, glyphs, orientation, edges, figures)
-
-
-@dataclass
-class _PageText:
-    """A page prepared for analysis in the frame where its main text is upright."""
-
-    content: PageContent
-    orientation: int
-    width: float  # of the analysis frame
-    height: float
-    phrases: list[Phrase]
-    edges: list[Edge]
-    figures: list[tuple]
-    lines: list[Line]
-
-    def to_page(self, box: tuple) -> tuple:
-        """A box of the analysis frame back on the displayed page (top-down)."""
-        return _from_upright(box, self.orientation, self.content.width, self.content.height)
-
-
-def _upright_columns(glyphs: Glyphs, orientation: int, width: float, height: float) -> Glyphs:
-    """:func:`_to_upright` over every glyph box."""
-    x0, top, x1, bottom = _to_upright((glyphs.x0, glyphs.top, glyphs.x1, glyphs.bottom), orientation, width, height)
-    return replace(glyphs, x0=x0, top=top, x1=x1, bottom=bottom)
-
-
-def _prepare_page(content: PageContent, settings: LiteSettings) -> _PageText:
-    """Phrases and rules of a page in its main text orientation; sideways text keeps its own reading."""
-    glyphs, orientation = content.glyphs, content.orientation
-    turns, first, counts = np.unique(orientation, return_index=True, return_counts=True)
-    # the most frequent orientation; of equally frequent ones the first printed
-    main = int(turns[min(range(len(turns)), key=lambda k: (-counts[k], first[k]))]) if len(turns) else 0
-    W, H = content.width, content.height
-    fw, fh = (H, W) if main in (90, 270) else (W, H)
-    if main:  # upright pages (nearly all) are already in the analysis frame
-        glyphs = _upright_columns(glyphs, main, W, H)
-    relative = (orientation - main) % 360
-    phrases: list[Phrase] = []
-    for rel in sorted(np.unique(relative).tolist(), key=lambda r: first[turns == (r + main) % 360][0]):
-        group = glyphs if rel == 0 and len(turns) == 1 else glyphs.take(np.flatnonzero(relative == rel))
-        if rel:
-            group = _upright_columns(group, rel, fw, fh)
-            group = group.take(np.lexsort((group.x0, np.rint(group.top))))
-        words = words_from_glyphs(group, settings)
-        group_phrases = split_phrases(phrases_from_words(words, settings), settings)
-        if rel:
-            for p in group_phrases:
-                for w in p.words:
-                    w.x0, w.top, w.x1, w.bottom = _from_upright((w.x0, w.top, w.x1, w.bottom), rel, fw, fh)
-                    w.orientation = rel
-                p.refresh()
-        else:
-            group_phrases = attach_list_markers(group_phrases, settings)
-        phrases.extend(group_phrases)
-    edges = [Edge(*_to_upright(tuple(e), main, W, H)) for e in content.edges]
-    figures = [_to_upright(f, main, W, H) for f in content.figures]
-    # the glyphs, rules and figures now live on as words, and as rules and figures in the analysis
-    # frame: the page's raw content need not outlive this call
-    content.glyphs, content.orientation, content.edges, content.figures = None, None, [], []
-    return _PageText(content, main, fw, fh, phrases, edges, figures, group_lines(phrases, settings))
-
-
-# --------------------------------------------------------------------------------------------
-# Pages read in one process, analysed in another
-# --------------------------------------------------------------------------------------------
-
-
-class PageBatch:
-    """Consecutive pages of a PDF read and prepared for analysis (:meth:`LiteParser.read_pages`).
-
-    In the process that read them they are kept as they are; pickled (sent to the process that
-    analyses the whole document) they travel in columns, which costs a small share of reading them.
-    """
-
-    def __init__(self, first: int, pages: list[_PageText] | None, has_text: bool, columns: "_PageColumns | None" = None):
-        self.first = first  # 0-based index of the first page
-        self.has_text = has_text
-        self._pages = pages
-        self._columns = columns
-
-    def __len__(self) -> int:
-        return len(self._pages) if self._pages is not None else len(self._columns.pages)
-
-    def prepared(self) -> list[_PageText]:
-        """The pages, as :func:`_prepare_page` made them."""
-        if self._pages is None:
-            # a burst of small objects that all live on: the cyclic garbage collector, run on every few
-            # hundred of them, would only walk them again and again (it would triple the cost)
-            enabled = gc.isenabled()
-            gc.disable()
-            try:
-                self._pages = self._columns.unpack()
-            finally:
-                if enabled:
-                    gc.enable()
-            self._columns = None
-        return self._pages
-
-    def __reduce__(self):
-        columns = self._columns if self._columns is not None else _PageColumns.pack(self._pages)
-        return PageBatch, (self.first, None, self.has_text, columns)
-
-
-@dataclass
-class _PageColumns:
-    """Prepared pages in columns (NumPy arrays and one string): words, phrases, lines and rules are
-    numbered across the pages; ``*_start`` arrays hold where each page's (each phrase's, each line's)
-    run begins, with one closing entry."""
-
-    pages: list[tuple[int, float, float, int, float, float]]  # number, width, height, orientation, frame w, h
-    figures: list[list[tuple]]
-    fonts: list[str]
-    text: str  # every word's text, one after the other
-    text_start: np.ndarray
-    words: np.ndarray  # x0, top, x1, bottom, size per word
-    word_style: np.ndarray  # bold, font, orientation per word
-    phrase_start: np.ndarray  # first word of each phrase
-    phrase_box: np.ndarray
-    page_phrase_start: np.ndarray
-    line_phrases: np.ndarray  # phrase numbers of each line, in the line's order
-    line_start: np.ndarray
-    page_line_start: np.ndarray
-    edges: np.ndarray
-    page_edge_start: np.ndarray
-
-    @classmethod
-    def pack(cls, pages: Sequence[_PageText]) -> "_PageColumns":
-        """The columns of some prepared pages."""
-        fonts: dict[str, int] = {}
-        texts: list[str] = []
-        words: list[tuple] = []
-        styles: list[tuple] = []
-        phrase_start, phrase_box, page_phrase_start = [], [], [0]
-        line_phrases, line_start, page_line_start = [], [0], [0]
-        edges, page_edge_start = [], [0]
-        for page in pages:
-            number = {id(p): k for k, p in enumerate(page.phrases, start=len(phrase_box))}
-            for phrase in page.phrases:
-                phrase_start.append(len(words))
-                phrase_box.append((phrase.x0, phrase.top, phrase.x1, phrase.bottom))
-                for w in phrase.words:
-                    texts.append(w.text)
-                    words.append((w.x0, w.top, w.x1, w.bottom, w.size))
-                    styles.append((w.bold, fonts.setdefault(w.font, len(fonts)), w.orientation))
-            page_phrase_start.append(len(phrase_box))
-            for line in page.lines:
-                line_phrases.extend(number[id(p)] for p in line.phrases)
-                line_start.append(len(line_phrases))
-            page_line_start.append(len(line_start) - 1)
-            edges.extend(page.edges)
-            page_edge_start.append(len(edges))
-        phrase_start.append(len(words))
-        return cls(
-            pages=[(p.content.number, p.content.width, p.content.height, p.orientation, p.width, p.height) for p in pages],
-            figures=[p.figures for p in pages], fonts=list(fonts), text="".join(texts),
-            text_start=np.cumsum([0] + [len(t) for t in texts]), words=np.array(words, dtype=float).reshape(-1, 5),
-            word_style=np.array(styles, dtype=np.int64).reshape(-1, 3), phrase_start=np.array(phrase_start),
-            phrase_box=np.array(phrase_box, dtype=float).reshape(-1, 4), page_phrase_start=np.array(page_phrase_start),
-            line_phrases=np.array(line_phrases, dtype=np.int64), line_start=np.array(line_start),
-            page_line_start=np.array(page_line_start), edges=np.array(edges, dtype=float).reshape(-1, 4),
-            page_edge_start=np.array(page_edge_start),
-        )
-
-    def unpack(self) -> list[_PageText]:
-        """The prepared pages again, as :func:`_prepare_page` made them."""
-        text, text_start = self.text, self.text_start.tolist()
-        fonts = self.fonts
-        words = [
-            Word(text[a:b], x0, top, x1, bottom, size, bool(bold), fonts[font], orientation)
-            for a, b, (x0, top, x1, bottom, size), (bold, font, orientation) in zip(
-                text_start, text_start[1:], self.words.tolist(), self.word_style.tolist()
-            )
-        ]
-        starts = self.phrase_start.tolist()
-        phrases = []
-        for a, b, (x0, top, x1, bottom) in zip(starts, starts[1:], self.phrase_box.tolist()):
-            phrase = Phrase(words[a:b])
-            phrase.x0, phrase.top, phrase.x1, phrase.bottom = x0, top, x1, bottom
-            phrases.append(phrase)
-        members, line_start = self.line_phrases.tolist(), self.line_start.tolist()
-        lines = [Line([phrases[k] for k in members[a:b]]) for a, b in zip(line_start, line_start[1:])]
-        edges = [Edge(*e) for e in self.edges.tolist()]
-        out = []
-        bounds = zip(
-            self.pages, self.figures, _runs(self.page_phrase_start), _runs(self.page_line_start), _runs(self.page_edge_start)
-        )
-        for (number, width, height, orientation, fw, fh), figures, (pa, pb), (la, lb), (ea, eb) in bounds:
-            content = PageContent(number, width, height, None, None, [], [])
-            out.append(_PageText(content, orientation, fw, fh, phrases[pa:pb], edges[ea:eb], figures, lines[la:lb]))
-        return out
-
-
-def _runs(starts: np.ndarray) -> list[tuple[int, int]]:
-    """(start, end) of each run given the starts and one closing entry."""
-    values = starts.tolist()
-    return list(zip(values, values[1:]))
-
 
 # --------------------------------------------------------------------------------------------
 # The parser
@@ -329,7 +79,8 @@ class _PageResult:
 
 
 class LiteParser:
-    """Model-free parser for born-digital PDFs; ``parse`` returns a ParsedDoc with ``parser="lite"``.
+    """Model-free parser; ``parse`` returns a ParsedDoc with ``parser="lite"``. Pages without a usable
+    text layer are read by OCR (``settings.ocr``, languages ``settings.ocr_languages``).
 
     ``settings`` is a :class:`LiteSettings` or a dict of field overrides; ``max_bytes``/``max_pages``
     are the pre-flight limits of :func:`inspect_pdf`.
@@ -363,9 +114,15 @@ class LiteParser:
             raise ValueError(f"{info.path}: page batches cover pages {covered[:1]}..{covered[-1:]} in {len(pages)} "
                              f"batches, not consecutive pages of the PDF's {info.page_count} in order")
         if not any(batch.has_text for batch in pages):
-            raise ImageOnlyPdfError(info.path)
-        document = self.build_document([page for batch in pages for page in batch.prepared()], name=info.path.stem)
-        return ParsedDoc(document=document, path=info.path, sha256=info.sha256, parser=self.name, page_count=len(covered))
+            raise ImageOnlyPdfError(info.path, _why_no_text(self.settings, pages))
+        prepared = [page for batch in pages for page in batch.prepared()]
+        document = self.build_document(prepared, name=info.path.stem)
+        ocr = {p.content.number: p.content.ocr for p in prepared if p.content.ocr is not None}
+        return ParsedDoc(
+            document=document, path=info.path, sha256=info.sha256, parser=self.name, page_count=len(covered),
+            ocr_pages={n: read.confidence for n, read in ocr.items()},
+            ocr_timeouts=sorted(n for n, read in ocr.items() if read.timed_out),
+        )
 
     def read_pages(self, path: str | Path, start: int = 0, stop: int | None = None) -> PageBatch:
         """Pages ``start`` to ``stop - 1`` (0-based; all by default) read and prepared for analysis:
@@ -378,11 +135,12 @@ class LiteParser:
             raise CorruptPdfError(Path(path), str(exc)) from exc
         pages: list[_PageText] = []
         has_text = False
+        ocr = OcrReader(self.settings, Path(path)) if self.settings.ocr else None
         try:
             for i in range(start, len(pdf) if stop is None else min(stop, len(pdf))):
-                content = read_page(pdf[i], i + 1, self.settings)
+                content = read_page(pdf[i], i + 1, self.settings, ocr)
                 has_text = has_text or bool(len(content.glyphs))
-                pages.append(_prepare_page(content, self.settings))
+                pages.append(prepare_page(content, self.settings))
         finally:
             pdf.close()
         return PageBatch(start, pages, has_text)
@@ -527,6 +285,19 @@ class LiteParser:
                         content_layer=ContentLayer.FURNITURE,
                     )
         return doc
+
+
+def _why_no_text(settings: LiteSettings, batches: Sequence[PageBatch]) -> str:
+    """What to say of a PDF that gave no text: OCR was off, or what it did."""
+    if not settings.ocr:
+        return "OCR is turned off (LiteSettings(ocr=False), sjt --no-ocr): turn it on to read the pages with Tesseract"
+    read = [p.content for batch in batches for p in batch.prepared() if p.content.ocr is not None]
+    if not read:
+        return "no page shows an image to read by OCR"
+    late = [c.number for c in read if c.ocr.timed_out]
+    if late:
+        return f"OCR timed out on pages {late} (LiteSettings.ocr_timeout={settings.ocr_timeout} s)"
+    return f"OCR read no words on its {len(read)} page(s)"
 
 
 def _display_lines(page: _PageText, settings: LiteSettings) -> tuple[list[Line], dict[int, Phrase]]:

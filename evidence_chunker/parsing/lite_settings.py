@@ -7,10 +7,12 @@ stated); "points" are PDF points; a "share" is a fraction from 0 to 1.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, fields, replace
 from typing import Any, Mapping
 
 from ..patterns import CAPTION_MAX_CHARS
+from .ocr import DEFAULT_OCR_LANGUAGES
 
 __all__ = ["LiteSettings"]
 
@@ -169,10 +171,39 @@ class LiteSettings:
     row_header_numbers: float = 0.5
     #: Find borderless (aligned-column) tables; ruled tables are always found.
     borderless_tables: bool = True
+    # ---- OCR (pages without a usable text layer; see evidence_chunker.parsing.ocr) --------------
+    #: Read pages without a usable text layer with Tesseract; off, a PDF with no text raises ImageOnlyPdfError.
+    ocr: bool = True
+    #: Tesseract languages, joined by "+" (traineddata names: "kor+eng", "eng", "jpn+eng").
+    ocr_languages: str = DEFAULT_OCR_LANGUAGES
+    #: Pages are rendered at this many dots per inch for OCR (docs/parsers.md: on the sample scans 300 finds
+    #: 98.1% of the numbers, 200 finds 97.9% in half the time).
+    ocr_dpi: int = 300
+    #: Tesseract's page segmentation mode: 4 reads the page as one column of lines of any size, and the
+    #: parser's own stages find the columns and tables in the word boxes (on the Korean sample scan it
+    #: finds 91% of the words where the automatic mode, 3, finds 80%: docs/parsers.md).
+    ocr_psm: int = 4
+    #: Seconds Tesseract may spend on one page; a page that takes longer keeps no words and is reported.
+    ocr_timeout: float = 120.0
+    #: Folder of Tesseract's *.traineddata; empty: TESSDATA_PREFIX, else the folders apt and brew install to.
+    ocr_tessdata: str = ""
+    #: A text layer is judged only with at least this many words (fewer: kept as it is, unless empty)...
+    text_layer_min_words: int = 12
+    #: ...and is garbage (the page is OCRed) when fewer than this share of its words are plausible
+    #: words of the expected scripts (lite_text_layer.py; docs/parsers.md gives the measured shares).
+    text_layer_min_plausible: float = 0.6
+    #: A text layer with at least this many Latin letters...
+    text_layer_min_letters: int = 200
+    #: ...is also garbage when fewer than this share of them are the twelve common letters (etaoinshrdlc).
+    text_layer_min_common_letters: float = 0.65
 
     def __post_init__(self) -> None:
         for f in fields(self):
             value = getattr(self, f.name)
+            if f.type in ("str", str):
+                if not isinstance(value, str):
+                    raise ValueError(f"LiteSettings.{f.name} must be a string, got {value!r}")
+                continue
             if f.type in ("bool", bool):
                 if not isinstance(value, bool):
                     raise ValueError(f"LiteSettings.{f.name} must be true or false, got {value!r}")
@@ -185,6 +216,9 @@ class LiteSettings:
                 raise ValueError(f"LiteSettings.{f.name} must be positive, got {value!r}")
             if f.name in _SHARES and value > 1:
                 raise ValueError(f"LiteSettings.{f.name} is a share of 0 to 1, got {value!r}")
+        if not _LANGUAGES_RE.fullmatch(self.ocr_languages):
+            raise ValueError(f"LiteSettings.ocr_languages must be Tesseract language names joined by '+' "
+                             f"(\"kor+eng\"), got {self.ocr_languages!r}")
 
     @classmethod
     def resolve(cls, settings: "LiteSettings | Mapping[str, Any] | None") -> "LiteSettings":
@@ -200,12 +234,14 @@ class LiteSettings:
         return replace(cls(), **dict(settings))
 
 
+#: Tesseract language names joined by "+": "kor+eng", "chi_sim+eng".
+_LANGUAGES_RE = re.compile(r"[A-Za-z][A-Za-z0-9_]*(?:\+[A-Za-z][A-Za-z0-9_]*)*")
 #: Fields that are shares (0 to 1).
 _SHARES = frozenset({
     "line_overlap", "margin_band", "wide_block", "rule_coverage", "divider_coverage", "page_wide",
     "split_row_share", "split_row_token_share", "diagram_piece", "background_share", "figure_share",
     "background_image_share", "min_fill", "span_tolerance", "numeric_share", "text_table_fill",
-    "row_header_labels", "row_header_numbers",
+    "row_header_labels", "row_header_numbers", "text_layer_min_plausible", "text_layer_min_common_letters",
 })
 #: Fields for which 0 is a meaningful value (no tolerance, no plain lines allowed, never).
 _MAY_BE_ZERO = frozenset({
@@ -214,4 +250,5 @@ _MAY_BE_ZERO = frozenset({
     "section_indent", "wrap_gap", "currency_gap", "align_tolerance", "min_gutter", "margin_band",
     "split_row_share", "split_row_token_share", "diagram_piece", "min_fill", "numeric_share",
     "text_table_fill", "row_header_labels", "row_header_numbers", "figure_share", "zone_min_prose",
+    "text_layer_min_plausible", "text_layer_min_common_letters",
 })

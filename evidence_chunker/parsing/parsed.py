@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
@@ -33,6 +33,8 @@ class ParsedDoc:
 
     ``sha256`` is the hash of the PDF's bytes (None when the PDF is not at hand),
     ``parser`` names what produced the document ("docling", "lite", "docling-json", ...).
+    ``ocr_pages`` maps each page (1-based) whose text was read by OCR to the mean confidence of its words
+    (0..1); ``ocr_timeouts`` lists the pages OCR gave up on (their text is missing).
     """
 
     document: DoclingDocument
@@ -40,6 +42,15 @@ class ParsedDoc:
     sha256: str | None
     parser: str
     page_count: int
+    ocr_pages: dict[int, float] = field(default_factory=dict)
+    ocr_timeouts: list[int] = field(default_factory=list)
+
+    @property
+    def ocr_confidence(self) -> float | None:
+        """The mean word confidence (0..1, four decimals) of the pages read by OCR; None when none was."""
+        if not self.ocr_pages:
+            return None
+        return round(sum(self.ocr_pages.values()) / len(self.ocr_pages), 4)
 
     @property
     def default_doc_id(self) -> str:
