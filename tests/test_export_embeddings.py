@@ -6,9 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
-import os
-import re
-import subprocess
 import sys
 
 import numpy as np
@@ -30,7 +27,7 @@ from semantic_json import LiteEmbedder  # noqa: E402
 from semantic_json.embedder_choice import check_choice, embedder_for_name, installed_choices  # noqa: E402
 from semantic_json.errors import EmbedderMismatchError, MissingExtraError, UnknownEmbedderError  # noqa: E402
 
-from repo_paths import FINQA_PDFS, REPO, SAMPLE_PDFS  # noqa: E402
+from repo_paths import FINQA_PDFS, SAMPLE_PDFS  # noqa: E402
 
 REPORT = SAMPLE_PDFS / "annual_report_en.pdf"
 #: Questions of benchmarks/questions/sample_pdfs.jsonl: (question, figure printed in the answer, its page).
@@ -146,18 +143,6 @@ def test_building_an_adapter_without_its_extra_names_the_extra(monkeypatch):
         module.LangChainEmbeddings()
     with pytest.raises(ImportError, match=r"semantic-json-transport\[llamaindex\]"):
         module.LlamaIndexEmbedding()
-
-
-def test_the_langchain_and_llamaindex_example_of_the_docs_prints_what_it_shows(tmp_path):
-    page = (REPO / "docs" / "vector_stores.md").read_text(encoding="utf-8")
-    section = page.split("## LangChain and LlamaIndex", 1)[1]
-    code = re.search(r"```python\n(.*?)```", section, re.DOTALL).group(1)
-    shown = re.search(r"prints\n\n```\n(.*?)```", section, re.DOTALL).group(1)
-    assert sjt(["corpus", str(REPORT), "--parser", "lite", "-q", "-o", str(tmp_path / "corpus.jsonl")]) == 0
-    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True,
-                         env=dict(os.environ), timeout=300)
-    assert out.returncode == 0, out.stderr[-2000:]
-    assert out.stdout == shown
 
 
 @pytest.mark.slow
