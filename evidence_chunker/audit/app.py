@@ -122,10 +122,11 @@ def _answer_payload(data: Any) -> Any:
 
 
 def _cited_regions(repo, data: Any):
-    """The regions an answer cites, resolved from the index (citation ids need no transport). An answer that
-    cites positional ids (DOC:R1) is read against the result `sjt search` kept beside the index file."""
-    from semantic_json import SearchResult, parse_citation_id
-    from semantic_json.errors import UnknownRegionError
+    """The regions an answer cites and, by id, why the others do not resolve: citation ids resolve from the
+    index (no transport needed). An answer that cites positional ids (DOC:R1) is read against the result
+    `sjt search` kept beside the index file."""
+    from semantic_json import parse_citation_id
+    from semantic_json.citations import resolve_citations
 
     statements = data.get("statements") if isinstance(data, dict) else None
     cited = [cid for s in statements or [] if isinstance(s, dict) for cid in s.get("citation_ids") or []
@@ -135,14 +136,8 @@ def _cited_regions(repo, data: Any):
         if result is None:
             raise ServingError("the answer cites positional ids (DOC:R1) and no transport was pasted: paste the "
                                "transport the answer was made from, or cite citation ids (DOC@c<start>-<end>.<hash>)")
-        return result
-    regions = []
-    for cid in dict.fromkeys(cited):
-        try:
-            regions.append(repo.get_region(cid))
-        except UnknownRegionError:
-            continue  # the oracle rejects the statement as an invalid citation
-    return SearchResult("", regions)
+        return result, {}
+    return resolve_citations(repo, cited)
 
 
 def _statement_rows(report, regions: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
@@ -275,9 +270,10 @@ def create_app(index_path: str | Path, allowed_hosts: list[str] | None = None,
                 data = _answer_payload(json.loads(answer_text))
             except json.JSONDecodeError as exc:
                 raise ServingError(f"answer: not JSON ({exc})") from None
-            result = parse_transport(transport_text) if transport_text.strip() else _cited_regions(repo, data)
+            result, unresolved = ((parse_transport(transport_text), {}) if transport_text.strip()
+                                  else _cited_regions(repo, data))
             try:
-                report = validate_cited_answer(data, result)
+                report = validate_cited_answer(data, result, unresolved=unresolved)
             except (SemanticJsonError, ValueError, TypeError) as exc:
                 raise ServingError(f"answer: {exc}") from exc
         except ServingError as exc:

@@ -50,7 +50,7 @@ _EXPORTS = {
         "SCHEMA_FILE_META_KEYS", "as_anthropic_tool", "as_openai_response_format", "as_openai_tool",
         "cited_answer_schema",
     )},
-    "validate_cited_answer": ".validation",
+    **{name: ".validation" for name in ("resolve_citations", "validate_cited_answer")},
 }
 
 
@@ -78,6 +78,7 @@ __all__ = [
     "as_anthropic_tool",
     "result_region_ids",
     "validate_cited_answer",
+    "resolve_citations",
     "find_numbers",
     "render_answer",
 ]

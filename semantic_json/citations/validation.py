@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..errors import CitedAnswerInputError, CitedAnswerTypeError
@@ -167,13 +167,14 @@ def _cited_ids(payload: Any) -> list[str]:
     return list(dict.fromkeys(cid for _, ids in _parse_statements(payload) for cid in ids))
 
 
-def _resolve(repository: Any, citation_ids: list[str]) -> tuple[Any, dict[str, str]]:
-    """The regions `repository` resolves for `citation_ids` (a SearchResult) and why the others did not."""
+def resolve_citations(repository: Any, citation_ids: Iterable[str]) -> tuple[Any, dict[str, str]]:
+    """The regions a repository resolves for `citation_ids` (get_region; a SearchResult) and, by id, why the
+    others did not resolve ("document changed: …"): what an answer is checked against without a transport."""
     from ..errors import UnknownRegionError
     from ..transport import SearchResult
 
     regions, unresolved = [], {}
-    for cid in citation_ids:
+    for cid in dict.fromkeys(citation_ids):
         try:
             regions.append(repository.get_region(cid))
         except UnknownRegionError as exc:
@@ -188,13 +189,15 @@ def validate_cited_answer(
     policy: Policy = POLICY_REJECT,
     strict_numbers: bool = True,
     repository: Any = None,
+    unresolved: Mapping[str, str] | None = None,
 ) -> ValidationReport:
     """Check a model's cited answer against the search result it was given, or against an index.
 
     `payload` is the answer as JSON text, UTF-8 bytes, a dict or a CitedAnswer; `result` the SearchResult
     (or its transport dict / JSON). Without a result, `repository` (a SemanticRepository) resolves every
     cited citation id from its index (`get_region`): an id it cannot resolve, or whose document changed, is
-    an invalid citation that says why. With `strict_numbers` (the default) a statement whose figure none of
+    an invalid citation that says why (`unresolved`, id → why, does the same for a result made by
+    resolve_citations). With `strict_numbers` (the default) a statement whose figure none of
     its cited regions prints (after scale normalisation) is rejected; False (lenient) only flags it.
     Raises CitedAnswerTypeError (with the JSON path) when the payload is not of the schema's shape,
     CitedAnswerInputError for another Python type, TransportFormatError for a result that is not a
@@ -203,11 +206,11 @@ def validate_cited_answer(
     if policy not in POLICIES:
         raise ValueError(f"policy must be one of {', '.join(repr(p) for p in POLICIES)}, got {policy!r}")
     data = _load_payload(payload)
-    unresolved: dict[str, str] = {}
+    unresolved = dict(unresolved or {})
     if result is None:
         if repository is None:
             raise TypeError("validate_cited_answer needs the search result the model was given, or repository=")
-        result, unresolved = _resolve(repository, _cited_ids(data))
+        result, unresolved = resolve_citations(repository, _cited_ids(data))
     catalog = _catalog(result)
     statements = _parse_statements(data)
     known = catalog.ids
