@@ -7,9 +7,8 @@ import re
 
 import pytest
 
-from docs_run import (
-    PAGES, PageRun, align, difference, json_match, lines_match, normalise, parse_page, part_matches, regenerated,
-)
+from docs_regenerate import align, difference, regenerated
+from docs_run import PAGES, PageRun, json_match, lines_match, normalise, parse_page, part_matches
 
 RUNNABLE = ("python", "console", "shell", "commands", "output", "file", "usage", "illustration")
 BLOCKS = [pytest.param(page, i, id=block.name) for page in PAGES for i, block in enumerate(parse_page(page))
