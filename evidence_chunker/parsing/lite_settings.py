@@ -36,6 +36,14 @@ class LiteSettings:
     mark_gap: float = 1.5
     #: A glyph this far left of the previous one starts a new word (text written out of order).
     backtrack: float = 0.5
+    #: Join a letter the PDF set apart from its word ("Incom e", "C ompany", :mod:`.lite_spacing`)...
+    join_split_letters: bool = True
+    #: ...when their gap is at most this many times the phrase's usual word gap (the median of its others)...
+    letter_gap_ratio: float = 1.25
+    #: ...and the document prints the joined word whole at least this many times (as one word)...
+    letter_min_uses: int = 2
+    #: ...and this many times as often as the fragment ("income" against "incom").
+    letter_fragment_ratio: float = 3.0
     #: Two extents are on one baseline when they overlap by this share of the smaller height.
     line_overlap: float = 0.5
     #: Font sizes differing by more than this share are different styles.
