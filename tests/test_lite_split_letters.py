@@ -16,7 +16,12 @@ pytest.importorskip("reportlab")
 from reportlab.pdfbase.pdfmetrics import stringWidth  # noqa: E402
 from reportlab.pdfgen import canvas  # noqa: E402
 
+from collections import Counter  # noqa: E402
+
 from evidence_chunker import EvidenceChunker  # noqa: E402
+from evidence_chunker.parsing.lite_settings import LiteSettings  # noqa: E402
+from evidence_chunker.parsing.lite_spacing import is_split_word, join_in_phrase, word_uses  # noqa: E402
+from evidence_chunker.parsing.lite_text import Phrase, Word  # noqa: E402
 
 FONT, BOLD, SIZE = "Helvetica", "Helvetica-Bold", 10
 ROWS = [
@@ -82,10 +87,37 @@ def test_the_letter_is_set_apart_as_far_as_the_words_are(tmp_path):
     assert any(item.text.endswith("Consolidated Statement of Incom e") for item in doc.texts)
 
 
+def test_a_letter_drawn_apart_in_the_content_stream_joins_the_word_it_touches():
+    """Verizon's 2022 10-K (page 92) draws the "e" of "comprehensive" after the figures of its row, 0.06 pt
+    right of the "v": read in the order of the glyphs it was a word of its own, "comprehensiv e". The
+    boxes below are the glyphs' (points, 9 pt Arial Bold); no other word of this document says
+    "comprehensive", so only the touch joins them."""
+    def row(e_x0: float) -> Phrase:
+        return Phrase([Word("Accumulated", 43.07, 628.05, 98.6, 638.09, 9.0, True, "Arial-BoldMT"),
+                       Word("other", 101.1, 628.05, 124.1, 638.09, 9.0, True, "Arial-BoldMT"),
+                       Word("comprehensiv", 229.1, 628.05, 290.12, 638.09, 9.0, True, "Arial-BoldMT"),
+                       Word("e", e_x0, 628.06, e_x0 + 5.01, 638.11, 9.0, True, "Arial-BoldMT")])
+
+    touching, apart = row(290.18), row(292.4)  # 0.06 pt, and a quarter em (a word's gap) right of the "v"
+    assert join_in_phrase(touching, word_uses([touching]), LiteSettings()) == 1
+    assert touching.text == "Accumulated other comprehensive"
+    assert join_in_phrase(apart, word_uses([apart]), LiteSettings()) == 0
+
+
 def test_one_letter_words_stay_apart(tmp_path):
-    sentence = "The value of a share of Class A stock is set by a committee"
+    sentence = "Sales abroad grew: a share of Class A stock sold abroad is a broad measure of sales abroad"
     pdf = statement_pdf(tmp_path / "words.pdf", "Consolidated Statement of Income", {}, sentence)
     assert sentence in _texts(pdf)
+
+
+def test_a_split_word_is_one_the_document_prints_whole_and_not_two_it_prints_apart():
+    """The counts are the document's own (casefolded letter runs): 3M's income statement against the
+    "a broad" of a filing that also writes "abroad" a dozen times."""
+    uses = Counter(income=40, incom=1, e=3, abroad=12, broad=3, arise=6, rise=1, a=500, of=900)
+    assert is_split_word("income", "incom", "e", uses, min_uses=2, ratio=3)
+    assert not is_split_word("abroad", "broad", "a", uses, min_uses=2, ratio=3)  # "a" and "broad" are words
+    assert not is_split_word("ofa", "of", "a", uses, min_uses=2, ratio=3)  # "ofa" is not
+    assert not is_split_word("arise", "rise", "a", uses, min_uses=2, ratio=3)  # "a" is far commoner
 
 
 def _lite(**settings):
