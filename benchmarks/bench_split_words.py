@@ -105,7 +105,8 @@ def changed_words(name: str, pdfs: list[Path]) -> None:
         for (_, before), (_, after) in zip(texts_by_kind(apart), texts_by_kind(joined)):
             if before != after:
                 changes.append((pdf.name, before, after))
-    print(f"{name:<40} {len(pdfs):>3} PDFs: {len(changes)} texts changed by the join")
+    words = sum(sum((Counter(before.split()) - Counter(after.split())).values()) for _, before, after in changes)
+    print(f"{name:<40} {len(pdfs):>3} PDFs: {len(changes)} texts and {words} words changed by the join")
     for pdf, before, after in changes[:10]:
         print(f"    {pdf}: {before[:80]!r} -> {after[:80]!r}")
 
