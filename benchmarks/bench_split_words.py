@@ -11,9 +11,9 @@
    run followed by one lowercase letter, or one letter followed by a lowercase run, whose join is a word the
    set prints whole at least MIN_USES times and more than FRAGMENT_RATIO times as often as the fragment,
    while the letter and the fragment are not both words it prints ("a broad" is two words, though "abroad"
-   is one): ``lite_spacing.is_split_word`` over the whole set's vocabulary (no dictionary ships). The
-   parser applies the same test to each document's own words, and only across a gap no wider than the
-   line's word spaces between glyphs of one style.
+   is one), over the whole set's vocabulary (no dictionary ships). The parser's test
+   (``lite_spacing.is_split_word``, on each document's own words) is stricter: it also wants the join at
+   least as common as the letter alone, which over a whole set would leave out split names ("S atya").
 2. sample_pdfs and the reference corpus PDFs: every PDF parsed with ``join_split_letters`` off and on, and
    the words that differ printed: words joined that should be apart would show here (target 0).
 """
@@ -35,7 +35,6 @@ sys.path.insert(0, str(REPO))
 from docling_core.types.doc import DocItemLabel, DoclingDocument  # noqa: E402
 
 from evidence_chunker.parsing import LiteParser, ParsedDoc  # noqa: E402
-from evidence_chunker.parsing.lite_spacing import is_split_word  # noqa: E402
 from parse_cache import cached_parse  # noqa: E402
 
 #: The join of a split word is printed whole at least this many times in the set...
@@ -76,7 +75,8 @@ def split_words(text: str, uses: Counter) -> list[str]:
         for match in pattern.finditer(text):
             joined = (match.group(1) + match.group(2)).casefold()
             fragment, letter = match.group(fragment_at).casefold(), match.group(3 - fragment_at).casefold()
-            if is_split_word(joined, fragment, letter, uses, MIN_USES, FRAGMENT_RATIO):
+            if (uses[joined] >= MIN_USES and uses[joined] > FRAGMENT_RATIO * uses[fragment]
+                    and not (uses[letter] >= MIN_USES and uses[fragment] >= MIN_USES)):
                 found.append(match.group(0))
     return found
 
