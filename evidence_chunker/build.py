@@ -34,10 +34,9 @@ from .tables import (
     header_blocks,
     header_lines,
     plain_table_data,
-    render_html,
-    render_markdown,
     table_abstract,
 )
+from .table_render import render_html, render_markdown
 from .titles import SOURCE_CAPTION, SOURCE_DIRECT, SOURCE_RUNNING_TITLE, SOURCE_TITLE_BLOCK, find_period, table_title
 from .units import EvidenceUnit, PageBox
 
@@ -109,7 +108,8 @@ def group_tables(items: list[DocItem], doc: DoclingDocument) -> list[TableGroup]
         if not isinstance(item, TableItem) or item.data is None or item.data.num_rows == 0:
             continue
         data = bottom_left_cells(plain_table_data(item.data, doc), item, doc)
-        layout = analyse_table(data)
+        contents = item.label == DocItemLabel.DOCUMENT_INDEX
+        layout = analyse_table(data, contents)
         if groups:
             prev = groups[-1]
             between = items[prev.last + 1 : index]
@@ -118,7 +118,7 @@ def group_tables(items: list[DocItem], doc: DoclingDocument) -> list[TableGroup]
                 prev.parts.append(item)
                 prev.last = index
                 prev.data = data
-                prev.layout = analyse_table(data)
+                prev.layout = analyse_table(data, contents)
                 prev.part_body_rows.append(layout.num_rows - layout.header_rows)
                 continue
         groups.append(

@@ -3,9 +3,13 @@
 Every piece repeats the caption and the column-header rows, holds whole body rows, and stays within the
 limit by ``count_eu_tokens``. A unit is cut into as few pieces as the limit allows, of sizes as even as
 that number allows (not a full first piece and a last piece of one row). Context above goes with the
-first piece, context below and footnotes with the last, each only where it fits. When not even one row
-fits beside the header, the unit passes through unchanged as ``llm_summary``: a layer above must
-summarise it.
+first piece, context below and footnotes with the last: the paragraphs nearest the table that fit beside
+its first (last) row; a paragraph left out stays in the Text Chunks (:mod:`.corpus.consumed`). A row
+that does not fit beside the header on its own is cut into *row parts*: its flattened line ("row header |
+column: value; ...", which names every value's column, so the header lines are not repeated) in pieces
+of whole column-value pairs, the row header opening each, and a value too long for one piece cut between
+words. So every piece fits; ``llm_summary`` (the unit passed through unchanged for a layer above to
+summarise) is left only for a unit whose title line alone leaves no room for any text.
 """
 
 from __future__ import annotations
@@ -16,14 +20,21 @@ from typing import Literal
 
 from docling_core.types.doc import TableData
 
-from .tables import render_html, render_markdown, slice_table_data
-from .tokens import DEFAULT_TOKEN_LIMIT, count_eu_tokens, count_tokens
+from .table_render import render_html, render_markdown
+from .tables import PAIR_SEP, ROW_HEADER_SEP, VALUE_SEP, slice_table_data
+from .tokens import DEFAULT_TOKEN_LIMIT, count_eu_tokens, count_tokens, cut_to_tokens
 from .units import EvidenceUnit, PageBox
 
 #: The limit ``split_eu`` applies by default (cl100k tokens of ``EvidenceUnit.text``).
 SPLIT_LIMIT = DEFAULT_TOKEN_LIMIT
 
 SplitKind = Literal["single", "row_split", "llm_summary"]
+#: Joins between the parts of a unit's text ("\n\n"), counted generously when a row part is sized.
+PART_JOIN_TOKENS = 4
+#: A row part holds at least this many tokens of the row beside the title line; a longer title line (a
+#: paragraph taken for a caption) is shortened to CAPTION_SHARE of the limit in the row's parts.
+MIN_PART_TOKENS = 64
+CAPTION_SHARE = 0.25
 
 
 @dataclass
@@ -110,10 +121,36 @@ class _MarkdownRows:
         return "\n".join(lines)
 
 
-def _piece(eu: EvidenceUnit, data: TableData | None, start: int, end: int, first: bool, last: bool,
-           with_before: bool, with_after: bool, markdown_rows: _MarkdownRows | None = None,
-           sized_only: bool = False) -> EvidenceUnit:
-    """Body rows ``start``..``end`` of ``eu`` as an unnumbered piece (ids are set once all pieces exist).
+def _after_items(eu: EvidenceUnit) -> list[str]:
+    """What may follow a table's last rows, nearest first: its footnotes, then the paragraphs below it."""
+    return [*eu.footnotes, *eu.context_after]
+
+
+def _context(eu: EvidenceUnit, before: int, after: int) -> dict:
+    """The context fields of a piece that keeps the ``before`` paragraphs above the table nearest to it and
+    the first ``after`` of :func:`_after_items` (footnotes first), with their pages, boxes and refs."""
+    above = len(eu.context_before)
+    keep_above = range(above - before, above)
+    notes = min(after, len(eu.footnotes))
+    below = max(after - len(eu.footnotes), 0)
+    refs_above, refs_below = eu.context_refs[:above], eu.context_refs[above:]
+    pick = lambda values, kept: [values[i] for i in kept if i < len(values)]  # noqa: E731
+    return dict(
+        context_before=pick(eu.context_before, keep_above),
+        context_before_pages=pick(eu.context_before_pages, keep_above),
+        context_before_boxes=pick(eu.context_before_boxes, keep_above),
+        context_after=list(eu.context_after[:below]),
+        context_after_pages=list(eu.context_after_pages[:below]),
+        context_after_boxes=list(eu.context_after_boxes[:below]),
+        footnotes=list(eu.footnotes[:notes]),
+        context_refs=pick(refs_above, keep_above) + list(refs_below[:below]),
+    )
+
+
+def _piece(eu: EvidenceUnit, data: TableData | None, start: int, end: int, before: int, after: int,
+           markdown_rows: _MarkdownRows | None = None, sized_only: bool = False) -> EvidenceUnit:
+    """Body rows ``start``..``end`` of ``eu`` as an unnumbered piece (ids are set once all pieces exist),
+    with ``before`` paragraphs of context above and ``after`` items below (see :func:`_context`).
     ``sized_only``: a piece only to be counted (its ``text``), without its HTML and table data."""
     header_rows = eu.header_row_count
     sliced = slice_table_data(data, header_rows, start, end) if data is not None else None
@@ -123,13 +160,9 @@ def _piece(eu: EvidenceUnit, data: TableData | None, start: int, end: int, first
     else:
         markdown = render_markdown(sliced) if sliced is not None else None
     row_pages = eu.row_pages[start:end]
+    context = _context(eu, before, after)
     pages = set(row_pages) or {eu.page_no}
-    before = eu.context_before if (first and with_before) else []
-    after = eu.context_after if (last and with_after) else []
-    if before:
-        pages |= set(eu.context_before_pages)
-    if after:
-        pages |= set(eu.context_after_pages)
+    pages |= {*context["context_before_pages"], *context["context_after_pages"]}
     own_boxes = rows_boxes(data, eu.header_row_count, start, end, eu.row_pages)
     return replace(
         eu,
@@ -139,15 +172,7 @@ def _piece(eu: EvidenceUnit, data: TableData | None, start: int, end: int, first
         row_pages=row_pages,
         table_html=html,
         table_markdown=markdown,
-        context_before=list(before),
-        context_before_pages=list(eu.context_before_pages) if before else [],
-        context_after=list(after),
-        context_after_pages=list(eu.context_after_pages) if after else [],
-        footnotes=list(eu.footnotes) if (last and with_after) else [],
-        context_refs=(eu.context_refs[: len(eu.context_before)] if before else [])
-        + (eu.context_refs[len(eu.context_before) :] if after else []),
-        context_before_boxes=list(eu.context_before_boxes) if before else [],
-        context_after_boxes=list(eu.context_after_boxes) if after else [],
+        **context,
         page_span=pages,
         page_boxes=own_boxes or [b for b in eu.page_boxes if b.page in pages] or list(eu.page_boxes[:1]),
         body_row_range=(start, end),
@@ -176,9 +201,14 @@ class _PieceCost:
         for cost in row_costs:
             self.prefix.append(self.prefix[-1] + cost)
         self.caption = count_tokens(eu.title_line or "")
-        self.before = sum(count_tokens(p) for p in eu.context_before)
-        self.after = sum(count_tokens(p) for p in (*eu.context_after, *eu.footnotes))
         self.joins = 2 * (2 + len(eu.context_before) + len(eu.context_after) + len(eu.footnotes))
+        # tokens of the k paragraphs nearest the table above it, and of the first k items below it
+        self.before = [0]
+        for paragraph in reversed(eu.context_before):
+            self.before.append(self.before[-1] + count_tokens(paragraph))
+        self.after = [0]
+        for item in _after_items(eu):
+            self.after.append(self.after[-1] + count_tokens(item))
 
     @staticmethod
     def _html_costs(eu: EvidenceUnit, body: int) -> tuple[list[int] | None, int]:
@@ -190,11 +220,12 @@ class _PieceCost:
         return ([count_tokens(r) for r in rows[eu.header_row_count:]],
                 count_tokens("".join(rows[: eu.header_row_count])) + count_tokens(_ROW.sub("", html)))
 
-    def estimate(self, start: int, end: int, before: bool, after: bool) -> int:
-        """Tokens of the piece of rows ``start``..``end``; context counts only on the first/last piece."""
+    def estimate(self, start: int, end: int, before: int, after: int) -> int:
+        """Tokens of the piece of rows ``start``..``end`` with ``before``/``after`` context items; context
+        counts only on the first/last piece."""
         rows = len(self.prefix) - 1
         return (self.caption + self.table_base + self.prefix[end] - self.prefix[start] + self.joins
-                + (self.before if before and start == 0 else 0) + (self.after if after and end == rows else 0))
+                + (self.before[before] if start == 0 else 0) + (self.after[after] if end == rows else 0))
 
 
 def split_eu(eu: EvidenceUnit, limit: int = SPLIT_LIMIT) -> SplitResult:
@@ -202,34 +233,34 @@ def split_eu(eu: EvidenceUnit, limit: int = SPLIT_LIMIT) -> SplitResult:
     if count_eu_tokens(eu) <= limit:
         return SplitResult("single", [eu])
     rows = len(eu.flattened_rows)
-    if rows <= 1:
-        return SplitResult("llm_summary", [eu], f"{eu.eu_id}: one row already exceeds {limit} tokens")
     data = TableData.model_validate(eu.table_data) if eu.table_data else None
     markdown_rows = _MarkdownRows.of(eu)
     cost = _PieceCost(eu, markdown_rows)
 
-    def build(start: int, end: int, before: bool, after: bool, probe: bool = False) -> EvidenceUnit | None:
+    def build(start: int, end: int, before: int, after: int, probe: bool = False) -> EvidenceUnit | None:
         """The largest piece from ``start`` up to ``end`` rows that really fits, or None. A ``probe`` only
         asks whether one fits: its piece is not rendered as HTML when the Markdown gives its text."""
+        before, after = (before if start == 0 else 0), (after if end == rows else 0)
         while end > start:
             if cost.estimate(start, end, before, after) <= limit:
-                piece = _piece(eu, data, start, end, start == 0, end == rows, before, after, markdown_rows,
+                piece = _piece(eu, data, start, end, before, after, markdown_rows,
                                sized_only=probe and markdown_rows is not None)
                 if count_eu_tokens(piece) <= limit:
                     return piece
             end -= 1
         return None
 
-    # Context stays only where it leaves room for at least one row.
-    with_before = build(0, 1, True, False, probe=True) is not None
-    with_after = build(rows - 1, rows, False, True, probe=True) is not None
+    # The context nearest the table that leaves room for its first (last) row; both on a one-row table.
+    before = _most(len(eu.context_before), lambda k: build(0, 1, k, 0, probe=True) is not None) if rows else 0
+    after = _most(len(_after_items(eu)),
+                  lambda k: build(rows - 1, rows, before, k, probe=True) is not None) if rows else 0
 
     def plan(cap: int) -> list[int]:
         """Where each piece ends when each takes as many rows as the estimate fits under ``cap`` (at least one)."""
         ends, start = [], 0
         while start < rows:
             end = start + 1
-            while end < rows and cost.estimate(start, end + 1, with_before, with_after) <= cap:
+            while end < rows and cost.estimate(start, end + 1, before, after) <= cap:
                 end += 1
             ends.append(end)
             start = end
@@ -245,11 +276,22 @@ def split_eu(eu: EvidenceUnit, limit: int = SPLIT_LIMIT) -> SplitResult:
     pieces: list[EvidenceUnit] = []
     start = 0
     while start < rows:
-        piece = build(start, next((end for end in ends if end > start), rows), with_before, with_after)
-        if piece is None:
-            return SplitResult("llm_summary", [eu], f"{eu.eu_id}: row {start + 1} and the header exceed {limit} tokens")
+        piece = build(start, next((end for end in ends if end > start), rows), before, after)
+        if piece is None:  # the row does not fit beside the header: its parts
+            parts = row_parts(eu, data, start, limit)
+            if not parts:
+                return SplitResult("llm_summary", [eu], f"{eu.eu_id}: the title line alone exceeds {limit} tokens")
+            pieces.extend(parts)
+            start += 1
+            continue
         start = piece.body_row_range[1]
         pieces.append(piece)
+    if not rows:  # header lines only
+        pieces = row_parts(eu, data, None, limit)
+        if not pieces:
+            return SplitResult("llm_summary", [eu], f"{eu.eu_id}: the title line alone exceeds {limit} tokens")
+    if len(pieces) == 1:  # every row fits once context is left out: the unit stays whole
+        return SplitResult("single", [replace(pieces[0], body_row_range=eu.body_row_range)], "context left out")
 
     total = len(pieces)
     for index, piece in enumerate(pieces, start=1):
@@ -258,6 +300,74 @@ def split_eu(eu: EvidenceUnit, limit: int = SPLIT_LIMIT) -> SplitResult:
         piece.split_index = index
         piece.total_splits = total
     return SplitResult("row_split", pieces)
+
+
+def _most(count: int, fits) -> int:
+    """The largest k in 0..``count`` with ``fits(k)`` (0 when none fits: the caller leaves that context out)."""
+    return next((k for k in range(count, 0, -1) if fits(k)), 0)
+
+
+def row_parts(eu: EvidenceUnit, data: TableData | None, row: int | None, limit: int) -> list[EvidenceUnit]:
+    """Body row ``row`` of ``eu`` (``None``: its header lines, for a table without body rows) as unnumbered
+    pieces of at most ``limit`` tokens each: its flattened line in parts of whole "column: value" pairs, the
+    row header opening each part, a pair too long for one part cut between words. A title line that leaves
+    fewer than MIN_PART_TOKENS is shortened in these pieces (its caption cut). Empty when nothing fits."""
+    line = eu.flattened_rows[row] if row is not None else PAIR_SEP.join(eu.header_rows)
+    head, sep, body = line.partition(ROW_HEADER_SEP)
+    head, body = (head + sep, body) if sep else ("", line)
+    span = (row, row + 1) if row is not None else (0, 0)
+    own_boxes = rows_boxes(data, eu.header_row_count, *span, eu.row_pages) if row is not None else []
+    sliced = slice_table_data(data, eu.header_row_count, *span) if data is not None and row is not None else None
+    base = replace(
+        eu, header_rows=[], table_html=None, table_markdown=None, row_pages=eu.row_pages[span[0]:span[1]],
+        **_context(eu, 0, 0), page_span=set(eu.row_pages[span[0]:span[1]]) or {eu.page_no},
+        page_boxes=own_boxes or list(eu.page_boxes[:1]), bbox=_normalised_like(eu, own_boxes[0]) if own_boxes else eu.bbox,
+        body_row_range=span, table_data=sliced.model_dump(mode="json") if sliced is not None else None,
+    )
+    if limit - count_tokens(base.title_line or "") - PART_JOIN_TOKENS < MIN_PART_TOKENS and base.caption_text:
+        base.caption_text = cut_to_tokens(base.caption_text, max(int(limit * CAPTION_SHARE), 1))[0] + " …"
+    budget = limit - count_tokens(base.title_line or "") - PART_JOIN_TOKENS
+    if 2 * count_tokens(head) > budget:  # a row header too long to open every part is cut like a value
+        head, body = "", line
+    while budget > count_tokens(head):
+        texts = _pack_pairs(head, body.split(PAIR_SEP), budget)
+        parts = [replace(base, flattened_rows=[text], grid_rows=[text]) for text in texts]
+        if all(count_eu_tokens(part) <= limit for part in parts):
+            return parts
+        budget -= PART_JOIN_TOKENS  # the joins cost more than counted: pack tighter
+    return []
+
+
+def _pack_pairs(head: str, pairs: list[str], budget: int) -> list[str]:
+    """``head`` + as many ``pairs`` (joined by PAIR_SEP) as ``budget`` tokens hold, part after part. A pair
+    that does not fit alone is cut between words, its column ("Text: ") opening each of its parts, its first
+    part after the pairs before it."""
+    room = budget - count_tokens(head)
+    texts: list[str] = []
+    group: list[str] = []
+    for pair in pairs:
+        if count_tokens(PAIR_SEP.join([*group, pair])) <= room:
+            group.append(pair)
+            continue
+        if count_tokens(pair) <= room:
+            texts.append(head + PAIR_SEP.join(group))
+            group = [pair]
+            continue
+        label, sep, value = pair.partition(VALUE_SEP)
+        column = label + sep if sep and 2 * count_tokens(label + sep) <= room else ""
+        value = value if column else pair
+        lead = PAIR_SEP.join([*group, column]) if group else column
+        if count_tokens(lead) * 2 > room:  # the pairs before leave too little room: a part of their own
+            texts.append(head + PAIR_SEP.join(group))
+            lead = column
+        first, *rest = cut_to_tokens(value, room - count_tokens(lead))
+        texts.append(head + lead + first)
+        if rest:
+            texts.extend(head + column + window for window in cut_to_tokens(" ".join(rest), room - count_tokens(column)))
+        group = []
+    if group:
+        texts.append(head + PAIR_SEP.join(group))
+    return texts
 
 
 def split_oversized_units(eu_list: list[EvidenceUnit], stats: SplitStats | dict | None = None,

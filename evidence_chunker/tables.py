@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
 
 from docling_core.types.doc import TableCell, TableData
 
+from .leaders import without_leaders
 from .parsing.lite_column_groups import label_groups, mostly_within
 from .patterns import find_unit, is_number, is_quantity, strip_unit
 from .patterns import is_year  # (importable from here, as before patterns.py held it)
+from .table_render import render_html, render_markdown  # noqa: F401  (importable from here, as before)
 
 #: A unit stated alone in one of a table's first rows ("(in thousands)" over an unflagged header) is lifted too.
 UNIT_SCAN_ROWS = 3
@@ -111,12 +112,13 @@ class TableLayout:
 
 
 def build_grid(data: TableData) -> tuple[list[list[str]], list[list[tuple[int, int]]], list[list[TableCell | None]]]:
-    """Expand cells over their spans: texts, start positions and the covering cell for each position."""
+    """Expand cells over their spans: texts as read (dot leaders collapsed), start positions and the covering
+    cell for each position."""
     rows, cols = data.num_rows, data.num_cols
     grid = [["" for _ in range(cols)] for _ in range(rows)]
     origin = [[(r, c) for c in range(cols)] for r in range(rows)]
     cells: list[list[TableCell | None]] = [[None for _ in range(cols)] for _ in range(rows)]
-    for cell in data.table_cells:
+    for cell in without_leaders(data).table_cells:
         text = clean_cell_text(cell.text)
         r0, c0 = cell.start_row_offset_idx, cell.start_col_offset_idx
         for r in range(max(r0, 0), min(cell.end_row_offset_idx, rows)):
@@ -238,12 +240,13 @@ def detect_section_rows(grid: list[list[str]], header_rows: int, row_header_cols
     return frozenset(sections)
 
 
-def analyse_table(data: TableData) -> TableLayout:
-    """Decide the structure of ``data``: header rows, row-header columns and section rows."""
+def analyse_table(data: TableData, contents: bool = False) -> TableLayout:
+    """Decide the structure of ``data``: header rows, row-header columns and section rows. A table of
+    ``contents`` has no column headers: every line is a title and its page."""
     grid, origin, cells = build_grid(data)
     if not grid or not grid[0]:
         return TableLayout(grid=grid, origin=origin, header_rows=0, row_header_cols=0, section_rows=frozenset())
-    header_rows = detect_header_rows(grid, cells)
+    header_rows = 0 if contents else detect_header_rows(grid, cells)
     unit = lift_unit(grid, header_rows)
     row_header_cols = detect_row_header_cols(grid, cells, header_rows)
     span_group_levels(grid, origin, header_rows, max(row_header_cols, 1))
@@ -532,43 +535,6 @@ def append_rows(head: TableData, tail: TableData, skip_rows: int) -> TableData:
         )
     num_cols = max(head.num_cols, tail.num_cols)
     return TableData(num_rows=head.num_rows + tail.num_rows - skip_rows, num_cols=num_cols, table_cells=cells)
-
-
-def render_html(data: TableData) -> str:
-    """The table as HTML by docling-core's serializer (no caption: EvidenceUnit carries it apart)."""
-    return _serialize("html", data)
-
-
-def render_markdown(data: TableData) -> str:
-    """The table as a compact Markdown pipe table by docling-core's serializer (no caption, no padding).
-
-    Stacked column headers become one header row ("2023 - Q2"); every other row is one line. It is the
-    table in ``EvidenceUnit.text``: about 0.6 times the tokens of the HTML for the same cells (finqa_dev's
-    tables), so a row-wise split under the token limit keeps more rows together.
-    """
-    return _serialize("markdown", data)
-
-
-def _serialize(kind: str, data: TableData) -> str:
-    """``data`` as one table of an empty document, through docling-core's ``kind`` serializer."""
-    from docling_core.types.doc import DocItemLabel, TableItem
-
-    item = TableItem(self_ref="#/tables/0", label=DocItemLabel.TABLE, data=data)
-    return _serializer(kind).serialize(item=item).text
-
-
-@cache
-def _serializer(kind: str):
-    """docling-core's document serializer for ``kind`` ("html" or "markdown"), made once per process."""
-    from docling_core.types.doc import DoclingDocument
-
-    if kind == "html":
-        from docling_core.transforms.serializer.html import HTMLDocSerializer
-
-        return HTMLDocSerializer(doc=DoclingDocument(name="table"))
-    from docling_core.transforms.serializer.markdown import MarkdownDocSerializer, MarkdownParams
-
-    return MarkdownDocSerializer(doc=DoclingDocument(name="table"), params=MarkdownParams(compact_tables=True))
 
 
 def plain_table_data(data: TableData, doc) -> TableData:

@@ -78,3 +78,44 @@ def count_eu_tokens(eu: "EvidenceUnit") -> int:
 def exceeds_token_limit(eu: "EvidenceUnit", limit: int = DEFAULT_TOKEN_LIMIT) -> bool:
     """True when ``eu.text`` is longer than ``limit`` tokens."""
     return count_eu_tokens(eu) > limit
+
+
+def cut_to_tokens(text: str, limit: int) -> list[str]:
+    """``text`` cut at spaces into consecutive pieces of at most ``limit`` tokens each, each as long as the
+    limit allows; a run without spaces longer than the limit is cut between characters. The pieces joined
+    with single spaces give back ``text`` with its whitespace collapsed."""
+    if limit < 1:
+        raise ValueError(f"limit must be positive, got {limit}")
+    words, pieces, start = text.split(), [], 0
+    while start < len(words):
+        if count_tokens(words[start]) > limit:
+            pieces.extend(_longest_runs(words[start], limit, ""))
+            start += 1
+            continue
+        end = _longest_fit(words, start, limit, " ")
+        pieces.append(" ".join(words[start:end]))
+        start = end
+    return pieces
+
+
+def _longest_runs(word: str, limit: int, sep: str) -> list[str]:
+    """``word`` cut between characters into runs of at most ``limit`` tokens."""
+    chars, runs, start = list(word), [], 0
+    while start < len(chars):
+        end = _longest_fit(chars, start, limit, sep)
+        runs.append(sep.join(chars[start:end]))
+        start = end
+    return runs
+
+
+def _longest_fit(parts: list[str], start: int, limit: int, sep: str) -> int:
+    """The largest ``end`` > ``start`` such that ``parts[start:end]`` joined by ``sep`` is at most ``limit``
+    tokens (``start + 1`` when even that one part is not)."""
+    low, high = start + 1, len(parts)
+    while low < high:
+        middle = (low + high + 1) // 2
+        if count_tokens(sep.join(parts[start:middle])) <= limit:
+            low = middle
+        else:
+            high = middle - 1
+    return low

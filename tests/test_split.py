@@ -78,14 +78,53 @@ def test_small_unit_passes_as_single():
     assert result.kind == "single" and result.units == [pieces[0]]
 
 
-def test_unit_whose_single_row_cannot_fit_is_left_for_llm_summary():
-    grid = [["Note", "Text"], ["1", "word " * 900], ["2", "short"]]
+def test_a_row_too_long_for_the_limit_is_cut_into_parts_that_keep_every_word():
+    grid = [["Note", "Text"], ["1", " ".join(f"word{i}" for i in range(900))], ["2", "short"]]
     b = DocBuilder()
     b.table(table_data(grid), page=1, top=700)
     unit = EvidenceChunker(parser="lite", token_limit=100_000).chunk_parsed(b.parsed(), doc_id="d")[0]
     result = split_eu(unit, limit=512)
-    assert result.kind == "llm_summary"
-    assert result.units == [unit] and "exceed" in result.reason
+    assert result.kind == "row_split" and len(result.units) > 2
+    assert all(count_eu_tokens(piece) <= 512 for piece in result.units)
+    parts = [p.flattened_rows[0] for p in result.units if p.body_row_range == (0, 1)]
+    assert len(parts) == len(result.units) - 1
+    assert parts[0].startswith("Note: 1; Text: word0 ") and all(p.startswith("Text: ") for p in parts[1:])
+    words = " ".join(p.removeprefix("Note: 1; ").removeprefix("Text: ") for p in parts).split()
+    assert words == [f"word{i}" for i in range(900)]  # every word once, in order, each part naming its column
+    assert result.units[-1].flattened_rows == unit.flattened_rows[1:]
+    assert [p.eu_id for p in result.units] == [f"d-p1-1-s{n}" for n in range(1, len(result.units) + 1)]
+
+
+def test_a_row_too_wide_for_the_limit_is_cut_between_its_columns():
+    header = ["Segment", *(f"Quarter {q} of fiscal year {y}" for y in range(2010, 2024) for q in (1, 2, 3, 4))]
+    grid = [header, ["Americas", *(f"{i * 13:,}" for i in range(len(header) - 1))]]
+    b = DocBuilder()
+    cap = b.caption("Table 2: Revenue by quarter", page=1, top=800)
+    b.table(table_data(grid, row_header_cols=1), page=1, top=780, caption=cap)
+    unit = EvidenceChunker(parser="lite", token_limit=100_000).chunk_parsed(b.parsed(), doc_id="w")[0]
+    assert count_eu_tokens(unit) > 512
+    pieces = split_eu(unit, limit=512).units
+    assert len(pieces) > 1 and all(count_eu_tokens(p) <= 512 for p in pieces)
+    assert all(p.caption_text == "Table 2: Revenue by quarter" and p.flattened_rows[0].startswith("Americas | ")
+               for p in pieces)
+    pairs = [pair for p in pieces for pair in p.flattened_rows[0].removeprefix("Americas | ").split("; ")]
+    assert pairs == unit.flattened_rows[0].removeprefix("Americas | ").split("; ")  # whole pairs, none lost
+
+
+def test_context_that_leaves_no_room_for_a_row_is_left_out_nearest_paragraph_kept():
+    b = DocBuilder()
+    far = b.text("Revenue by subsidiary " + "was reported as in prior years and " * 70, page=1, top=860, height=20)
+    near = b.text("The subsidiaries' revenue rose in every country.", page=1, top=830, height=20)
+    cap = b.caption("Table 5: Principal subsidiaries", page=1, top=800)
+    grid = [["Subsidiary", "Revenue"], ["Alpha Holdings Ltd", "1,200"]]
+    b.table(table_data(grid, row_header_cols=1), page=1, top=780, height=40, caption=cap)
+    unit = EvidenceChunker(parser="lite", token_limit=100_000).chunk_parsed(b.parsed(), doc_id="c")[0]
+    assert len(unit.context_before) == 2 and count_eu_tokens(unit) > 512, (far, near)
+    result = split_eu(unit, limit=512)
+    [piece] = result.units
+    assert result.kind == "single" and count_eu_tokens(piece) <= 512 and piece.eu_id == unit.eu_id
+    assert piece.context_before == unit.context_before[1:] and piece.flattened_rows == unit.flattened_rows
+    assert piece.context_refs == unit.context_refs[1:2]
 
 
 def test_split_oversized_units_counts_outcomes():

@@ -48,6 +48,7 @@ from .lite_furniture import find_furniture
 from .lite_ocr import OcrReader
 from .lite_pages import PageBatch, _PageText, prepare_page, read_page
 from .lite_settings import LiteSettings
+from .lite_spacing import join_letter_fragments
 from .lite_zones import page_zones
 from .lite_borderless import find_aligned_tables
 from .lite_column_groups import span_group_headings
@@ -150,6 +151,8 @@ class LiteParser:
     def analyse(self, pages: list[_PageText]) -> list[_PageResult]:
         """Tables, furniture and paragraphs of every prepared page, in reading order."""
         settings = self.settings
+        if settings.join_split_letters:  # before layout: titles, row labels and headers read whole words
+            join_letter_fragments([page.phrases for page in pages], settings)
         body = body_style(p for page in pages for p in page.phrases)
         displayed = [_display_lines(page, settings) for page in pages]
         furniture = find_furniture(

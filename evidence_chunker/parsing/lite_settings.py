@@ -38,6 +38,16 @@ class LiteSettings:
     mark_gap: float = 1.5
     #: A glyph this far left of the previous one starts a new word (text written out of order).
     backtrack: float = 0.5
+    #: Join a letter the PDF set apart from its word ("Incom e", "C ompany", :mod:`.lite_spacing`): one this
+    #: close to the word (em) touches it (drawn apart in the content stream: "comprehensiv" + "e")...
+    join_split_letters: bool = True
+    letter_touch_gap: float = 0.02
+    #: ...else one further away when their gap is at most this many times the phrase's usual word gap...
+    letter_gap_ratio: float = 1.25
+    #: ...and the document prints the joined word whole at least this many times (as one word)...
+    letter_min_uses: int = 2
+    #: ...and this many times as often as the fragment ("income" against "incom").
+    letter_fragment_ratio: float = 3.0
     #: Two extents are on one baseline when they overlap by this share of the smaller height.
     line_overlap: float = 0.5
     #: Font sizes differing by more than this share are different styles.
@@ -245,7 +255,7 @@ _SHARES = frozenset({
 })
 #: Fields for which 0 is a meaningful value (no tolerance, no plain lines allowed, never).
 _MAY_BE_ZERO = frozenset({
-    "word_gap", "mark_gap", "backtrack", "size_jump", "marker_gap", "snap_tolerance", "join_tolerance",
+    "word_gap", "letter_touch_gap", "mark_gap", "backtrack", "size_jump", "marker_gap", "snap_tolerance", "join_tolerance",
     "min_edge_length", "min_cell", "rule_reach", "max_plain_lines", "span_tolerance", "header_slack",
     "section_indent", "wrap_gap", "currency_gap", "align_tolerance", "min_gutter", "margin_band",
     "split_row_share", "split_row_token_share", "diagram_piece", "min_fill", "numeric_share",
