@@ -30,7 +30,7 @@ def test_vectors_are_float32_unit_length_with_declared_dim(lite: LiteEmbedder) -
 
 
 def test_name_states_version_dimension_and_lexicon(lite: LiteEmbedder) -> None:
-    assert lite.name.startswith("lite-hash/v3:dim=256:lexicon=finance_ko_en@6:")
+    assert lite.name.startswith("lite-hash/v3:dim=256:lexicon=finance_ko_en@7:")
     assert LiteEmbedder(dim=512).name != lite.name
 
 
