@@ -307,7 +307,9 @@ class PageRun:
         (box / ".venv/.core").touch()  # `make demo` finds its set-up done: this interpreter is the venv
 
     def env(self) -> dict[str, str]:
-        env = dict(os.environ)
+        # A shell session starts at the top level: when the suite itself runs under `make test`, make's own
+        # variables would make a nested `make demo` print "Entering directory" lines the pages do not show.
+        env = {key: value for key, value in os.environ.items() if key not in ("MAKELEVEL", "MAKEFLAGS", "MFLAGS")}
         env["PATH"] = f"{self.sandbox / 'bin'}{os.pathsep}{env.get('PATH', '')}"
         env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), env.get("PYTHONPATH", "")) if p)
         # As the pages were written: no network and no Docling models (an empty model cache), so the automatic
