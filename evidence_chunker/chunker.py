@@ -5,13 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .build import BuildSettings, build_units
+from .units.build import BuildSettings, build_units
 from .corpus.assemble import build_corpus_parsed as _build_corpus, mark_ocr
-from .context import DEFAULT_BBOX_THRESHOLD, DEFAULT_SIM_THRESHOLD, MAX_CONTEXT_PARAGRAPHS
+from .units.context import DEFAULT_BBOX_THRESHOLD, DEFAULT_SIM_THRESHOLD, MAX_CONTEXT_PARAGRAPHS
 from .parsing import OcrOptions, PdfParser, ParsedDoc, resolve_parser
-from .split import SplitStats, split_oversized_units
+from .units.split import SplitStats, split_oversized_units
 from .tokens import DEFAULT_TOKEN_LIMIT
-from .units import EvidenceUnit
+from .units.evidence_unit import EvidenceUnit
 
 if TYPE_CHECKING:  # pragma: no cover
     from .corpus.chunks import RetrievalChunk

@@ -1,6 +1,6 @@
 """Report-text rules the layout reader needs: captions and list markers, in English and Korean; and lead-ins.
 
-The caption and list-marker rules are a copy of ``evidence_chunker/patterns.py``'s rules of the same names:
+The caption and list-marker rules are a copy of ``semantic_json/rules/patterns.py``'s rules of the same names:
 ``semantic_json`` may not import ``evidence_chunker`` (the layering rule), so it keeps its own, and
 ``tests/test_patterns.py`` holds both copies to one table of examples. Change both together. The lead-in
 rule is semantic_json's own (region assembly uses it).

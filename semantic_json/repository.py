@@ -32,9 +32,9 @@ from .errors import (
     UnknownRegionError,
 )
 from .index import VectorIndex
-from .lexical import document_postings, document_term_counts
+from .search.lexical import document_postings, document_term_counts
 from .model import SemanticDocument
-from .priors import PROFILE_KEY, SUBJECT_KEY, Profiles, info_text
+from .search.priors import PROFILE_KEY, SUBJECT_KEY, Profiles, info_text
 from .provenance import UNKNOWN_DOCUMENT, VerificationResult, check_pdf, source_text, verify_region
 from .search.candidates import CandidateSearch, HeldDocument, RecordCache, plan_query
 from .search.filters import SearchFilter, matching_documents
@@ -46,7 +46,7 @@ from .store.documents import HeldDocuments
 from .store.engine_rows import unit_vector
 from .store.records import SearchRecord, UnitLayout
 from .store.sqlite import MEMORY, SqliteStore, document_fingerprint
-from .textnorm import query_content
+from .rules.textnorm import query_content
 from .transport import EvidenceRegion, SearchResult, SourceSpan, parse_citation_id
 
 #: Prefix of caller notes in the index file's meta table (apart from the store's own keys).
@@ -214,7 +214,7 @@ class SemanticRepository:
         not `doc`.
         """
         if not isinstance(doc, SemanticDocument):
-            raise TypeError(f"add() expects a SemanticDocument from semantic_json.compile(), got {type(doc).__name__}")
+            raise TypeError(f"add() expects a SemanticDocument from semantic_json.compilation(), got {type(doc).__name__}")
         doc.check_integrity()
         return self._add(doc, info, None)
 

@@ -29,7 +29,7 @@ def test_semantic_json_never_imports_evidence_chunker():
 def test_scale_out_modules_import_their_engines_only_when_used():
     engines = ("ray", "lancedb", "psycopg", "pgvector")
     code = (
-        "import sys, evidence_chunker.ray_ingest, evidence_chunker.export.vectorstores, semantic_json.store.postgresql\n"
+        "import sys, evidence_chunker.ingest.ray_ingest, evidence_chunker.export.vectorstores, semantic_json.store.postgresql\n"
         f"print(','.join(m for m in {engines!r} if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -72,7 +72,7 @@ def test_lite_ingest_and_search_import_no_model_framework(tmp_path):
 #: What answering from an index needs none of: the model frameworks, the PDF parsing stack, the compiler that
 #: makes documents and the citation oracle's answer models.
 NOT_FOR_ANSWERING = ("torch", "transformers", "docling", "docling_core", "pypdfium2", "pandas", "semchunk",
-                     "evidence_chunker.parsing", "semantic_json.compiler", "semantic_json.citations.models")
+                     "evidence_chunker.parsing", "semantic_json.compilation.compiler", "semantic_json.citations.models")
 
 
 def test_search_and_verify_load_neither_the_parsing_stack_nor_the_compiler_nor_the_answer_models(tmp_path):

@@ -1,16 +1,17 @@
-"""The report-text rules (evidence_chunker.patterns) against one table of examples, English and Korean; the
+"""The report-text rules (semantic_json.rules.patterns) against one table of examples, English and Korean; the
 copy semantic_json keeps of the caption and list-marker rules answers the same rows the same way."""
 
 from __future__ import annotations
 
 import pytest
 
-from evidence_chunker import captions, patterns, tables, titles
+from evidence_chunker.units import captions, tables, titles
+from semantic_json.rules import patterns
 from semantic_json import patterns as semantic_patterns
 
 LONG_CAPTION = "Table 3: " + "x" * 391  # 400 characters: the longest a caption may be
 
-#: (rule, input, answer). A rule is a function of evidence_chunker.patterns.
+#: (rule, input, answer). A rule is a function of semantic_json.rules.patterns.
 EXAMPLES: list[tuple[str, str, object]] = [
     # figures as printed: sign, parentheses, currency, unit, footnote mark, nil marks
     ("is_number", "1,234", True),

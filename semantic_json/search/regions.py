@@ -37,7 +37,7 @@ from ..index import SCORE_DECIMALS
 from ..model import SemanticDocument, SemanticUnit
 from ..patterns import is_lead_in, is_page_number
 from ..provenance import segment_provenance
-from ..repeats import Repeats
+from .repeats import Repeats
 from ..transport import EvidenceRegion, SourceSpan
 
 #: Maximum distance, in units, between two anchors of one cluster.

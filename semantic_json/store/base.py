@@ -126,7 +126,7 @@ class Totals:
 
 
 class StoredVocabulary:
-    """A store's key vocabulary (lexical key → id) as a KeyVocabulary (semantic_json.lexical): a key is looked
+    """A store's key vocabulary (lexical key → id) as a KeyVocabulary (semantic_json.search.lexical): a key is looked
     up in the store when first asked for and remembered; ``ids`` adds the keys the store lacks.
 
     ``lookup(keys)`` and ``create(keys)`` give the ids the store holds for ``keys`` (``create`` after adding

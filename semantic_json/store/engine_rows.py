@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..index import SparseVectors
-from ..lexical import Postings, TermCounts
+from ..search.lexical import Postings, TermCounts
 from .records import pack_arrays, smallest_uint, unpack_arrays
 
 #: First bytes of a document's key statistics (DocumentKeys).

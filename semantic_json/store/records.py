@@ -30,10 +30,10 @@ from typing import Any, get_args
 import numpy as np
 
 from ..index import SparseVectors
-from ..lexical import Postings, TermCounts, figure_flags
+from ..search.lexical import Postings, TermCounts, figure_flags
 from ..errors import DocumentIntegrityError
 from ..search.regions import announces, continuation_flags, is_page_furniture
-from ..statements import primary_statements
+from ..search.statements import primary_statements
 from ..model import Entity, Segment, SemanticDocument, UnitKind, line_starts_of, sha256_text, unit_constructor
 
 #: First bytes of a search record and of a stored document (the format's version is the last byte).

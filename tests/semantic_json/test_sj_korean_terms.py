@@ -4,7 +4,7 @@ qualifier ("Kestrel Dynamics Korea" is not "Kestrel Dynamics")."""
 from __future__ import annotations
 
 from semantic_json import SemanticRepository, compile
-from semantic_json.lexical import SUBWORD_PREFIX, hangul_pairs, query_keys, unit_fields
+from semantic_json.search.lexical import SUBWORD_PREFIX, hangul_pairs, query_keys, unit_fields
 
 STATEMENT = (
     "<표 2> 요약 연결손익계산서 (단위: 백만원)\n"

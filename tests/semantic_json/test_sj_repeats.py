@@ -7,7 +7,7 @@ import pytest
 
 from semantic_json import SemanticRepository, compile
 from semantic_json.patterns import is_cross_reference
-from semantic_json.repeats import Repeats
+from semantic_json.search.repeats import Repeats
 
 DIVIDEND = ("During 2022, 2021 and 2020, the quarterly cash dividend was $0.55, $0.50 and $0.50 per share, "
             "respectively. In December 2022, the Board authorized a 10% increase in the quarterly cash dividend "

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from semantic_json import SemanticRepository, compile
-from semantic_json.statements import STATEMENT_KINDS, primary_statements, query_statements, statement_kind
+from semantic_json.search.statements import STATEMENT_KINDS, primary_statements, query_statements, statement_kind
 
 BALANCE = STATEMENT_KINDS.index("BALANCE_SHEET") + 1
 INCOME = STATEMENT_KINDS.index("INCOME_STATEMENT") + 1
@@ -49,7 +49,7 @@ COVER = "UNITED STATES SECURITIES AND EXCHANGE COMMISSION Form 10-K SQUARE, INC.
     ("SQUARE, INC. Key Balance Sheet Data", 0),
 ])
 def test_a_title_may_follow_the_filers_own_name_as_its_cover_prints_it(caption: str, kind: int) -> None:
-    from semantic_json.statements import _normalized
+    from semantic_json.search.statements import _normalized
 
     assert statement_kind(caption, _normalized(COVER)) == kind
     assert statement_kind(caption) == 0  # without the cover, no name is the filer's

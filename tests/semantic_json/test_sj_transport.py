@@ -8,7 +8,7 @@ import pytest
 from sj_support import KOREAN_NEIGHBOURS_TEXT, QUICKSTART_TEXT
 
 from semantic_json import TRANSPORT_SCHEMA_ID, SearchResult, SemanticRepository, compile, errors
-from semantic_json.validation import validate_transport
+from semantic_json.json_schemas import validate_transport
 
 QUERY = "B기업의 중장기 채무상환능력은 어떤가?"
 PDF_SHA = "ab" * 32

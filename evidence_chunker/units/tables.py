@@ -1,0 +1,564 @@
+"""Reading a docling-core table: header rows, row-header columns, flattened rows, abstract.
+
+Works on ``TableData`` from any parser. Cell text is kept exactly as printed; which cells are numbers
+(:mod:`.patterns`) only decides which cells are headers, it never converts a value.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from docling_core.types.doc import TableCell, TableData
+
+from .leaders import without_leaders
+from ..parsing.lite.column_groups import label_groups, mostly_within
+from semantic_json.rules.patterns import find_unit, is_number, is_quantity, strip_unit
+from semantic_json.rules.patterns import is_year  # (importable from here, as before patterns.py held it)
+from .table_render import render_html, render_markdown  # noqa: F401  (importable from here, as before)
+
+#: A unit stated alone in one of a table's first rows ("(in thousands)" over an unflagged header) is lifted too.
+UNIT_SCAN_ROWS = 3
+#: At most this many leading rows are taken as column headers when the parser did not flag them.
+MAX_INFERRED_HEADER_ROWS = 3
+#: At most this many leading columns are taken as row headers.
+MAX_ROW_HEADER_COLS = 2
+#: A column is a row-header column when at most this share of its body cells is numeric...
+ROW_HEADER_MAX_NUMERIC_SHARE = 0.2
+#: ...and at least this share of the other columns' body cells is numeric.
+DATA_MIN_NUMERIC_SHARE = 0.5
+#: A parser's row-header flags are trusted for a column when this share of its body cells carries them.
+ROW_HEADER_FLAG_SHARE = 0.5
+#: Separators of the flattened-row format "row header | column header: value; ...".
+ROW_HEADER_SEP = " | "
+VALUE_SEP = ": "
+PAIR_SEP = "; "
+LEVEL_SEP = " / "
+SECTION_SEP = " > "
+#: How many column labels the abstract names before "and N more".
+ABSTRACT_MAX_COLUMNS = 8
+#: A row inside a table's body starts a new block of column headings when it prints at least this many
+#: headings over the value columns...
+BLOCK_HEADING_MIN_CELLS = 2
+#: ...each at most this many characters (a heading, not a sentence)...
+BLOCK_HEADING_MAX_CHARS = 60
+#: ...in a run of at most this many such rows, with rows of figures above and below it.
+BLOCK_HEADING_MAX_ROWS = 3
+
+#: A row that closes a section ("Total current assets", "합계"): rows after it no longer belong to it.
+_ROMAN_SECTION = re.compile(r"^\s*([ⅠⅡⅢⅣⅤⅥⅦⅧⅨⅩ]+|[IVX]{1,4})\s*[.)]\s*\S")
+_TOTAL_ROW = re.compile(r"^\s*(total\b|subtotal\b|합\s*계|소\s*계|총\s*계|계$)", re.IGNORECASE)
+
+
+#: The name this module gave :func:`.patterns.is_number` before the rule moved there.
+is_numeric = is_number
+
+
+def clean_cell_text(text: str) -> str:
+    """Collapse runs of whitespace (line breaks inside a cell) to one space; nothing else changes."""
+    return " ".join(text.split())
+
+
+@dataclass
+class TableLayout:
+    """A table's grid with its structure decided.
+
+    ``grid[r][c]`` is the text covering that position (spans repeated), ``origin[r][c]`` the
+    (row, col) where the covering cell starts, so a span is reported once.
+    """
+
+    grid: list[list[str]]
+    origin: list[list[tuple[int, int]]]
+    header_rows: int
+    row_header_cols: int
+    section_rows: frozenset[int]
+    #: The unit a header cell stated ("Millions, except per share amounts"); taken out of that cell's text.
+    unit: str | None = None
+
+    @property
+    def num_rows(self) -> int:
+        return len(self.grid)
+
+    @property
+    def num_cols(self) -> int:
+        return len(self.grid[0]) if self.grid else 0
+
+    @property
+    def body_rows(self) -> range:
+        return range(self.header_rows, self.num_rows)
+
+    def column_levels(self, col: int) -> list[str]:
+        """The column's header texts from the top header row down, repeats (spans) once."""
+        levels: list[str] = []
+        for row in range(self.header_rows):
+            text = self.grid[row][col]
+            if text and (not levels or levels[-1] != text):
+                levels.append(text)
+        return levels
+
+    def column_label(self, col: int) -> str:
+        """The column's header path over every header row, e.g. "Year ended December 31 / 2024"."""
+        return LEVEL_SEP.join(self.column_levels(col))
+
+    def row_labels(self) -> list[str]:
+        """The label of each column in flattened rows: its full header path, the period group included
+        ("Year ended December 31 / 2024", "Capital Expenditures / 2022"), so one row read alone (a search
+        region, a split piece) says what each figure measures. Costs measured in docs/benchmarks.md."""
+        return [self.column_label(c) for c in range(self.num_cols)]
+
+    def is_span_continuation(self, row: int, col: int) -> bool:
+        """True when (row, col) is covered by a cell that started elsewhere."""
+        return self.origin[row][col] != (row, col)
+
+
+def build_grid(data: TableData) -> tuple[list[list[str]], list[list[tuple[int, int]]], list[list[TableCell | None]]]:
+    """Expand cells over their spans: texts as read (dot leaders collapsed), start positions and the covering
+    cell for each position."""
+    rows, cols = data.num_rows, data.num_cols
+    grid = [["" for _ in range(cols)] for _ in range(rows)]
+    origin = [[(r, c) for c in range(cols)] for r in range(rows)]
+    cells: list[list[TableCell | None]] = [[None for _ in range(cols)] for _ in range(rows)]
+    for cell in without_leaders(data).table_cells:
+        text = clean_cell_text(cell.text)
+        r0, c0 = cell.start_row_offset_idx, cell.start_col_offset_idx
+        for r in range(max(r0, 0), min(cell.end_row_offset_idx, rows)):
+            for c in range(max(c0, 0), min(cell.end_col_offset_idx, cols)):
+                grid[r][c] = text
+                origin[r][c] = (r0, c0)
+                cells[r][c] = cell
+    return grid, origin, cells
+
+
+def detect_header_rows(grid: list[list[str]], cells: list[list[TableCell | None]]) -> int:
+    """Number of leading column-header rows: the parser's flags when it set any, else inferred.
+
+    A parser that flagged row headers but no column header is saying the table has none (a key-value box).
+    """
+    flagged = [any(c is not None and c.column_header for c in row) for row in cells]
+    any_row_header = any(c is not None and c.row_header for row in cells for c in row)
+    if any(flagged) or any_row_header:
+        count = 0
+        for r, is_header in enumerate(flagged):
+            if is_header:
+                count = r + 1
+            elif any(grid[r][1:]):  # a row with only a label ("(Unaudited)") between heading rows is theirs
+                break
+        return min(count, len(grid) - 1) if len(grid) > 1 else count
+    return infer_header_rows(grid, cells)
+
+
+def infer_header_rows(grid: list[list[str]], cells: list[list[TableCell | None]]) -> int:
+    """Leading rows with no data value (years allowed) above rows that have data, or spanning the columns."""
+    limit = min(MAX_INFERRED_HEADER_ROWS, len(grid) - 1)
+    count = 0
+    for r in range(limit):
+        row = grid[r]
+        values = [t for t in row[1:] if t]
+        if not values:
+            # An empty row or one with only a first-column label: a header only above other headers.
+            break
+        has_data = any(is_quantity(t) for t in values)
+        if has_data:
+            break
+        count += 1
+    if count == 0:
+        return 0
+    # Text-only tables: the first row is a header only when the rows below differ from it in kind.
+    body_has_data = any(is_quantity(t) for row in grid[count:] for t in row[1:] if t)
+    if not body_has_data:
+        spans = any(c is not None and c.col_span > 1 for c in cells[0])
+        return 1 if spans or _looks_like_label_row(grid[0]) else 0
+    return count
+
+
+def _looks_like_label_row(row: list[str]) -> bool:
+    """Short, distinct labels: how a header row of a text table looks."""
+    filled = [t for t in row if t]
+    return bool(filled) and len(set(filled)) == len(filled) and all(len(t) <= 40 for t in filled)
+
+
+def detect_row_header_cols(
+    grid: list[list[str]], cells: list[list[TableCell | None]], header_rows: int
+) -> int:
+    """Number of leading row-header columns: from the parser's flags, else from the data's shape."""
+    body = grid[header_rows:]
+    body_cells = cells[header_rows:]
+    if not body or not body[0]:
+        return 0
+    num_cols = len(body[0])
+    flag_cols = 0
+    for c in range(min(MAX_ROW_HEADER_COLS, num_cols - 1)):
+        filled = [cells_row[c] for cells_row, row in zip(body_cells, body) if row[c]]
+        if filled and sum(1 for cell in filled if cell is not None and cell.row_header) / len(filled) >= ROW_HEADER_FLAG_SHARE:
+            flag_cols += 1
+        else:
+            break
+    if flag_cols:
+        return flag_cols
+    return infer_row_header_cols(body)
+
+
+def infer_row_header_cols(body: list[list[str]]) -> int:
+    """Leading label columns followed by columns that hold mostly numeric data."""
+    num_cols = len(body[0])
+    if num_cols < 2:
+        return 0
+    shares = [_numeric_share([row[c] for row in body]) for c in range(num_cols)]
+    count = 0
+    for c in range(min(MAX_ROW_HEADER_COLS, num_cols - 1)):
+        rest = [s for s in shares[c + 1 :] if s is not None]
+        if shares[c] is None or shares[c] > ROW_HEADER_MAX_NUMERIC_SHARE:
+            break
+        if not rest or max(rest) < DATA_MIN_NUMERIC_SHARE:
+            break
+        count += 1
+    if count == 0 and all(s is not None and s <= ROW_HEADER_MAX_NUMERIC_SHARE for s in shares):
+        # A text table: its first column keys the rows when every row has a distinct, filled first cell.
+        first = [row[0] for row in body]
+        if all(first) and len(set(first)) == len(first) and len(body) > 1:
+            return 1
+    return count
+
+
+def _numeric_share(texts: list[str]) -> float | None:
+    """Share of the non-empty texts that are numeric; None for an empty column."""
+    filled = [t for t in texts if t]
+    if not filled:
+        return None
+    return sum(1 for t in filled if is_number(t)) / len(filled)
+
+
+def detect_section_rows(grid: list[list[str]], header_rows: int, row_header_cols: int) -> frozenset[int]:
+    """Body rows that only carry a label ("Current assets"): they title the rows below them."""
+    if row_header_cols == 0:
+        return frozenset()
+    sections = set()
+    for r in range(header_rows, len(grid)):
+        row = grid[r]
+        if row[0] and not any(row[c] for c in range(row_header_cols, len(row)) if row[c] != row[0]):
+            sections.add(r)
+    return frozenset(sections)
+
+
+def analyse_table(data: TableData, contents: bool = False) -> TableLayout:
+    """Decide the structure of ``data``: header rows, row-header columns and section rows. A table of
+    ``contents`` has no column headers: every line is a title and its page."""
+    grid, origin, cells = build_grid(data)
+    if not grid or not grid[0]:
+        return TableLayout(grid=grid, origin=origin, header_rows=0, row_header_cols=0, section_rows=frozenset())
+    header_rows = 0 if contents else detect_header_rows(grid, cells)
+    unit = lift_unit(grid, header_rows)
+    row_header_cols = detect_row_header_cols(grid, cells, header_rows)
+    span_group_levels(grid, origin, header_rows, max(row_header_cols, 1))
+    sections = detect_section_rows(grid, header_rows, row_header_cols)
+    return TableLayout(grid=grid, origin=origin, header_rows=header_rows, row_header_cols=row_header_cols,
+                       section_rows=sections, unit=unit)
+
+
+def span_group_levels(grid: list[list[str]], origin: list[list[tuple[int, int]]], header_rows: int,
+                      first_value_col: int) -> None:
+    """Widen each group heading over the group of value columns it heads, in place in the derived grid.
+
+    The lowest header row's labels fall into groups where a label repeats ("2022 2021 | 2022 2021 2020";
+    see :func:`.parsing.lite_column_groups.label_groups`). A header row above with as many headings over the
+    value columns as there are groups (at least two), each standing mostly over its own, has every heading
+    cover its whole group: "Capital Expenditures" printed over the middle of three years, or cut short of
+    the first, names all three. Only the derived grid changes; the cells (and the HTML) stay as read."""
+    if header_rows < 2 or first_value_col >= len(grid[0]):
+        return
+    lowest = header_rows - 1
+    cols = list(range(first_value_col, len(grid[0])))
+    labels = [grid[lowest][c] if origin[lowest][c] == (lowest, c) else "" for c in cols]
+    groups = [[cols[k] for k in group] for group in label_groups(labels)]
+    if len(groups) < 2:
+        return
+    for r in range(lowest):
+        spans: dict[tuple[int, int], list[int]] = {}
+        for c in cols:
+            if grid[r][c]:
+                spans.setdefault(origin[r][c], []).append(c)
+        if len(spans) != len(groups) or any(start[0] != r for start in spans):
+            continue
+        heads = sorted(spans.items(), key=lambda item: item[1][0])
+        if not all(mostly_within(columns, group, groups) for (_, columns), group in zip(heads, groups)):
+            continue
+        for (start, columns), group in zip(heads, groups):
+            text = grid[r][columns[0]]
+            for c in group:
+                grid[r][c], origin[r][c] = text, start
+
+
+def lift_unit(grid: list[list[str]], header_rows: int) -> str | None:
+    """Take the unit statement out of the header cells, in place ("(단위: 백만원) 제26기" → "제26기"); return it.
+
+    A unit is said of the whole table, not of one column: left in a header it would name every value of the
+    column it sits over. Only the derived grid changes; the table's cells (and its HTML) stay as printed.
+    """
+    unit = None
+    for r, row in enumerate(grid[: max(header_rows, UNIT_SCAN_ROWS)]):
+        filled = [c for c, text in enumerate(row) if text]
+        for c in filled:
+            found = find_unit(row[c])
+            # below the header rows only a row that says nothing but the unit ("(in thousands)") is lifted
+            if found and (r < header_rows or len(set(row[i] for i in filled)) == 1):
+                unit = unit or found
+                for i in filled if r >= header_rows else [c]:
+                    row[i] = strip_unit(row[i])
+    return unit
+
+
+def _is_block_heading_row(layout: TableLayout, r: int) -> bool:
+    """True when body row ``r`` prints headings over the value columns and no figure: at least
+    BLOCK_HEADING_MIN_CELLS cells, each a year or words ("Capital Expenditures", "2018"), none a figure or a
+    nil mark ("n/a", "—"), none longer than BLOCK_HEADING_MAX_CHARS."""
+    if r in layout.section_rows:
+        return False
+    row = layout.grid[r]
+    texts = [row[c] for c in _cell_starts(layout, r) if c >= layout.row_header_cols and row[c]]
+    return len(texts) >= BLOCK_HEADING_MIN_CELLS and all(
+        not is_quantity(t) and len(t) <= BLOCK_HEADING_MAX_CHARS and (is_year(t) or any(ch.isalpha() for ch in t))
+        for t in texts
+    )
+
+
+def _has_figure(layout: TableLayout, r: int) -> bool:
+    return any(is_quantity(t) for t in layout.grid[r][layout.row_header_cols:] if t)
+
+
+def header_blocks(layout: TableLayout) -> list[tuple[int, int, int]]:
+    """The blocks of measures a table's grid stacks, each under its own headings: ``(start, header_rows,
+    end)`` per block in grid rows (end exclusive); one block, the whole table, when it stacks none.
+
+    A run of at most BLOCK_HEADING_MAX_ROWS body rows printing headings and no figure
+    (:func:`_is_block_heading_row`), with figures above it and in the row after it, heads the rows below
+    it: "Net Sales | Operating Income" over three years, then "Assets | Capital Expenditures" over the
+    same years, in one grid. Under the first headings, the lower figures read as the upper measures."""
+    blocks: list[tuple[int, int, int]] = []
+    start, heads = 0, layout.header_rows
+    figures_above = False
+    r = layout.header_rows
+    while r < layout.num_rows:
+        run = 0
+        while r + run < layout.num_rows and run < BLOCK_HEADING_MAX_ROWS and _is_block_heading_row(layout, r + run):
+            run += 1
+        below = r + run
+        if run and figures_above and below < layout.num_rows and _has_figure(layout, below):
+            blocks.append((start, heads, r))
+            start, heads, figures_above = r, run, False
+            r = below
+            continue
+        figures_above = figures_above or _has_figure(layout, r)
+        r += 1
+    blocks.append((start, heads, layout.num_rows))
+    return blocks
+
+
+def cut_rows(data: TableData, start: int, end: int, header_rows: int) -> TableData:
+    """Grid rows ``start``..``end`` (end exclusive) of ``data`` as a table of their own whose first
+    ``header_rows`` rows are its column headers (flagged so); cells straddling the cut are clipped."""
+    cells = []
+    for cell in data.table_cells:
+        first, last = max(cell.start_row_offset_idx, start), min(cell.end_row_offset_idx, end)
+        if first >= last:
+            continue
+        heading = first - start < header_rows
+        cells.append(cell.model_copy(update={
+            "start_row_offset_idx": first - start, "end_row_offset_idx": last - start, "row_span": last - first,
+            "column_header": heading, "row_header": cell.row_header and not heading,
+            "row_section": cell.row_section and not heading,
+        }))
+    return TableData(num_rows=end - start, num_cols=data.num_cols, table_cells=cells)
+
+
+def is_major_section(label: str) -> bool:
+    """A top-level section row: written in capitals ("ASSETS", "LIABILITIES AND EQUITY") or numbered
+    with a Roman numeral ("Ⅰ. 유동자산", "II. Non-current assets")."""
+    letters = [ch for ch in label if ch.isalpha()]
+    if letters and all("A" <= ch <= "Z" for ch in letters) and len(letters) >= 3:
+        return True
+    return bool(_ROMAN_SECTION.match(label))
+
+
+def _closes(total_label: str, section: str) -> bool:
+    """True when a total row names the section: "Total assets" closes "ASSETS"."""
+    named = _TOTAL_ROW.sub("", total_label, count=1).strip(" :：").lower()
+    return bool(named) and named == section.strip(" :：").lower()
+
+
+def _cell_starts(layout: TableLayout, r: int) -> list[int]:
+    """The columns of row ``r`` where a cell starts, left to right: a cell spanning columns is read once."""
+    return [c for c in range(layout.num_cols) if not (c > 0 and layout.origin[r][c] == layout.origin[r][c - 1])]
+
+
+def flatten_rows(layout: TableLayout) -> list[str]:
+    """One line per body row: "row header | column header: value; ..."; empty cells are skipped, and a row
+    with nothing in it gives "" (so line i is body row i, whose rows a split slices from ``table_data``).
+    Column headers are full header paths (see ``TableLayout.row_labels``).
+
+    A section row ("Current assets") becomes its own line and prefixes the rows under it
+    ("Current assets > Cash | 2024: 1,234") up to and including its total row ("Total current assets").
+    Sections nest one level: a capitalised or Roman-numbered section ("ASSETS") holds the ones under it
+    ("ASSETS > Current assets > Cash") until its own total row ("Total assets") or the next such section.
+    Every non-empty body cell appears in exactly one line.
+    """
+    lines: list[str] = []
+    major, minor = "", ""
+    labels = layout.row_labels()
+    for r in layout.body_rows:
+        row = layout.grid[r]
+        if r in layout.section_rows:
+            lines.append(row[0])
+            label = row[0].rstrip(":： ")
+            if is_major_section(label):
+                major, minor = label, ""
+            else:
+                minor = label
+            continue
+        starts = _cell_starts(layout, r)
+        head_parts = [row[c] for c in starts if c < layout.row_header_cols and row[c]]
+        head = LEVEL_SEP.join(head_parts)
+        is_total = bool(head_parts) and bool(_TOTAL_ROW.match(head_parts[0]))
+        closes_major = is_total and bool(major) and _closes(head_parts[0], major)
+        if closes_major:
+            minor = ""  # "Total assets" sums the whole of ASSETS, not its last subsection
+        prefix = SECTION_SEP.join(p for p in (major, minor) if p)
+        if prefix and head:
+            head = prefix + SECTION_SEP + head
+        pairs = [f"{labels[c]}{VALUE_SEP}{row[c]}" if labels[c] else row[c]
+                 for c in starts if c >= layout.row_header_cols and row[c]]
+        body = PAIR_SEP.join(pairs)
+        if head and body:
+            lines.append(f"{head}{ROW_HEADER_SEP}{body}")
+        else:  # "" for a row with nothing in it (a spacer, a unit line): still one line per body row
+            lines.append(head or body)
+        if is_total:
+            minor = ""
+            if closes_major:
+                major = ""
+    return lines
+
+
+def grid_rows(layout: TableLayout) -> list[str]:
+    """One line per body row in the table's own column order: "row header | value | value", the compact
+    twin of ``flatten_rows`` for retrieval text. The header lines name the columns once, where a flattened
+    row names them at every value, so a row is a third of the length and a column's words do not outweigh
+    the row's own. Spans once; an empty value cell keeps its place ("Interest |  | (72)") up to the row's
+    last value; a section row is its label; a row with nothing in it gives "" (line i is body row i)."""
+    lines: list[str] = []
+    for r in layout.body_rows:
+        row = layout.grid[r]
+        if r in layout.section_rows:
+            lines.append(row[0])
+            continue
+        starts = _cell_starts(layout, r)
+        head = LEVEL_SEP.join(row[c] for c in starts if c < layout.row_header_cols and row[c])
+        values = [row[c] for c in starts if c >= layout.row_header_cols]
+        while values and not values[-1]:
+            values.pop()
+        lines.append(ROW_HEADER_SEP.join([head, *values] if head else values))
+    return lines
+
+
+def header_lines(layout: TableLayout) -> list[str]:
+    """The column-header rows as text lines (spans once), for pieces that repeat the header."""
+    lines = []
+    for r in range(layout.header_rows):
+        cells = [layout.grid[r][c] for c in range(layout.num_cols) if not layout.is_span_continuation(r, c)]
+        line = ROW_HEADER_SEP.join(t for t in cells if t)
+        if line:
+            lines.append(line)
+    return lines
+
+
+def table_abstract(caption: str | None, layout: TableLayout, row_count: int | None = None, *, unit: str | None = None,
+                   period: str | None = None, entity: str | None = None, headings: list[str] | None = None) -> str:
+    """A rule-based summary: caption (and the entity it is about), period, unit, section, size and column
+    labels. No model involved."""
+    rows = layout.num_rows - layout.header_rows if row_count is None else row_count
+    labels = []
+    for c in range(layout.row_header_cols, layout.num_cols):
+        label = layout.column_label(c)
+        if label and label not in labels:
+            labels.append(label)
+    subject = caption.strip() if caption else "Table"
+    if entity:
+        subject = f"{subject} ({entity})"
+    parts = [f"{subject}: {rows} rows x {layout.num_cols} columns."]
+    if period:
+        parts.append(f"Period: {period}.")
+    if unit:
+        parts.append(f"Unit: {unit}.")
+    if headings:
+        parts.append("Section: " + SECTION_SEP.join(headings) + ".")
+    if labels:
+        shown = labels[:ABSTRACT_MAX_COLUMNS]
+        more = len(labels) - len(shown)
+        parts.append("Columns: " + ", ".join(shown) + (f" and {more} more." if more else "."))
+    return " ".join(parts)
+
+
+def slice_table_data(data: TableData, header_rows: int, start: int, end: int) -> TableData:
+    """The header rows plus body rows ``start``..``end`` (0-based, end exclusive) as a new table.
+
+    Cells that straddle the cut are clipped to the kept rows.
+    """
+    keep = list(range(header_rows)) + list(range(header_rows + start, header_rows + end))
+    new_index = {old: new for new, old in enumerate(keep)}
+    cells = []
+    for cell in data.table_cells:
+        rows = [r for r in range(cell.start_row_offset_idx, cell.end_row_offset_idx) if r in new_index]
+        if not rows:
+            continue
+        first, last = new_index[rows[0]], new_index[rows[-1]] + 1
+        cells.append(
+            cell.model_copy(update={"start_row_offset_idx": first, "end_row_offset_idx": last, "row_span": last - first})
+        )
+    return TableData(num_rows=len(keep), num_cols=data.num_cols, table_cells=cells)
+
+
+def append_rows(head: TableData, tail: TableData, skip_rows: int) -> TableData:
+    """``head`` followed by ``tail`` without its first ``skip_rows`` rows (a repeated header)."""
+    offset = head.num_rows - skip_rows
+    cells = list(head.table_cells)
+    for cell in tail.table_cells:
+        if cell.end_row_offset_idx <= skip_rows:
+            continue
+        start = max(cell.start_row_offset_idx, skip_rows)
+        cells.append(
+            cell.model_copy(
+                update={
+                    "start_row_offset_idx": start + offset,
+                    "end_row_offset_idx": cell.end_row_offset_idx + offset,
+                    "row_span": cell.end_row_offset_idx - start,
+                }
+            )
+        )
+    num_cols = max(head.num_cols, tail.num_cols)
+    return TableData(num_rows=head.num_rows + tail.num_rows - skip_rows, num_cols=num_cols, table_cells=cells)
+
+
+def plain_table_data(data: TableData, doc) -> TableData:
+    """``data`` with rich cells (cells that point at other items) replaced by plain text cells.
+
+    The text of a rich cell is its own text, or else its referenced item's text, resolved once here,
+    so that rows, HTML and pieces never need the document again.
+    """
+    from docling_core.types.doc.document import RichTableCell  # noqa: PLC0415
+
+    if not any(isinstance(cell, RichTableCell) for cell in data.table_cells):
+        return data
+    cells = []
+    for cell in data.table_cells:
+        if isinstance(cell, RichTableCell):
+            text = cell.text
+            if not text.strip():
+                try:
+                    target = cell.ref.resolve(doc)
+                    text = getattr(target, "text", "") or ""
+                    if not text and isinstance(getattr(target, "data", None), TableData):
+                        text = " ".join(c.text for c in target.data.table_cells if c.text)
+                except (IndexError, AttributeError, ValueError):
+                    text = ""
+            cell = TableCell(**{k: v for k, v in cell.model_dump().items() if k in TableCell.model_fields and k != "text"}, text=text)
+        cells.append(cell)
+    return TableData(num_rows=data.num_rows, num_cols=data.num_cols, table_cells=cells)
