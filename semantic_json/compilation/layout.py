@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..patterns import is_caption, is_list_item
+from ..rules.patterns import is_caption, is_list_item
 
 #: Longest line (characters) that may be read as a numbered or stand-alone heading.
 HEADING_MAX_CHARS = 60

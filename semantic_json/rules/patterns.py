@@ -1,10 +1,10 @@
 """What report text says, one rule each: figures, years, units, captions and list markers, in English and
 Korean.
 
-Every module of the package asks here ("is this cell a number?", "is this line a caption?"), so a rule
-changes in one place. ``semantic_json`` may not import this package; it keeps a copy of the caption and
-list-marker rules in ``semantic_json/patterns.py``, and ``tests/test_patterns.py`` holds both to one table
-of examples.
+Both packages ask here ("is this cell a number?", "is this line a caption?", "does this sentence only point
+elsewhere?"), so a rule changes in one place: the parser, the Evidence Unit builder and the compiler's layout
+reader read captions and list markers with the same rules, and the lexical keys and region assembly read
+lead-ins, page numbers, figures and cross-references here too.
 
 Nothing here converts a value: a figure is recognised as printed ("(1,234)", "₩ 50.000", "12.5%p"), and
 stays text.
@@ -234,3 +234,95 @@ def split_marker(text: str) -> tuple[str, str]:
     if rest.strip() and (is_bullet(head) or ENUMERATOR_RE.match(head)):
         return head, rest.strip()
     return "", text
+
+
+# --------------------------------------------------------------------------------------------
+# Lead-ins
+# --------------------------------------------------------------------------------------------
+
+#: Text that announces what follows it: a colon at its end, "as follows" / "below", "다음과 같습니다".
+LEAD_IN_RE = re.compile(
+    r"(?::|\b(?:as\s+follows|(?:set\s+out|shown|presented|summari[sz]ed|listed)\s+below)\s*[.:]?"
+    r"|다음과\s*같(?:습니다|다|음)\s*[.:]?|아래와\s*같(?:습니다|다|음)\s*[.:]?)\s*$",
+    re.IGNORECASE,
+)
+
+
+#: A page's number printed in its footer or header, read into the body text: "86", "- 12 -", "F-7", "Page 3
+#: of 9", "iv".
+PAGE_NUMBER_RE = re.compile(
+    r"^[-–—\s]*(?:page\s+)?(?:[A-Z]-)?(?:\d{1,4}|(?=[ivx])x{0,3}(?:ix|iv|v?i{0,3}))(?:\s+of\s+\d{1,4})?[-–—\s]*$",
+    re.IGNORECASE,
+)
+
+
+def is_page_number(text: str) -> bool:
+    """True for a page number alone ("86", "- 12 -", "F-7", "Page 3 of 9"): furniture between a page's last
+    sentence and the next page's first."""
+    text = text.strip()
+    return bool(text) and bool(PAGE_NUMBER_RE.match(text))
+
+
+#: Where a figure starts: a digit that does not start a year standing alone ("6,098", "(90)", "34.6%", "$0.55", "2.1:1",
+#: "2,015"; not "2022", "FY2022", "2020-2021").
+FIGURE_DIGIT_RE = re.compile(r"(?<![\d.,])(?!(?:19|20)\d\d(?![\d.,]\d))\d")
+
+
+def prints_figure(text: str) -> bool:
+    """True when ``text`` prints a figure other than a year: a sentence that names a metric without one
+    ("could reduce our operating margins") does not give its value."""
+    return bool(FIGURE_DIGIT_RE.search(text))
+
+
+def is_lead_in(text: str) -> bool:
+    """True for a sentence that announces the table or list after it: "Sales by product were:", "The
+    payments are expected as follows.", "주요 내역은 다음과 같습니다."; a heading alone ("Revenue:") is one too."""
+    return bool(LEAD_IN_RE.search(text.rstrip()))
+
+
+# --------------------------------------------------------------------------------------------
+# Cross-references
+# --------------------------------------------------------------------------------------------
+
+#: Where a cross-reference points: a note, an item, a page, a section of this report or another filing.
+_LOCATION = (
+    r"\b(?:notes?|items?|parts?|pages?|sections?|captions?|exhibits?|schedules?|appendix"
+    r"|(?:annual|quarterly)\s+report|proxy\s+statement|form\s+10-[kq]|10-[kq]|this\s+report)\b"
+)
+#: A sentence that only sends the reader elsewhere: "See Note 12 ... for information regarding dividends.",
+#: "Refer to Business Segment Results on page 18 for discussion of revenue sharing.", "For additional
+#: information, see Item 7.", "The information required by this Item is incorporated herein by reference to
+#: the Proxy Statement.", "자세한 내용은 주석 12를 참조하시기 바랍니다."
+CROSS_REFERENCE_RE = re.compile(
+    r"^\W{0,3}(?:"
+    r"(?:see|refer\s+to|please\s+(?:see|refer\s+to)|reference\s+is\s+made\s+to)\b.{0,240}?" + _LOCATION
+    + r"|for\s+(?:additional|further|more|a\s+(?:further|more\s+detailed))\s+(?:information|details|discussion|description)\b"
+    r"[^;]{0,120}?,?\s*(?:see|refer\s+to|read)\b.{0,200}?" + _LOCATION
+    + r"|(?:the\s+)?information\s+(?:required\s+by\s+this\s+item|regarding|about|concerning|on|with\s+respect\s+to)\b"
+    r".{0,200}?\b(?:is|are)\s+(?:included|set\s+forth|contained|presented|provided|discussed|incorporated|found)\b"
+    r".{0,200}?(?:" + _LOCATION + r"|by\s+reference)"
+    r").{0,200}$"
+    r"|^[^()]{0,300}(?:참조|참고)\s*(?:하시기\s*바랍니다|하십시오|하여\s*주시기\s*바랍니다|바랍니다|하세요)?\s*\.?\s*\)?$"
+    r"|^\W{0,3}(?:주석|註)\s*\d+[^.]{0,40}참조\W{0,3}$",
+    re.IGNORECASE | re.DOTALL,
+)
+#: A filing form's instructions and check boxes ("Indicate by check mark whether the registrant ...",
+#: "Large accelerated filer | ☑"): the same on every cover, about the form rather than the company's figures.
+#: Only the ballot-box characters count: reports use □, ■ and ✓ as bullets (□ 주요 사업).
+FORM_BOILERPLATE_RE = re.compile(r"^\W{0,3}(?:if\s+[^.]{0,80}?,\s*)?indicate\s+by\s+check\s*mark\b|[☐☑☒]",
+                                 re.IGNORECASE)
+#: A cross-reference is one sentence: longer text says something of its own.
+CROSS_REFERENCE_MAX_CHARS = 400
+
+
+def is_form_boilerplate(text: str) -> bool:
+    """True for a filing form's instruction or check box ("Indicate by check mark whether the registrant is a
+    shell company", "Emerging growth company | ☐")."""
+    return bool(FORM_BOILERPLATE_RE.search(text))
+
+
+def is_cross_reference(text: str) -> bool:
+    """True for a sentence that only points elsewhere ("See Note 12 ... for information regarding dividends.",
+    "자세한 내용은 주석 12를 참조하시기 바랍니다."): it names what the answer is about, and holds none of it."""
+    text = text.strip()
+    return 0 < len(text) <= CROSS_REFERENCE_MAX_CHARS and bool(CROSS_REFERENCE_RE.search(text))

@@ -33,7 +33,7 @@ from typing import Protocol
 import numpy as np
 
 from ..model import SemanticDocument, SemanticUnit
-from ..patterns import is_cross_reference, is_form_boilerplate, prints_figure
+from ..rules.patterns import is_cross_reference, is_form_boilerplate, prints_figure
 from ..rules.textnorm import normalized_terms, term_bigrams
 
 #: BM25 term-frequency saturation.

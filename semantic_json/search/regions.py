@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
 from ..index import SCORE_DECIMALS
 from ..model import SemanticDocument, SemanticUnit
-from ..patterns import is_lead_in, is_page_number
+from ..rules.patterns import is_lead_in, is_page_number
 from ..provenance import segment_provenance
 from .repeats import Repeats
 from ..transport import EvidenceRegion, SourceSpan

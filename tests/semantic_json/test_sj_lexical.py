@@ -267,7 +267,7 @@ def test_a_sentence_without_a_figure_still_answers_what_it_alone_says():
     ("In 2022, operating margins declined.", False), ("FY2022 and 2020-2021", False), ("operating margins", False),
 ])
 def test_a_figure_is_a_number_other_than_a_year(text, figure):
-    from semantic_json.patterns import prints_figure
+    from semantic_json.rules.patterns import prints_figure
 
     assert prints_figure(text) is figure
 

@@ -415,6 +415,6 @@ def test_a_lead_in_takes_the_list_it_announces_and_stops_where_the_list_ends(aft
     ("Revenue", False), ("12,345", False), ("(1)", False), ("mix", False), ("Item 7", False), ("", False),
 ])
 def test_a_page_number_alone_is_page_furniture(text: str, page_number: bool) -> None:
-    from semantic_json.patterns import is_page_number
+    from semantic_json.rules.patterns import is_page_number
 
     assert is_page_number(text) is page_number
