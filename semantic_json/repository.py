@@ -41,11 +41,11 @@ from .search.filters import SearchFilter, matching_documents
 from .search.fusion import DocumentPriors, fuse
 from .search.regions import RegionDraft, best_drafts, to_region
 from .store import open_store
-from .store.base import DamagedDocumentError, IndexFileError, IndexStore
+from .store.base import DamagedDocumentError, IndexFileError, IndexStore, document_fingerprint
 from .store.documents import HeldDocuments
 from .store.engine_rows import unit_vector
 from .store.records import SearchRecord, UnitLayout
-from .store.sqlite import MEMORY, SqliteStore, document_fingerprint
+from .store.sqlite import MEMORY, SqliteStore
 from .rules.textnorm import query_content
 from .transport import EvidenceRegion, SearchResult, SourceSpan, parse_citation_id
 

@@ -23,7 +23,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional, Sequence
 
-from semantic_json.citations.options import POLICIES, POLICY_REJECT, RENDER_FORMATS
+from semantic_json.citations import POLICIES, POLICY_REJECT, RENDER_FORMATS
 from semantic_json.errors import CheckAnswerInputError, CitedAnswerTypeError, TransportFormatError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -94,8 +94,8 @@ def _read_bytes(name: str) -> bytes:
 def _open_index(index: str):
     """The repository of an existing index; CheckAnswerInputError naming it when it cannot be opened."""
     from semantic_json.errors import SemanticJsonError
-    from semantic_json.repository import SemanticRepository
-    from semantic_json.store.base import is_server_url
+    from semantic_json import SemanticRepository
+    from semantic_json.store import is_server_url
 
     if not is_server_url(index) and not Path(index).is_file():
         raise CheckAnswerInputError(f"{index}: index file not found")

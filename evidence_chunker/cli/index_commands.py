@@ -243,7 +243,7 @@ def _ray_ingest(args: argparse.Namespace, inputs: list[Path], repo):
 
 def cmd_search(args: argparse.Namespace) -> int:
     from semantic_json.errors import SemanticJsonError
-    from semantic_json.search.filters import parse_where
+    from semantic_json.search import parse_where
 
     _check_query(args.query)
     check_output_path(args.output)
@@ -271,7 +271,7 @@ def cmd_search(args: argparse.Namespace) -> int:
 def _keep_last_result(index: str, transport: str, repo) -> None:
     """Keep the result for `sjt show`: beside the index file, or on a server index as its note
     LAST_SEARCH_NOTE. A read-only folder or a server that refuses the write only costs that convenience."""
-    from semantic_json.store.base import is_server_url
+    from semantic_json.store import is_server_url
 
     if is_server_url(index):
         from psycopg import Error as ServerError

@@ -135,7 +135,7 @@ def render_page_png(pdf: Path, pages: list[int], boxes: list[dict[str, Any]], sc
 
 
 def _is_server(location: str) -> bool:
-    from semantic_json.store.base import is_server_url
+    from semantic_json.store import is_server_url
 
     return is_server_url(location)
 

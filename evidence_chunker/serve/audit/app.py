@@ -228,7 +228,7 @@ def create_app(index_path: str | Path, allowed_hosts: list[str] | None = None,
         return page("index.html", documents=documents(request))
 
     async def search(request: Request) -> Response:
-        from semantic_json.search.filters import SearchFilterError, parse_where
+        from semantic_json.search import SearchFilterError, parse_where
 
         repo = request.app.state.repo
         query = request.query_params.get("q", "")

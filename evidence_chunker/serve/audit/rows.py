@@ -104,7 +104,7 @@ def cited_rows(sentence: str, text: str, unit: str | None, boxes: list[dict[str,
     """The boxes of the rows of a region (its ``text``, table ``unit`` and source ``boxes``) that print the
     figures of ``sentence``; ``lines_in(box)`` gives the lines printed inside one region box, top to bottom.
     The whole region's boxes, with a note, when there is no figure or no printed line matches."""
-    from semantic_json.citations.numbers import figure_lines, find_numbers, is_figure
+    from semantic_json.citations import figure_lines, find_numbers, is_figure
 
     found = figure_lines(sentence, text, unit)
     if not found:
