@@ -11,7 +11,8 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from ..ingest.batch import BatchReport, BatchRun, atomic_output, collect_inputs
+from ..ingest.batch import BatchReport, BatchRun, collect_inputs
+from ..output_files import atomic_output
 from ..errors import CliError
 
 

@@ -7,7 +7,8 @@ import json
 import sys
 from pathlib import Path
 
-from ..ingest.batch import atomic_output, collect_inputs
+from ..ingest.batch import collect_inputs
+from ..output_files import atomic_output
 from ..serve.diagnose import diagnose_index
 from ..serve.serving import LAST_SEARCH_NOTE, last_result_path
 from .common import (

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, Any, Iterable, Sequence
 
-from ..ingest.batch import atomic_output
+from ..output_files import atomic_output
 from ..units.build import reading_order
 from ..errors import CorpusFormatError
 from ..parsing.parsed import ParsedDoc
