@@ -83,7 +83,7 @@ def ingest_run(label: str, pdfs: list[Path], location, **kwargs) -> float:
 def cpu_and_writer(pdfs: list[Path], locations: list, bulk_url: str | None = None) -> None:
     """CPU seconds per page of preparing a PDF (parse, units, corpus, compile: a worker's job, unaffected
     by other load on the machine), then the single writer's rate (embed + store) into each location."""
-    from evidence_chunker.ingest.run import prepare_document
+    from evidence_chunker.ingest.prepare import prepare_document
     from semantic_json import SemanticDocument
 
     prepared = []

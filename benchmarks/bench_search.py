@@ -64,7 +64,7 @@ def _prepare_from_cache(job: tuple[Path, str, str]):
     """``ingest.prepare_document`` for one PDF, its parse taken from the parse cache (runs in a worker)."""
     from parse_cache import cached_parse
 
-    from evidence_chunker.ingest import run as ingest_module
+    from evidence_chunker.ingest import prepare as ingest_module
 
     path, doc_id, cache = job
     chunker = ingest_module._chunker("lite", None)

@@ -296,7 +296,7 @@ def _cached_corpus(path: Path, cache: Optional[str]) -> tuple[Any, str, list]:
     from parse_cache import cached_parse
 
     from evidence_chunker import EvidenceChunker
-    from evidence_chunker.ingest.run import document_id_for
+    from evidence_chunker.ingest.prepare import document_id_for
 
     parsed = cached_parse(path, Path(cache) if cache else None, "lite")
     doc_id = document_id_for(path)
@@ -479,7 +479,7 @@ class SjtDefault:
     def ingest(self, pdfs: list[Path]) -> IngestStats:
         from concurrent.futures import ProcessPoolExecutor
 
-        from evidence_chunker.ingest.run import document_id_for
+        from evidence_chunker.ingest.prepare import document_id_for
         from semantic_json import SemanticDocument
 
         cache = os.environ.get(PARSE_CACHE_ENV) or None

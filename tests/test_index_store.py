@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from evidence_chunker.cli import main as sjt
-from evidence_chunker.ingest.run import prepare_document
+from evidence_chunker.ingest.prepare import prepare_document
 from repo_paths import SAMPLE_PDFS, SAMPLE_QUESTIONS
 from semantic_json import SemanticDocument, SemanticRepository, compile
 from semantic_json.store import IndexFileError, IndexVersionError, SqliteStore

@@ -241,7 +241,7 @@ def test_docling_reads_a_scan_where_its_models_exist(tmp_path):
 
 
 def test_a_short_scan_is_read_in_page_batches_by_several_workers(tmp_path):
-    from evidence_chunker.ingest import run as ingest_module
+    from evidence_chunker.ingest import workers as ingest_module
 
     scan = scan_pdf(SAMPLE_PDFS / "credit_review_ko.pdf", tmp_path / "scan.pdf", dpi=72)  # 3 pages, no text
     assert ingest_module._page_batches((scan, "lite", None, "scan", None, None, OcrOptions()), 2) == [(0, 2), (2, 3)]

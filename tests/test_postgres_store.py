@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from evidence_chunker.cli import main as sjt
-from evidence_chunker.ingest.run import prepare_document
+from evidence_chunker.ingest.prepare import prepare_document
 from pg_server import ServerUnavailable, shared_server
 from repo_paths import SAMPLE_PDFS, SAMPLE_QUESTIONS
 from semantic_json import LiteEmbedder, SemanticDocument, SemanticRepository

@@ -17,7 +17,9 @@ from pathlib import Path
 
 from .batch import Failure
 from ..errors import RayUnavailableError
-from .run import IngestSummary, PreparedDocument, _prepare_safely, ingest
+from .prepare import PreparedDocument
+from .run import IngestSummary, ingest
+from .workers import _prepare_safely
 
 #: Times Ray re-runs a task whose worker process died (killed, out of memory) before reporting it failed.
 TASK_RETRIES = 3
@@ -92,7 +94,7 @@ def ray_ingest(paths: Iterable[Path], repo, parser: str = "lite", artifacts_path
     Ray started here is shut down at the end."""
     if parser == "auto":
         # each worker would decide on its own (and warn on its own); decide once, here, like ``ingest``
-        from .run import _chunker
+        from .prepare import _chunker
 
         parser = _chunker(parser, artifacts_path, ocr).parser.name
     started = connect(address, num_cpus)
