@@ -37,7 +37,7 @@ from collections.abc import Sequence
 
 from ..lexicon import load_lexicon
 from ..model import SemanticDocument
-from .regions import table_captions
+from .region_layout import table_captions
 
 #: The statement kinds, by lexicon concept; a unit's code is its kind's position here plus one (0: none).
 STATEMENT_KINDS = ("BALANCE_SHEET", "INCOME_STATEMENT", "CASH_FLOW_STATEMENT", "EQUITY_STATEMENT")

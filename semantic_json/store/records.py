@@ -32,7 +32,7 @@ import numpy as np
 from ..index import SparseVectors
 from ..search.lexical import Postings, TermCounts, figure_flags
 from ..errors import DocumentIntegrityError
-from ..search.regions import announces, continuation_flags, is_page_furniture
+from ..search.region_layout import announces, continuation_flags, is_page_furniture
 from ..search.statements import primary_statements
 from ..model import Entity, Segment, SemanticDocument, UnitKind, line_starts_of, sha256_text, unit_constructor
 
