@@ -27,15 +27,13 @@ from .tables import (
     UNIT_SCAN_ROWS,
     TableLayout,
     analyse_table,
-    append_rows,
-    cut_rows,
     flatten_rows,
     grid_rows,
     header_blocks,
     header_lines,
-    plain_table_data,
     table_abstract,
 )
+from .table_data import append_rows, cut_rows, plain_table_data
 from .table_render import render_html, render_markdown
 from .titles import SOURCE_CAPTION, SOURCE_DIRECT, SOURCE_RUNNING_TITLE, SOURCE_TITLE_BLOCK, find_period, table_title
 from .evidence_unit import EvidenceUnit, PageBox

@@ -21,7 +21,8 @@ from typing import Literal
 from docling_core.types.doc import TableData
 
 from .table_render import render_html, render_markdown
-from .tables import PAIR_SEP, ROW_HEADER_SEP, VALUE_SEP, slice_table_data
+from .table_data import slice_table_data
+from .tables import PAIR_SEP, ROW_HEADER_SEP, VALUE_SEP
 from ..tokens import DEFAULT_TOKEN_LIMIT, count_eu_tokens, count_tokens, cut_to_tokens
 from .evidence_unit import EvidenceUnit, PageBox
 
