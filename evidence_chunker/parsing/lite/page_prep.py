@@ -16,9 +16,8 @@ from .ocr_pages import OcrReader, PageOcr, page_has_images
 from .pdfium import PageFrame, extract_chars
 from .settings import LiteSettings
 from .found_tables import Edge
-from .text import (
-    Glyphs, Line, Phrase, Word, attach_list_markers, group_lines, phrases_from_words, split_phrases, words_from_glyphs,
-)
+from .phrases import attach_list_markers, phrases_from_words, split_phrases
+from .text import Glyphs, Line, Phrase, Word, group_lines, words_from_glyphs
 from .text_layer import check_text_layer
 
 __all__ = ["PageBatch", "PageContent", "prepare_page", "read_page"]
