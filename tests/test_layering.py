@@ -19,7 +19,6 @@ import ast
 from pathlib import Path
 
 import pytest
-
 from repo_paths import REPO
 
 PACKAGES = ("evidence_chunker", "semantic_json")
