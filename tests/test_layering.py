@@ -63,7 +63,7 @@ STAGES = {
         ("cli", {"cli"}),
     ],
     "semantic_json": [
-        ("base", {"errors", "lazy", "json_schemas", "model", "transport", "index", "provenance"}),
+        ("base", {"errors", "lazy", "json_schemas", "model", "transport", "index", "provenance", "token_cost"}),
         ("rules", {"rules"}),
         ("lexicon", {"lexicon"}),
         ("compilation", {"compilation"}),

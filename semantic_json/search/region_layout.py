@@ -10,6 +10,7 @@ from collections.abc import Iterator, Sequence
 
 from ..model import SemanticDocument, SemanticUnit
 from ..rules.patterns import is_lead_in, is_page_number
+from ..token_cost import cumulative_costs
 
 
 #: A caption unit at most this many lines above a table (in its own segment) is taken as its caption.
@@ -90,6 +91,8 @@ class RegionLayout:
         #: A stored layout's continuation flags (None: computed from the text, or absent from an old layout).
         self._continues = getattr(doc, "continuation_flags", None)
         self._page_numbers = getattr(doc, "page_number_flags", None)
+        self._doc = doc
+        self._cumulative: list[int] | None = None
         self._bounds: dict[int, tuple[int, int]] = {}
         self._has_rows: dict[int, bool] = {}
 
@@ -185,5 +188,8 @@ class RegionLayout:
             table = self.table_of(table[0] - 1)
         return False
 
-    def span_chars(self, first: int, last: int) -> int:
-        return self.units[last].end_char - self.units[first].start_char
+    def span_tokens(self, first: int, last: int) -> int:
+        """Estimated cl100k tokens of units ``first`` to ``last`` (token_cost): what the region would cost."""
+        if self._cumulative is None:
+            self._cumulative = cumulative_costs(self._doc, self._text)
+        return self._cumulative[last + 1] - self._cumulative[first]
