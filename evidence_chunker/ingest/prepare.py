@@ -48,10 +48,8 @@ def prepare_document(path: Path, parser: str = "lite", artifacts_path: str | Non
     ``page_range`` (a PageRange) limits the pages parsed and ``on_page(done, total)`` reports them; ``ocr``
     is the parser's OcrOptions."""
     from ..corpus.chunks import chunk_kind
-    from ..corpus.consumed import ConsumedStats
-    from ..corpus.assemble import build_corpus_parsed
-    from ..export.semantic import corpus_to_semantic_document, pdf_uri
-    from ..units.filing import filing_profile, filing_subject
+    from ..export.semantic import pdf_uri
+    from ..units.filing import filing_subject
     from ..units.titles import CAPTION_SOURCES, dropped_running_lines
     from semantic_json.rules.textnorm import text_language
 
@@ -60,12 +58,8 @@ def prepare_document(path: Path, parser: str = "lite", artifacts_path: str | Non
         parsed = chunker.parser.parse(path, pages=pages)
     else:
         parsed = chunker.parse(path, page_range=page_range, on_page=on_page)
-    doc_id = doc_id or document_id_for(path)
-    units = chunker.chunk_parsed(parsed, doc_id=doc_id)
-    consumed = ConsumedStats()
-    filing = filing_profile(parsed.document)
-    corpus = build_corpus_parsed(parsed, units, doc_id, token_limit=chunker.token_limit, stats=consumed, filing=filing)
-    document = corpus_to_semantic_document(corpus, doc_id, pdf_uri(path), parsed.sha256)
+    run = chunker.pipeline.run(parsed, doc_id or document_id_for(path), pdf_uri(path), document=True)
+    units, corpus, document, filing, consumed = run.units, run.corpus, run.document, run.filing, run.consumed
     tables = {eu.eu_id.rsplit("-s", 1)[0]: eu for eu in units}
     info = {
         "kind": INFO_KIND,
@@ -87,7 +81,7 @@ def prepare_document(path: Path, parser: str = "lite", artifacts_path: str | Non
         "subject": filing_subject(filing),
         "language": text_language(document.text),
         "split_tables": len({eu.eu_id.rsplit("-s", 1)[0] for eu in units if eu.is_split}),
-        "oversized_units": list(chunker.last_split_stats.oversized_ids),
+        "oversized_units": list(run.split_stats.oversized_ids),
         "context_paragraphs": sum(len(eu.context_before) + len(eu.context_after) for eu in units),
         "text_chunks_dropped": consumed.dropped,
         "text_chunks_rebuilt": consumed.rebuilt,
