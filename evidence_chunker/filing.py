@@ -317,7 +317,7 @@ def filing_profile(doc: DoclingDocument) -> dict[str, str]:
         facts["fiscal_year"] = annual_report.group("year") or annual_report.group("year_first")
     if not facts:
         return {}
-    parts = [facts.get("company"), facts.get("ticker"), f"FORM {facts['form']}" if facts.get("form", "").isascii() and "form" in facts
+    parts = [facts.get("company"), facts.get("company_ko"), facts.get("ticker"), f"FORM {facts['form']}" if facts.get("form", "").isascii() and "form" in facts
              else facts.get("form"), facts.get("period"), f"FY{facts['fiscal_year']}" if "fiscal_year" in facts else None]
     facts["profile"] = " · ".join(p for p in parts if p)
     return facts
