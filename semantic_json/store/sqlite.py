@@ -10,8 +10,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
+import shutil
 import sqlite3
+import tempfile
 import time
+import weakref
 from collections.abc import Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -24,6 +28,8 @@ from .base import (REBUILD_HINT, document_changed, STORE_SCHEMA_VERSION, IndexFi
 from .engine_rows import DocumentKeys, posting_rows, unit_vector_rows
 from .records import SearchRecord, StoredSource, UnitLayout, encode_document, encode_record
 
+log = logging.getLogger(__name__)
+
 #: Seconds a writer waits for another writer's lock before giving up.
 BUSY_TIMEOUT_S = 30.0
 #: Keys per SQL statement when looking keys up (below SQLite's limit on bound parameters).
@@ -31,6 +37,10 @@ KEYS_PER_STATEMENT = 500
 #: Page size of a new index file: SQLite's largest, so that a search record (hundreds of KB to MB) lies on
 #: few overflow pages and opening the index reads them about twice as fast as with the 4 KiB default.
 PAGE_SIZE = 65536
+#: Bytes of a WAL file's header: a longer `-wal` file holds frames (commits not yet in the main file).
+WAL_HEADER_BYTES = 32
+#: Attempts at a consistent private copy of an index and its WAL (a writer elsewhere may be changing them).
+COPY_ATTEMPTS = 3
 
 _TABLES = """
 CREATE TABLE IF NOT EXISTS meta (
@@ -112,6 +122,52 @@ def _guard(path: Path, action: str):
         raise IndexFileError(f"{path}: the index file is damaged ({exc}); {REBUILD_HINT}") from exc
 
 
+def wal_path(path: Path) -> Path:
+    """The WAL file SQLite keeps beside the index file ``path``."""
+    return path.with_name(path.name + "-wal")
+
+
+def pending_wal(path: Path) -> bool:
+    """True when the WAL beside ``path`` holds frames: commits that a reader of the main file alone misses."""
+    try:
+        return wal_path(path).stat().st_size > WAL_HEADER_BYTES
+    except FileNotFoundError:
+        return False
+
+
+def _signature(*paths: Path) -> tuple:
+    return tuple((s.st_size, s.st_mtime_ns) for s in (p.stat() for p in paths))
+
+
+def private_copy(path: Path) -> Path:
+    """A new temporary folder holding a copy of the index ``path`` and its WAL, taken while neither changed
+    (the caller removes the folder); IndexFileError saying what to do when no such copy can be made."""
+    wal = wal_path(path)
+    problem = "the files kept changing while they were copied"
+    for _ in range(COPY_ATTEMPTS):
+        try:
+            folder = Path(tempfile.mkdtemp(prefix="sjt-index-"))
+        except OSError as exc:
+            problem = f"no temporary folder: {exc.strerror or exc}"
+            break
+        try:
+            before = _signature(path, wal)
+            shutil.copyfile(wal, folder / wal.name)  # the WAL first: a checkpoint after it only repeats its pages
+            shutil.copyfile(path, folder / path.name)
+            if _signature(path, wal) == before:
+                return folder
+        except OSError as exc:
+            shutil.rmtree(folder, ignore_errors=True)
+            problem = f"{exc.filename or 'copy'}: {exc.strerror or exc}"
+            break
+        shutil.rmtree(folder, ignore_errors=True)
+    raise IndexFileError(
+        f"{path}: its last commits are still in {wal.name}, which SQLite reads only with a {path.name}-shm file "
+        f"that it cannot create in this read-only folder, and a private copy failed ({problem}); make the folder "
+        f"writable, or copy {path.name} and {wal.name} together into a writable folder and use that copy"
+    )
+
+
 def document_fingerprint(doc: SemanticDocument) -> str:
     """sha256 of the compiled document's canonical JSON: equal fingerprints mean nothing to re-index."""
     return hashlib.sha256(doc.to_json().encode("utf-8")).hexdigest()
@@ -121,7 +177,9 @@ class SqliteStore:
     """Documents and vectors in one SQLite file (WAL journal, full sync: a commit survives a crash).
 
     `read_only=True` opens an existing file without writing to it (SQLite may add empty `-wal`/`-shm` files
-    beside it when the folder is writable), so an index on a read-only file system or folder can be searched; writes then raise ReadOnlyIndexError. A file that is an
+    beside it when the folder is writable), so an index on a read-only file system or folder can be searched; writes then raise ReadOnlyIndexError. It
+    never serves a state older than the last commit: a WAL holding commits in a folder it cannot write is read from
+    a private temporary copy of the index and its WAL (IndexFileError saying what to do when none can be made). A file that is an
     SQLite database of another application (tables other than ours) is refused, never altered.
     """
 
@@ -130,6 +188,8 @@ class SqliteStore:
         self.read_only = read_only
         #: An index in this process's memory (path ``:memory:``): what SemanticRepository() searches.
         self.in_memory = str(path) == MEMORY
+        #: Removes the private copy a read-only index with a pending WAL is read from (None: no copy).
+        self._cleanup: weakref.finalize | None = None
         if self.in_memory:
             self._conn = sqlite3.connect(MEMORY, isolation_level=None)
             self._check_and_prepare()
@@ -147,7 +207,7 @@ class SqliteStore:
         try:
             self._check_and_prepare()
         except BaseException:
-            self._conn.close()
+            self.close()
             raise
 
     def _check_and_prepare(self) -> None:
@@ -181,20 +241,12 @@ class SqliteStore:
                 )
 
     def _connect(self) -> sqlite3.Connection:
-        """A connection: read-write (WAL, full sync), or read-only; read-only falls back to `immutable`
-        when SQLite cannot make its shared-memory file (a WAL file in a read-only folder)."""
+        """A connection: read-write (WAL, full sync), or read-only (see `_connect_read_only`)."""
         try:
             if not self.read_only:
                 # journal_mode is set only once the file is known to be ours: it rewrites the file header
                 return sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT_S, isolation_level=None)
-            uri = self.path.resolve().as_uri()
-            conn = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_S, isolation_level=None)
-            try:
-                conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
-            except sqlite3.OperationalError:
-                conn.close()
-                conn = sqlite3.connect(f"{uri}?immutable=1", uri=True, isolation_level=None)
-            return conn
+            return self._connect_read_only()
         except sqlite3.OperationalError as exc:
             if "readonly" in str(exc) or "unable to open" in str(exc):
                 raise IndexFileError(
@@ -204,6 +256,30 @@ class SqliteStore:
             raise IndexFileError(f"{self.path}: not a readable index file ({exc})") from exc
         except sqlite3.DatabaseError as exc:
             raise IndexFileError(f"{self.path}: not a readable index file ({exc}); {REBUILD_HINT}") from exc
+
+    def _connect_read_only(self) -> sqlite3.Connection:
+        """A read-only connection that sees every committed transaction.
+
+        SQLite reads a WAL only through its shared-memory file (``-shm``); in a folder this process cannot
+        write, with no ``-shm`` left beside the index, it cannot make one. Then an index whose WAL holds no
+        frame is opened `immutable` (the main file is the whole state); one whose WAL holds frames (commits
+        not yet copied into the main file) is read from a private copy of both files in a temporary folder
+        (removed on close), never in `immutable` mode, which would ignore those commits."""
+        uri = self.path.resolve().as_uri()
+        conn = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+        try:
+            conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+            return conn
+        except sqlite3.OperationalError:
+            conn.close()
+        if not pending_wal(self.path):
+            return sqlite3.connect(f"{uri}?immutable=1", uri=True, isolation_level=None)
+        folder = private_copy(self.path)
+        self._cleanup = weakref.finalize(self, shutil.rmtree, folder, ignore_errors=True)
+        log.info("%s: its WAL holds commits and its folder is read-only: reading a private copy in %s", self.path,
+                 folder)
+        copy = (folder / self.path.name).as_uri()
+        return sqlite3.connect(f"{copy}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_S, isolation_level=None)
 
     # -------------------------------------------------------------- metadata
 
@@ -447,6 +523,8 @@ class SqliteStore:
 
     def close(self) -> None:
         self._conn.close()
+        if self._cleanup is not None:
+            self._cleanup()  # the private copy of a read-only index with a pending WAL
 
     # -------------------------------------------------------------- helpers
 

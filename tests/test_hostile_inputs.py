@@ -1,0 +1,133 @@
+"""Hostile and careless inputs (issue 40): each ends in the right verdict with a `FILE: why` line or an HTTP 4xx
+message, never a traceback, a stale answer or silence. Where file modes matter the command runs without the
+capabilities that let root ignore them."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from repo_paths import REPO
+from semantic_json import SemanticRepository, compile
+
+#: Capabilities that let root read and write whatever the file modes say: dropped so that the modes apply.
+DAC_CAPABILITIES = ("dac_override", "dac_read_search", "fowner")
+SJT = [sys.executable, "-m", "evidence_chunker.cli"]
+DOCUMENTS = 4
+
+
+def as_user(cmd: list[str]) -> list[str]:
+    """``cmd`` run so that file modes apply to it: as is for an ordinary account; under root, without the
+    capabilities that bypass them (``setpriv``), after checking that an unreadable file then cannot be read."""
+    if os.geteuid() != 0:
+        return cmd
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        pytest.skip("running as root and setpriv (util-linux) is missing: cannot make file modes apply to root")
+    wrapped = [setpriv, "--bounding-set=" + ",".join(f"-{c}" for c in DAC_CAPABILITIES), "--inh-caps=-all"]
+    with tempfile.NamedTemporaryFile() as locked:
+        os.chmod(locked.name, 0)
+        probe = subprocess.run([*wrapped, sys.executable, "-c", f"open({locked.name!r}).close()"], capture_output=True,
+                               text=True)
+    if "PermissionError" not in probe.stderr:
+        pytest.skip(f"running as root and setpriv cannot drop {DAC_CAPABILITIES} here: {probe.stderr[-200:]!r}")
+    return [*wrapped, *cmd]
+
+
+def run_sjt(args: list[str], cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    """``sjt ARGS`` in a new process, as a user whom file modes apply to."""
+    env = {**os.environ, "PYTHONPATH": str(REPO), **(env or {})}
+    return subprocess.run(as_user([*SJT, *args]), cwd=cwd, capture_output=True, text=True, env=env)
+
+
+@pytest.fixture
+def shared_tmp():
+    """A folder outside pytest's private (0700) one, removed with everything in it whatever its modes."""
+    root = Path(tempfile.mkdtemp(prefix="sjt-hostile-"))
+    os.chmod(root, 0o755)
+    yield root
+    for path in [root, *root.rglob("*")]:
+        if path.is_dir() and not path.is_symlink():
+            os.chmod(path, 0o755)
+    shutil.rmtree(root)
+
+
+# ------------------------------------------------------------------ 1. a read-only folder, a pending WAL
+
+
+def index_with_pending_wal(folder: Path, in_main_file: int) -> Path:
+    """A copy in ``folder`` of an index of DOCUMENTS documents whose first ``in_main_file`` are in the main file
+    and the others only in its WAL, as a backup taken while a writer had the index open leaves it (no -shm)."""
+    source = folder / "writer" / "index.sqlite"
+    repo = SemanticRepository.open(source)
+    checkpoint = sqlite3.connect(source)
+    try:
+        for n in range(DOCUMENTS):
+            if n == in_main_file:
+                checkpoint.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            repo.add(compile(f"Revenue of segment {n} rose to {1000 + n} million in 2024.", f"segment{n}"))
+        backup = folder / "backup"
+        backup.mkdir()
+        for name in ("index.sqlite", "index.sqlite-wal"):
+            shutil.copyfile(source.with_name(name), backup / name)
+    finally:
+        checkpoint.close()
+        repo.close()
+    assert (backup / "index.sqlite-wal").stat().st_size > 32 and not (backup / "index.sqlite-shm").exists()
+    for path in (backup / "index.sqlite", backup / "index.sqlite-wal", backup):
+        os.chmod(path, 0o555 if path.is_dir() else 0o444)
+    return backup / "index.sqlite"
+
+
+def diagnosed_documents(stdout: str) -> list[str]:
+    return [line.split()[0] for line in stdout.splitlines()[1:] if line and not line.startswith(" ")]
+
+
+@pytest.mark.parametrize("in_main_file", [3, 0], ids=["last-commit-in-wal", "everything-in-wal"])
+def test_a_read_only_index_with_a_pending_wal_serves_every_committed_document(shared_tmp, in_main_file):
+    index = index_with_pending_wal(shared_tmp, in_main_file)
+    scratch = shared_tmp / "tmp"
+    scratch.mkdir(mode=0o777)
+    diagnose = run_sjt(["diagnose", "--index", str(index)], shared_tmp, env={"TMPDIR": str(scratch)})
+    assert diagnose.returncode == 0, diagnose.stderr
+    assert diagnosed_documents(diagnose.stdout) == [f"segment{n}" for n in range(DOCUMENTS)]
+    search = run_sjt(["search", "--index", str(index), "revenue of segment 3", "--text", "-k", "1"], shared_tmp,
+                     env={"TMPDIR": str(scratch)})
+    assert search.returncode == 0 and "segment3" in search.stdout, search.stderr
+    assert "Traceback" not in diagnose.stderr + search.stderr
+    assert list(scratch.iterdir()) == []  # the private copy is removed on close
+    assert not (index.parent / "index.sqlite-shm").exists()
+    # nothing lost: the backup opened where it can be written holds every committed document
+    writable = shared_tmp / "restored"
+    shutil.copytree(index.parent, writable)
+    os.chmod(writable, 0o755)
+    repo = SemanticRepository.open(writable / "index.sqlite", read_only=True)
+    assert repo.documents == [f"segment{n}" for n in range(DOCUMENTS)]
+    repo.close()
+
+
+def test_a_read_only_index_with_a_pending_wal_that_cannot_be_copied_is_refused_with_what_to_do(shared_tmp):
+    index = index_with_pending_wal(shared_tmp, 3)
+    # the private copy fails (a full disk): the reader refuses instead of serving the main file alone
+    full_disk = ("import errno, shutil, sys\n"
+                 "def full(src, dst, **kw): raise OSError(errno.ENOSPC, 'No space left on device', str(dst))\n"
+                 "shutil.copyfile = full\n"
+                 "from evidence_chunker.cli import main\n"
+                 "sys.exit(main(sys.argv[1:]))\n")
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    run = subprocess.run(as_user([sys.executable, "-c", full_disk, "diagnose", "--index", str(index)]), cwd=shared_tmp,
+                         capture_output=True, text=True, env=env)
+    assert run.returncode == 2 and run.stdout == ""
+    assert run.stderr.startswith(f"error: {index}: its last commits are still in index.sqlite-wal, which SQLite reads "
+                                 "only with a index.sqlite-shm file that it cannot create in this read-only folder")
+    assert "No space left on device" in run.stderr
+    assert run.stderr.rstrip().endswith("copy index.sqlite and index.sqlite-wal together into a writable folder and "
+                                        "use that copy")
+    assert "not a semantic-json-transport index" not in run.stderr
