@@ -34,8 +34,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .batch import Failure, check_input_file, page_bar, progress_bar
-from .errors import EvidenceChunkerError, IngestTerminated, NotARegularFileError, WorkerDiedError
+from .batch import Failure, check_input_file, failure_text, page_bar, progress_bar
+from .errors import EvidenceChunkerError, IngestTerminated, WorkerDiedError
 from .parsing.pdf_file import file_sha256
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -237,7 +237,7 @@ def _prepare_safely(args: tuple, pages: list | None = None, on_page=None) -> Pre
             return prepare_document(path, parser, artifacts_path, doc_id=doc_id, pages=pages, page_range=page_range,
                                     on_page=on_page, ocr=ocr)
     except (EvidenceChunkerError, OSError, ValueError) as exc:
-        return Failure(path, str(exc))
+        return Failure(path, failure_text(path, exc))
 
 
 def _read_pages_safely(path: Path, start: int, stop: int, ocr=None):
@@ -245,7 +245,7 @@ def _read_pages_safely(path: Path, start: int, stop: int, ocr=None):
     try:
         return _chunker("lite", None, ocr).parser.read_pages(path, start, stop)
     except (EvidenceChunkerError, OSError, ValueError) as exc:
-        return Failure(path, str(exc))
+        return Failure(path, failure_text(path, exc))
 
 
 def unchanged(repo, path: Path, doc_id: str | None = None, page_range=None) -> bool:
@@ -291,13 +291,9 @@ def ingest(paths: Iterable[Path], repo, parser: str = "lite", artifacts_path: st
                 summary.skipped += 1
                 summary.pages += int(repo.document_info(doc_id).get("pages", 0))
                 continue
-        except NotARegularFileError as exc:
-            summary.failures.append(Failure(path, str(exc)))
-            print(f"error: {exc}", file=sys.stderr)
-            continue
-        except OSError as exc:
-            summary.failures.append(Failure(path, f"{path}: {exc.strerror or exc}"))
-            print(f"error: {path}: {exc.strerror or exc}", file=sys.stderr)
+        except (EvidenceChunkerError, OSError) as exc:
+            summary.failures.append(Failure(path, failure_text(path, exc)))
+            print(f"error: {failure_text(path, exc)}", file=sys.stderr)
             continue
         if holder is not None:
             summary.renamed[path] = doc_id

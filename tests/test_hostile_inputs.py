@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from repo_paths import REPO
+from repo_paths import REPO, SAMPLE_PDFS
 from semantic_json import SemanticRepository, compile
 
 #: Capabilities that let root read and write whatever the file modes say: dropped so that the modes apply.
@@ -131,3 +131,68 @@ def test_a_read_only_index_with_a_pending_wal_that_cannot_be_copied_is_refused_w
     assert run.stderr.rstrip().endswith("copy index.sqlite and index.sqlite-wal together into a writable folder and "
                                         "use that copy")
     assert "not a semantic-json-transport index" not in run.stderr
+
+
+# ------------------------------------------------------------------ 6, 7. the folder walk, an unreadable PDF
+
+
+def folder_of_bad_entries(root: Path) -> tuple[Path, list[str]]:
+    """A folder holding one good PDF and every kind of entry a walk cannot read, with the error line each gets."""
+    folder = root / "reports"
+    folder.mkdir()
+    shutil.copyfile(SAMPLE_PDFS / "mixed_brief.pdf", folder / "good.pdf")
+    shutil.copyfile(SAMPLE_PDFS / "mixed_brief.pdf", folder / "locked.pdf")
+    os.chmod(folder / "locked.pdf", 0)
+    (folder / "dangling.pdf").symlink_to("gone.pdf")
+    (folder / "loop_a.pdf").symlink_to("loop_b.pdf")
+    (folder / "loop_b.pdf").symlink_to("loop_a.pdf")
+    os.mkfifo(folder / "pipe.pdf")
+    (folder / "secret").mkdir()
+    shutil.copyfile(SAMPLE_PDFS / "mixed_brief.pdf", folder / "secret" / "hidden.pdf")
+    os.chmod(folder / "secret", 0)
+    (folder / "nested").mkdir()
+    (folder / "nested" / "up").symlink_to("..")
+    (folder / "notes.txt").write_text("not an input: not reported")
+    return folder, [
+        "error: reports/dangling.pdf: file not found (a symbolic link to gone.pdf, which does not exist)",
+        "error: reports/locked.pdf: cannot read the file (permission denied)",
+        "error: reports/loop_a.pdf: not a regular file (a symbolic link that loops)",
+        "error: reports/loop_b.pdf: not a regular file (a symbolic link that loops)",
+        "error: reports/nested/up: not a regular file (a symbolic link that loops back to .., a folder that holds it)",
+        "error: reports/pipe.pdf: not a regular file (a FIFO)",
+        "error: reports/secret: cannot read the folder (permission denied)",
+    ]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs (POSIX)")
+def test_the_folder_walk_reports_every_entry_it_cannot_read_and_counts_it(shared_tmp):
+    folder, expected = folder_of_bad_entries(shared_tmp)
+    out = shared_tmp / "out"
+    out.mkdir(mode=0o777)
+    runs = {
+        "chunk": run_sjt(["chunk", "reports", "--parser", "lite", "--no-progress", "-o", str(out / "u.jsonl")],
+                         shared_tmp),
+        "ingest": run_sjt(["ingest", "reports", "--index", str(out / "i.sqlite"), "--parser", "lite",
+                           "--no-progress"], shared_tmp),
+    }
+    for name, run in runs.items():
+        lines = run.stderr.splitlines()
+        assert run.returncode == 1, (name, run.stderr)
+        assert [line for line in lines if line.startswith("error:")] == expected, name
+        assert "Traceback" not in run.stderr and "Errno" not in run.stderr
+    assert runs["chunk"].stderr.splitlines()[-1] == "chunked 1 file(s) into 1 evidence unit(s); 7 failed"
+    assert runs["ingest"].stderr.splitlines()[-1].startswith("files 8 (indexed 1, unchanged 0, failed 7) |")
+
+
+def test_an_unreadable_pdf_named_directly_is_a_file_why_line(shared_tmp):
+    locked = shared_tmp / "x.pdf"
+    shutil.copyfile(SAMPLE_PDFS / "mixed_brief.pdf", locked)
+    os.chmod(locked, 0)
+    out = shared_tmp / "out"
+    out.mkdir(mode=0o777)
+    for args in (["chunk", "x.pdf", "--parser", "lite", "--no-progress"],
+                 ["corpus", "x.pdf", "--parser", "lite", "--no-progress"],
+                 ["ingest", "x.pdf", "--index", str(out / "i.sqlite"), "--parser", "lite", "--no-progress"]):
+        run = run_sjt(args, shared_tmp)
+        assert run.returncode == 1, run.stderr
+        assert run.stderr.splitlines()[0] == "error: x.pdf: cannot read the file (permission denied)", args
