@@ -496,8 +496,10 @@ class SemanticRepository:
             doc = self._documents.get(document_id)
         except DamagedDocumentError as exc:
             self._leave_out(document_id, exc.why)
+        if document_id in self.damaged:  # left out now or at open: say so, not that it is unknown
             return VerificationResult(ok=False, reason=UNKNOWN_DOCUMENT, region_id=resolved.region_id,
-                                      document_id=document_id, detail=str(exc))
+                                      document_id=document_id,
+                                      detail=f"document {document_id!r} is damaged in the index file ({self.damaged[document_id]})")
         info = self.document_info(document_id) if doc is not None else {}
         return verify_region(doc, info, resolved, check_files=check_files, hashes=hashes)
 
@@ -505,6 +507,23 @@ class SemanticRepository:
         """check_source() for every region of a search result (each recorded PDF hashed once)."""
         hashes: dict[str, str] = {}
         return [self.check_source(region, check_files=check_files, hashes=hashes) for region in result]
+
+    def check_index(self, full: bool = False) -> tuple[list[str], dict[str, str]]:
+        """Damage in the index: what the store's own check of its file finds (SQLite's quick_check, or with
+        `full` its integrity_check; nothing for a server), and every held document that cannot be read whole
+        (search record, stored document, unit vectors), document id → why. Those documents are also left out
+        of this repository and named in `damaged`."""
+        if self._store is None:
+            raise DamagedDocumentError("", "", "the index was closed: open it again")
+        problems = self._store.check_file(full)
+        found: dict[str, str] = {}
+        for document_id, held in list(self._held.items()):
+            try:
+                self._store.read_whole(document_id, held.fingerprint, held.seq)
+            except IndexFileError as exc:  # DamagedDocumentError, or SQLite's own error on a damaged page
+                found[document_id] = exc.why if isinstance(exc, DamagedDocumentError) else str(exc.__cause__ or exc)
+                self._leave_out(document_id, found[document_id])
+        return problems, found
 
     def check_document_pdf(self, document_id: str) -> tuple[str, str] | None:
         """Re-hash the PDF recorded for a held document: None when unchanged or none recorded, else

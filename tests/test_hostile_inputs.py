@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from evidence_chunker.cli import main as sjt
 from repo_paths import REPO, SAMPLE_PDFS
 from semantic_json import SemanticRepository, compile
 
@@ -196,3 +197,78 @@ def test_an_unreadable_pdf_named_directly_is_a_file_why_line(shared_tmp):
         run = run_sjt(args, shared_tmp)
         assert run.returncode == 1, run.stderr
         assert run.stderr.splitlines()[0] == "error: x.pdf: cannot read the file (permission denied)", args
+
+
+# ------------------------------------------------------------------ 4. damage that diagnose sees
+
+
+@pytest.fixture(scope="module")
+def two_document_index(tmp_path_factory) -> tuple[Path, Path]:
+    """An index of two sample PDFs, and a saved search result citing both."""
+    root = tmp_path_factory.mktemp("damage")
+    pdfs = root / "pdfs"
+    pdfs.mkdir()
+    for name in ("mixed_brief.pdf", "annual_report_en.pdf"):
+        shutil.copyfile(SAMPLE_PDFS / name, pdfs / name)
+    index = root / "index.sqlite"
+    assert sjt(["ingest", str(pdfs), "--index", str(index), "--parser", "lite", "--no-progress", "-q"]) == 0
+    result = root / "result.json"
+    assert sjt(["search", "--index", str(index), "Kestrel Korea investor brief revenue", "-k", "6", "-o", str(result),
+                "-q"]) == 0
+    return index, result
+
+
+def damaged_document_copy(index: Path, folder: Path, document_id: str) -> Path:
+    """A copy of ``index`` with 16 bytes overwritten inside the page bytes of ``document_id``'s stored document."""
+    copy = folder / "damaged.sqlite"
+    shutil.copyfile(index, copy)
+    with sqlite3.connect(copy) as conn:
+        stored = conn.execute("SELECT document FROM documents WHERE document_id = ?", (document_id,)).fetchone()[0]
+    conn.close()
+    data = bytearray(copy.read_bytes())
+    at = data.find(stored)
+    assert at > 0 and data.find(stored, at + 1) < 0  # one run of bytes on one page (a 64 KiB page holds it)
+    middle = at + len(stored) // 2
+    data[middle:middle + 16] = b"\xff" * 16
+    copy.write_bytes(bytes(data))
+    return copy
+
+
+def test_diagnose_names_a_document_whose_stored_bytes_are_damaged_and_verify_fails_it(two_document_index, tmp_path,
+                                                                                       capsys):
+    index, result = two_document_index
+    damaged = damaged_document_copy(index, tmp_path, "mixed_brief")
+    capsys.readouterr()
+    assert sjt(["diagnose", "--index", str(damaged)]) == 1
+    out = capsys.readouterr().out
+    rows = {line.split()[0]: line for line in out.splitlines()[1:] if line and not line.startswith(" ")}
+    assert rows["annual_report_en"].endswith("  ok")
+    assert "damaged in the index file: error: Error -3 while decompressing data" in rows["mixed_brief"]
+    assert sjt(["verify", "--index", str(damaged), str(result)]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    brief = [line for line in lines if line.startswith("FAIL mixed_brief@")]
+    assert brief and all("unknown document: document 'mixed_brief' is damaged in the index file" in line
+                          for line in brief), lines
+    assert [line for line in lines if "annual_report_en@" in line and line.startswith("ok ")]
+
+
+def test_diagnose_runs_sqlites_check_and_reports_damage_no_document_owns(two_document_index, tmp_path, capsys):
+    index, _ = two_document_index
+    damaged = tmp_path / "pages.sqlite"
+    shutil.copyfile(index, damaged)
+    with sqlite3.connect(damaged) as conn:
+        root = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'postings'").fetchone()[0]
+        page_size = conn.execute("PRAGMA page_size").fetchone()[0]
+    conn.close()
+    with open(damaged, "r+b") as handle:  # the cell pointers of a postings page (no document's row)
+        handle.seek((root - 1) * page_size + 3)
+        cells = int.from_bytes(handle.read(2), "big")
+        handle.seek((root - 1) * page_size + 8 + 2 * (cells // 2))
+        handle.write(b"\x7f" * 8)
+    capsys.readouterr()
+    for flag, check in (([], "quick_check"), (["--full"], "integrity_check")):
+        assert sjt(["diagnose", "--index", str(damaged), *flag]) == 1
+        captured = capsys.readouterr()
+        assert captured.err.startswith(f"error: {damaged}: the index file is damaged (SQLite {check}: ")
+        assert "rebuild it: `sjt ingest PDFS --index NEW_FILE`" in captured.err
+    assert sjt(["diagnose", "--index", str(index), "--full"]) == 0

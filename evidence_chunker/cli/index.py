@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from ..batch import atomic_output, collect_inputs
-from ..diagnose import diagnose_index
+from ..diagnose import diagnose_index_file
 from ..serving import LAST_SEARCH_NOTE, last_result_path
 from .common import (
     CliError,
@@ -30,6 +30,8 @@ from .common import (
 
 #: Largest `sjt show --scale` (pixels per point): 8 is 576 dpi, an A4 page of about 4760 x 6740 pixels.
 MAX_SCALE = 8.0
+#: Problems of SQLite's check of the index file that `sjt diagnose` prints (the rest are counted).
+MAX_FILE_PROBLEMS = 5
 #: What `--ray` without an ADDRESS stands for: start a local Ray cluster.
 RAY_LOCAL = "local"
 
@@ -136,11 +138,17 @@ def register(sub) -> None:
         help="evidence-quality figures per document: tables, captions, splits, context, dropped chunks",
         description="Print, per indexed document, the figures a person checks before trusting an index: "
         "tables found, captions by source (direct, numbered caption, title block, running title, heading, none), running lines dropped from the text flow, split tables, context paragraphs adopted, text chunks "
-        "dropped as consumed by a table, and anchors or PDFs that fail verification.",
-        epilog="example:\n  sjt diagnose --index out/index.sqlite",
+        "dropped as consumed by a table, and anchors or PDFs that fail verification. Every document is read "
+        "whole and SQLite checks the file (quick_check; integrity_check with --full): a damaged document is "
+        "named in its row, damage that belongs to no one document is an error line. Exit status 0 when every "
+        "document is ok, 1 when any has a problem or the file is damaged, 2 when the index cannot be opened.",
+        epilog="example:\n  sjt diagnose --index out/index.sqlite\n  sjt diagnose --index out/index.sqlite --full",
     )
     add_index(diagnose)
     diagnose.add_argument("--json", action="store_true", help="print the figures as JSON")
+    diagnose.add_argument("--full", action="store_true",
+                          help="SQLite's integrity_check instead of its quick_check: also compares every index of the "
+                          "file with its table (slower on a large index)")
 
 
 def render_scale(text: str) -> float:
@@ -413,9 +421,15 @@ def cmd_verify(args: argparse.Namespace) -> int:
 def cmd_diagnose(args: argparse.Namespace) -> int:
     repo = _open_index(args.index)
     try:
-        rows = diagnose_index(repo)
+        rows, file_problems = diagnose_index_file(repo, full=args.full)
     finally:
         repo.close()
+    if file_problems:
+        from semantic_json.store.base import REBUILD_HINT
+
+        shown = "; ".join(file_problems[:MAX_FILE_PROBLEMS])
+        more = f"; and {len(file_problems) - MAX_FILE_PROBLEMS} more" if len(file_problems) > MAX_FILE_PROBLEMS else ""
+        print(f"error: {args.index}: the index file is damaged (SQLite {shown}{more}); {REBUILD_HINT}", file=sys.stderr)
     if args.json:
         print(json.dumps(rows, ensure_ascii=False, indent=2))
     else:
@@ -442,4 +456,4 @@ def cmd_diagnose(args: argparse.Namespace) -> int:
             if row.get("ocr_pages"):
                 print(f"    pages read by OCR: {row['ocr_pages']}, mean word confidence {row['ocr_confidence']:.2f}"
                       + (f"; OCR timed out on pages {row['ocr_timeouts']}" if row.get("ocr_timeouts") else ""))
-    return 1 if any(row["problems"] for row in rows) else 0
+    return 1 if file_problems or any(row["problems"] for row in rows) else 0

@@ -24,7 +24,8 @@ from typing import Any
 from ..errors import EmbedderMismatchError
 from ..model import SemanticDocument
 from .base import (REBUILD_HINT, document_changed, STORE_SCHEMA_VERSION, IndexFileError, ReadOnlyIndexError, StoredDocument,
-                   StoredVocabulary, Totals, read_documents, read_record, read_source, version_error)
+                   StoredVocabulary, Totals, read_documents, read_record, read_source, read_whole_document,
+                   version_error)
 from .engine_rows import DocumentKeys, posting_rows, unit_vector_rows
 from .records import SearchRecord, StoredSource, UnitLayout, encode_document, encode_record
 
@@ -520,6 +521,21 @@ class SqliteStore:
             return 0
         wal = self.path.with_name(self.path.name + "-wal")
         return self.path.stat().st_size + (wal.stat().st_size if wal.exists() else 0)
+
+    def check_file(self, full: bool = False) -> list[str]:
+        """What SQLite's own check of the file finds wrong (``PRAGMA quick_check``: every page and b-tree; with
+        ``full``, ``integrity_check``, which also compares each index with its table); [] when nothing."""
+        pragma = "integrity_check" if full else "quick_check"
+        with _guard(self.path, "check the index file"):
+            found = [row[0] for row in self._conn.execute(f"PRAGMA {pragma}")]
+        return [] if found == ["ok"] else [f"{pragma}: {line}" for text in found for line in text.splitlines()
+                                           if not line.startswith("***")]
+
+    def read_whole(self, document_id: str, fingerprint: str, seq: int) -> None:
+        """Read and decode every part of one document (base.read_whole_document, with its row's key list)."""
+        with _guard(self.path, "read a document"):
+            row = self._conn.execute("SELECT keys FROM documents WHERE document_id = ?", (document_id,)).fetchone()
+        read_whole_document(self, document_id, fingerprint, seq, row[0] if row else None)
 
     def close(self) -> None:
         self._conn.close()
