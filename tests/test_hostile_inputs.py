@@ -4,6 +4,7 @@ capabilities that let root ignore them."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import sqlite3
@@ -272,3 +273,77 @@ def test_diagnose_runs_sqlites_check_and_reports_damage_no_document_owns(two_doc
         assert captured.err.startswith(f"error: {damaged}: the index file is damaged (SQLite {check}: ")
         assert "rebuild it: `sjt ingest PDFS --index NEW_FILE`" in captured.err
     assert sjt(["diagnose", "--index", str(index), "--full"]) == 0
+
+
+# ------------------------------------------------------------------ 5. region ids that lie
+
+
+def forged(result: Path, folder: Path, edit) -> tuple[Path, dict]:
+    """A copy of the transport ``result`` after ``edit(regions)`` (the regions of every document, in order)."""
+    transport = json.loads(result.read_text())
+    edit([region for document in transport["documents"] for region in document["regions"]])
+    path = folder / "forged.json"
+    path.write_text(json.dumps(transport, ensure_ascii=False))
+    return path, transport
+
+
+def verify_lines(index: Path, transport: Path, capsys) -> tuple[int, list[str]]:
+    capsys.readouterr()
+    code = sjt(["verify", "--index", str(index), str(transport)])
+    return code, capsys.readouterr().out.splitlines()
+
+
+def test_verify_fails_a_region_whose_id_names_another_document(two_document_index, tmp_path, capsys):
+    index, result = two_document_index
+
+    def relabel(regions):
+        annual = next(r for r in regions if r["source"]["document_id"] == "annual_report_en")
+        annual["region_id"] = "mixed_brief:R9"
+        brief = next(r for r in regions if r["source"]["document_id"] == "mixed_brief")
+        annual_second = [r for r in regions if r["source"]["document_id"] == "annual_report_en"][1]
+        annual_second["region_id"] = "mixed_brief@c0-10." + brief["citation_id"][-8:]  # another document's text
+
+    path, transport = forged(result, tmp_path, relabel)
+    code, lines = verify_lines(index, path, capsys)
+    assert code == 1
+    failed = [line for line in lines if line.startswith("FAIL")]
+    assert len(failed) == 2, lines
+    assert failed[0].endswith("region id differs: region id 'mixed_brief:R9' does not name its source's document "
+                              "'annual_report_en' (annual_report_en:R<n>)")
+    assert "region id differs: region id 'mixed_brief@c0-10." in failed[1]
+    assert "cites characters 0-10 of document 'mixed_brief', its source is 'annual_report_en@c" in failed[1]
+
+
+def test_verify_fails_two_different_regions_that_share_an_id(two_document_index, tmp_path, capsys):
+    index, result = two_document_index
+
+    def share(regions):
+        brief = [r for r in regions if r["source"]["document_id"] == "mixed_brief"]
+        brief[1]["region_id"] = brief[0]["region_id"]
+
+    path, transport = forged(result, tmp_path, share)
+    shared = next(r["region_id"] for d in transport["documents"] for r in d["regions"])
+    code, lines = verify_lines(index, path, capsys)
+    assert code == 1
+    failed = [line for line in lines if line.startswith("FAIL")]
+    assert len(failed) == 2 and all(line.endswith(f"region id not unique in {path}: {shared!r} names 2 regions")
+                                    for line in failed), lines
+
+
+def test_check_answer_refuses_a_citation_whose_id_names_another_document(two_document_index, tmp_path, capsys):
+    index, result = two_document_index
+
+    def relabel(regions):
+        next(r for r in regions if r["source"]["document_id"] == "annual_report_en")["region_id"] = "mixed_brief:R9"
+
+    path, transport = forged(result, tmp_path, relabel)
+    annual = next(r for d in transport["documents"] for r in d["regions"] if r["region_id"] == "mixed_brief:R9")
+    answer = tmp_path / "answer.json"
+    answer.write_text(json.dumps({"statements": [{"sentence": annual["text"][:80], "citation_ids": ["mixed_brief:R9"]}]}))
+    capsys.readouterr()
+    assert sjt(["check-answer", "--result", str(path), str(answer), "--format", "json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["accepted"] == [] and report["rejected"][0]["reason"] == "invalid_citation"
+    assert report["rejected"][0]["detail"] == (
+        "cites id(s) the search result holds but does not vouch for: mixed_brief:R9 (region id 'mixed_brief:R9' does "
+        "not name its source's document 'annual_report_en' (annual_report_en:R<n>))")

@@ -381,8 +381,10 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def _verify_targets(repo, targets: list[str]) -> list[tuple[str, object]]:
-    """(label, region or error text) for every region of the transports and citation ids named."""
+    """(label, region or error text) for every region of the transports and citation ids named; a region
+    whose region id or citation id another region of its transport holds too is an error."""
     from semantic_json import parse_citation_id
+    from semantic_json.transport import repeated_ids
     from semantic_json.errors import UnknownRegionError
 
     items: list[tuple[str, object]] = []
@@ -393,7 +395,13 @@ def _verify_targets(repo, targets: list[str]) -> list[tuple[str, object]]:
             except UnknownRegionError as exc:
                 items.append((target, str(exc)))
             continue
-        items.extend((region.citation_id, region) for region in _load_result(target))
+        regions = list(_load_result(target))
+        repeated = repeated_ids(((region.region_id, region.citation_id), region.model_dump_json()) for region in regions)
+        for region in regions:
+            twice = [f"{region_id!r} names {repeated[region_id]} regions" for region_id in
+                     dict.fromkeys((region.region_id, region.citation_id)) if region_id in repeated]
+            items.append((region.citation_id, f"region id not unique in {target}: {'; '.join(twice)}" if twice
+                          else region))
     return items
 
 
