@@ -162,6 +162,10 @@ class NotServedError(ServingError):
     """A document the index does not hold, or whose PDF is not available: nothing to serve (HTTP 404)."""
 
 
+class PdfChangedError(ServingError):
+    """The file at a document's recorded PDF path is not the PDF the index was built from (HTTP 409)."""
+
+
 class CliError(Exception):
     """Unusable input to a command (a missing or unreadable file, a bad option): printed as
     ``error: …`` on stderr, exit status 2."""

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
 import sys
 import tempfile
+from html import unescape
 from pathlib import Path
 
 import pytest
@@ -347,3 +349,92 @@ def test_check_answer_refuses_a_citation_whose_id_names_another_document(two_doc
     assert report["rejected"][0]["detail"] == (
         "cites id(s) the search result holds but does not vouch for: mixed_brief:R9 (region id 'mixed_brief:R9' does "
         "not name its source's document 'annual_report_en' (annual_report_en:R<n>))")
+
+
+# ------------------------------------------------------------------ 2, 3. the audit page
+
+
+DEEP = "[" * 100_000 + "]" * 100_000
+
+
+@pytest.fixture
+def audit(tmp_path):
+    """A TestClient of the audit page over a one-PDF index whose PDF the test may replace, and that PDF."""
+    pytest.importorskip("starlette", reason="the `serve` extra is not installed")
+    pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx (dev extra)")
+    from starlette.testclient import TestClient
+
+    from evidence_chunker.audit.app import create_app
+
+    pdf = tmp_path / "mixed_brief.pdf"
+    shutil.copyfile(SAMPLE_PDFS / "mixed_brief.pdf", pdf)
+    index = tmp_path / "index.sqlite"
+    assert sjt(["ingest", str(pdf), "--index", str(index), "--parser", "lite", "--no-progress", "-q"]) == 0
+    with TestClient(create_app(index, allowed_hosts=["testserver"]), raise_server_exceptions=False) as client:
+        yield client, pdf
+
+
+def first_region(client) -> dict:
+    page = client.get("/search", params={"q": "operating income 2024", "k": 1})
+    href = re.search(r'<a class="badge show" href="([^"]+)"', page.text).group(1)
+    return {"image_url": unescape(href), "citation_id": re.search(r'<span class="rid">([^<]+)</span>', page.text).group(1)}
+
+
+@pytest.mark.parametrize("state, status, message", [
+    ("replaced", 409, "PDF changed: {pdf} has sha256 "),
+    ("not a PDF", 409, "PDF changed: {pdf} has sha256 "),
+    ("missing", 404, "PDF missing: the PDF of 'mixed_brief' is not at {pdf}; not drawn"),
+])
+def test_the_audit_page_draws_only_the_pdf_the_index_recorded(audit, state, status, message):
+    client, pdf = audit
+    image_url = first_region(client)["image_url"]
+    assert client.get(image_url).headers["content-type"] == "image/png"
+    if state == "replaced":
+        shutil.copyfile(SAMPLE_PDFS / "annual_report_en.pdf", pdf)  # a PDF that renders, not the one indexed
+    elif state == "not a PDF":
+        pdf.write_text("these are notes, not a PDF\n")
+    else:
+        pdf.unlink()
+    image = client.get(image_url)
+    assert image.status_code == status and image.text.startswith(message.format(pdf=pdf)), image.text
+    page = client.get("/search", params={"q": "operating income 2024", "k": 1})
+    assert page.status_code == 200 and "/page.png" not in page.text
+    assert "no page image: " + message.format(pdf=pdf).split(":")[0] in page.text
+
+
+@pytest.mark.parametrize("request_args, status, message", [
+    (("POST", "/answer", {"data": {"answer": DEEP}}), 400, "answer: nested too deeply to be a cited answer"),
+    (("POST", "/answer", {"data": {"answer": '{"statements": []}', "transport": DEEP}}), 400,
+     "not a semantic-json-transport result: transport is nested too deeply"),
+    (("POST", "/answer", {"data": {"answer": '{"statements": 5}'}}), 400, "answer: statements: expected an array"),
+    (("POST", "/answer", {"data": {"answer": '[1, 2]'}}), 400, "answer: $: expected an object"),
+    (("POST", "/answer", {"data": {"answer": '{"statements": [{"sentence": 5, "citation_ids": "x"}]}'}}), 400,
+     "answer: statements[0].sentence: expected a string"),
+    (("POST", "/answer", {"data": {"answer": '{"statements": [{"sentence": "\\ud800", "citation_ids": []}]}'}}), 400,
+     "answer: statements[0].sentence: contains an unpaired surrogate"),
+    (("POST", "/answer", {"data": {"answer": "1e999999"}}), 400, "answer: $: expected an object"),
+    (("POST", "/answer", {"content": b"\xff\xfe not a form", "headers": {"content-type": "text/plain"}}), 400,
+     "paste a cited answer"),
+    (("GET", "/answer", {}), 405, "Method Not Allowed"),
+    (("GET", "/search", {"params": {"q": "income", "k": "10" * 40}}), 400, "k must be between 1 and 50"),
+    (("GET", "/search", {"params": {"q": "income", "k": "five"}}), 400, "k must be a whole number, got &#39;five&#39;"),
+    (("GET", "/search", {"params": {"q": "income", "k": "-3"}}), 400, "k must be between 1 and 50, got -3"),
+    (("GET", "/search", {"params": {"q": "income", "where": "colour=red"}}), 400, "filter: "),
+    (("GET", "/search", {"params": {"q": " \t "}}), 400, "the question is empty"),
+    (("GET", "/page.png", {"params": {"doc": "nope", "page": "1"}}), 404, "the index holds no document 'nope'"),
+    (("GET", "/page.png", {"params": {"doc": "mixed_brief", "page": "one"}}), 400, "page must be a whole number"),
+    (("GET", "/page.png", {"params": {"doc": "mixed_brief", "page": "99"}}), 400, "page 99 does not exist"),
+    (("GET", "/page.png", {"params": {"doc": "mixed_brief", "page": "-1"}}), 400, "page -1 does not exist"),
+    (("GET", "/page.png", {"params": {"doc": "mixed_brief", "page": ["1", "2", "3", "4", "5"]}}), 400,
+     "ask for 1 to 4 pages"),
+    (("GET", "/page.png", {"params": {"doc": "mixed_brief", "box": "1:nan,1,2,3"}}), 400, "expected four finite"),
+    (("GET", "/page.png", {"params": {"doc": "mixed_brief", "box": "x"}}), 400, "expected page:l,t,r,b"),
+    (("GET", "/page.png", {"params": {"doc": "mixed_brief"}}), 400, "ask for 1 to 4 pages"),
+    (("GET", "/static/../../../etc/passwd", {}), 404, "Not Found"),
+])
+def test_every_hostile_audit_request_is_a_4xx_with_a_message(audit, request_args, status, message):
+    client, _ = audit
+    method, url, kwargs = request_args
+    response = client.request(method, url, **kwargs)
+    assert response.status_code == status, response.text[:300]
+    assert message in response.text and "Traceback" not in response.text

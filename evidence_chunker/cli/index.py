@@ -353,6 +353,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     from semantic_json.provenance import recorded_pdf
 
     from ..render import render_boxes
+    from ..serving import ServingError, verified_pdf
     from ..units import PageBox
 
     check_output_path(args.output)
@@ -363,17 +364,21 @@ def cmd_show(args: argparse.Namespace) -> int:
         if not check.ok:
             raise CliError(f"{args.region_id}: does not verify against {args.index} ({check.explain()}); not drawn")
         pdf, _ = recorded_pdf(repo.get_document(region.document_id), repo.document_info(region.document_id))
+        # pdf: the PDF recorded at ingest (or by the bridge, with the document); a transport's uri is never opened
+        if not pdf:
+            raise CliError(f"{args.region_id}: document {region.document_id!r} has no recorded PDF (it was not "
+                           "ingested from a PDF)")
+        try:  # its bytes read once and checked again: what is drawn is what was verified
+            _, data = verified_pdf(repo, region.document_id)
+        except ServingError as exc:
+            raise CliError(f"{args.region_id}: {exc}") from exc
     finally:
         repo.close()
-    # pdf: the PDF recorded at ingest (or by the bridge, with the document); a transport's uri is never opened
-    if not pdf:
-        raise CliError(f"{args.region_id}: document {region.document_id!r} has no recorded PDF (it was not ingested "
-                       "from a PDF)")
     boxes = [PageBox.from_dict(b) for b in (region.source.boxes or [])]
     if not boxes and not region.source.pages:
         raise CliError(f"region {args.region_id} has no pages or boxes (it did not come from a PDF)")
     try:
-        pages = render_boxes(pdf, boxes, args.output, pages=region.source.pages or None, scale=args.scale)
+        pages = render_boxes(data, boxes, args.output, pages=region.source.pages or None, scale=args.scale)
     except ValueError as exc:
         raise CliError(f"{pdf}: {exc}") from exc
     say(args, f"wrote {args.output}: {Path(pdf).name} page(s) {', '.join(map(str, pages))}, {len(boxes)} box(es)")
