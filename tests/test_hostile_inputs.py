@@ -210,9 +210,8 @@ def two_document_index(tmp_path_factory) -> tuple[Path, Path]:
     """An index of two sample PDFs, and a saved search result citing both."""
     root = tmp_path_factory.mktemp("damage")
     pdfs = root / "pdfs"
-    pdfs.mkdir()
-    for name in ("mixed_brief.pdf", "annual_report_en.pdf"):
-        shutil.copyfile(SAMPLE_PDFS / name, pdfs / name)
+    kept = {"mixed_brief.pdf", "annual_report_en.pdf"}
+    shutil.copytree(SAMPLE_PDFS, pdfs, ignore=lambda _folder, names: [name for name in names if name not in kept])
     index = root / "index.sqlite"
     assert sjt(["ingest", str(pdfs), "--index", str(index), "--parser", "lite", "--no-progress", "-q"]) == 0
     result = root / "result.json"
