@@ -41,7 +41,7 @@ from .search.filters import SearchFilter, matching_documents
 from .search.fusion import DocumentPriors, fuse
 from .search.regions import RegionDraft, best_drafts, to_region
 from .store import open_store
-from .store.base import DamagedDocumentError, IndexFileError, IndexStore
+from .store.base import REBUILD_HINT, DamagedDocumentError, IndexFileError, IndexStore
 from .store.documents import HeldDocuments
 from .store.engine_rows import unit_vector
 from .store.records import SearchRecord, UnitLayout
@@ -499,7 +499,8 @@ class SemanticRepository:
         if document_id in self.damaged:  # left out now or at open: say so, not that it is unknown
             return VerificationResult(ok=False, reason=UNKNOWN_DOCUMENT, region_id=resolved.region_id,
                                       document_id=document_id,
-                                      detail=f"document {document_id!r} is damaged in the index file ({self.damaged[document_id]})")
+                                      detail=f"document {document_id!r} is damaged in the index file "
+                                      f"({self.damaged[document_id]}); {REBUILD_HINT}")
         info = self.document_info(document_id) if doc is not None else {}
         return verify_region(doc, info, resolved, check_files=check_files, hashes=hashes)
 
