@@ -19,7 +19,8 @@ import pytest
 
 from evidence_chunker.cli import main as sjt
 from repo_paths import REPO, SAMPLE_PDFS
-from semantic_json import SemanticRepository, compile
+from semantic_json import SearchResult, SemanticRepository, compile
+from semantic_json.search.filters import parse_where
 
 #: Capabilities that let root read and write whatever the file modes say: dropped so that the modes apply.
 DAC_CAPABILITIES = ("dac_override", "dac_read_search", "fowner")
@@ -214,9 +215,13 @@ def two_document_index(tmp_path_factory) -> tuple[Path, Path]:
     shutil.copytree(SAMPLE_PDFS, pdfs, ignore=lambda _folder, names: [name for name in names if name not in kept])
     index = root / "index.sqlite"
     assert sjt(["ingest", str(pdfs), "--index", str(index), "--parser", "lite", "--no-progress", "-q"]) == 0
+    repo = SemanticRepository.open(index, read_only=True)  # three regions of each document, whatever the ranking
+    regions = [region for document_id in sorted(kept)
+               for region in repo.search("revenue and operating income", k=3,
+                                         where=parse_where([f"documents={Path(document_id).stem}"]))]
+    repo.close()
     result = root / "result.json"
-    assert sjt(["search", "--index", str(index), "Kestrel Korea investor brief revenue", "-k", "6", "-o", str(result),
-                "-q"]) == 0
+    result.write_text(SearchResult("revenue and operating income", regions).to_json(), encoding="utf-8")
     return index, result
 
 
@@ -323,7 +328,8 @@ def test_verify_fails_two_different_regions_that_share_an_id(two_document_index,
         brief[1]["region_id"] = brief[0]["region_id"]
 
     path, transport = forged(result, tmp_path, share)
-    shared = next(r["region_id"] for d in transport["documents"] for r in d["regions"])
+    shared = next(r["region_id"] for d in transport["documents"] for r in d["regions"]
+                  if r["source"]["document_id"] == "mixed_brief")
     code, lines = verify_lines(index, path, capsys)
     assert code == 1
     failed = [line for line in lines if line.startswith("FAIL")]
