@@ -103,9 +103,22 @@ def statement_kind(caption: str, cover: str = "") -> int:
     return 0
 
 
+#: The primary statement that prints a line item, by lexicon concept: a question about the item ("operating
+#: income in 2024") takes the filing's own statement first, as one that names the statement does. Items
+#: that notes, segment tables and other statements print as often (revenue, assets, cash) are not listed.
+LINE_ITEM_STATEMENTS = {
+    **dict.fromkeys(("COST_OF_SALES", "COST_OF_REVENUE", "GROSS_PROFIT", "SGA_EXPENSES", "OPERATING_INCOME",
+                     "OPERATING_LOSS", "NET_INCOME", "NET_LOSS", "EPS"), "INCOME_STATEMENT"),
+    **dict.fromkeys(("CURRENT_ASSETS", "CURRENT_LIABILITIES", "RETAINED_EARNINGS"), "BALANCE_SHEET"),
+    "OPERATING_CASH_FLOW": "CASH_FLOW_STATEMENT",
+}
+
+
 def query_statements(concepts: Sequence[str]) -> frozenset[int]:
-    """The codes of the statements a query names, from its lexicon concepts."""
-    return frozenset(STATEMENT_KINDS.index(c) + 1 for c in concepts if c in STATEMENT_KINDS)
+    """The codes of the statements a query names, from its lexicon concepts: a statement itself, or the
+    statement that prints a line item it names (LINE_ITEM_STATEMENTS)."""
+    kinds = (LINE_ITEM_STATEMENTS.get(c, c) for c in concepts)
+    return frozenset(STATEMENT_KINDS.index(k) + 1 for k in kinds if k in STATEMENT_KINDS)
 
 
 def _first_page(doc: SemanticDocument, position: int) -> int | None:

@@ -81,6 +81,10 @@ def test_the_filers_named_statement_is_primary_and_a_subsidiarys_is_not() -> Non
 def test_a_query_names_statements_through_the_lexicon() -> None:
     assert query_statements(["BALANCE_SHEET", "WORKING_CAPITAL"]) == {BALANCE}
     assert query_statements(["WORKING_CAPITAL"]) == frozenset()
+    # a line item: the statement that prints it; an item printed as often elsewhere names none
+    assert query_statements(["OPERATING_INCOME"]) == {INCOME}
+    assert query_statements(["CURRENT_ASSETS", "OPERATING_CASH_FLOW"]) == {BALANCE, STATEMENT_KINDS.index("CASH_FLOW_STATEMENT") + 1}
+    assert query_statements(["REVENUE"]) == frozenset()
 
 
 def _rows(n: int, start: int = 0) -> list[str]:
