@@ -45,20 +45,24 @@ from ..transport import EvidenceRegion, SourceSpan
 CLUSTER_MAX_UNIT_GAP = 3
 #: Maximum characters between the end of one anchor and the start of the next in one cluster.
 CLUSTER_MAX_CHAR_GAP = 600
-#: A paragraph up to this many tokens (token_cost.estimated_tokens, as every bound below) is taken whole.
-PARAGRAPH_MAX_TOKENS = 375
+#: Bounds below are in tokens (token_cost.estimated_tokens): what a region costs an LLM, whatever its script.
+#: Each is the bound in characters it replaced divided by what English filings spend on a token of its kind,
+#: so English regions keep their sizes: 5.1 characters a token in prose, 3.3 in table rows (a finqa_dev
+#: 10-Q's units; figures cost more than words). A Korean region, at 1 to 1.5 characters a token, stops sooner.
+#: A paragraph up to this many tokens is taken whole around its anchors.
+PARAGRAPH_MAX_TOKENS = 300
 #: Sentences added on each side of a cluster inside a longer paragraph.
 CONTEXT_SENTENCES = 1
 #: Expansion (not anchors) never makes a region longer than this many tokens.
-REGION_MAX_TOKENS = 600
+REGION_MAX_TOKENS = 475
 #: A table region spans caption and header down to its rows only while it stays within this many tokens.
-TABLE_REGION_MAX_TOKENS = 1500
+TABLE_REGION_MAX_TOKENS = 1800
 #: A table (one table segment: a block of rows under its caption and header) at most this long is taken
 #: whole: the rows next to the asked one are what a ratio or a comparison needs, and they cost little.
-TABLE_WHOLE_MAX_TOKENS = 500
+TABLE_WHOLE_MAX_TOKENS = 600
 #: A lead-in block of its own ("The following table sets forth ...:") between a region and the table it
 #: announces is at most this many tokens long.
-LEAD_IN_MAX_TOKENS = 100
+LEAD_IN_MAX_TOKENS = 80
 
 
 @dataclass
