@@ -42,8 +42,12 @@ ABSTRACT_MAX_COLUMNS = 8
 BLOCK_HEADING_MIN_CELLS = 2
 #: ...each at most this many characters (a heading, not a sentence)...
 BLOCK_HEADING_MAX_CHARS = 60
-#: ...in a run of at most this many such rows, with rows of figures above and below it.
+#: ...in a run of at most this many such rows (a row with one heading, "As of December 31,", may stand
+#: above them), with rows of figures above and below it (below, a section label may come first).
 BLOCK_HEADING_MAX_ROWS = 3
+#: A heading alone in its header row spans the labelled columns under it whose printed labels it is
+#: centred over, within this share of their width.
+LONE_HEADING_SLACK = 0.2
 
 #: A row that closes a section ("Total current assets", "합계"): rows after it no longer belong to it.
 _ROMAN_SECTION = re.compile(r"^\s*([ⅠⅡⅢⅣⅤⅥⅦⅧⅨⅩ]+|[IVX]{1,4})\s*[.)]\s*\S")
@@ -250,6 +254,7 @@ def analyse_table(data: TableData, contents: bool = False) -> TableLayout:
     unit = lift_unit(grid, header_rows)
     row_header_cols = detect_row_header_cols(grid, cells, header_rows)
     span_group_levels(grid, origin, header_rows, max(row_header_cols, 1))
+    span_lone_headings(grid, origin, cells, header_rows, max(row_header_cols, 1))
     sections = detect_section_rows(grid, header_rows, row_header_cols)
     return TableLayout(grid=grid, origin=origin, header_rows=header_rows, row_header_cols=row_header_cols,
                        section_rows=sections, unit=unit)
@@ -288,6 +293,48 @@ def span_group_levels(grid: list[list[str]], origin: list[list[tuple[int, int]]]
                 grid[r][c], origin[r][c] = text, start
 
 
+def span_lone_headings(grid: list[list[str]], origin: list[list[tuple[int, int]]],
+                       cells: list[list[TableCell | None]], header_rows: int, first_value_col: int) -> None:
+    """Widen a heading that stands alone over the value columns of a header row to the labelled columns
+    of the lowest header row it is centred over, in place in the derived grid.
+
+    "Year Ended December 31, 2019" centred over four quarters is read into the two middle columns,
+    "As of December 31," over two years into the second: by where it is printed it heads them all.
+    Of the runs of the lowest row's labels that take in the heading's columns, the widest whose printed
+    labels (cell boxes) the heading's box is centred on within LONE_HEADING_SLACK of their width; none
+    without boxes. Only the derived grid changes."""
+    if header_rows < 2 or first_value_col >= len(grid[0]):
+        return
+    lowest = header_rows - 1
+    cols = range(first_value_col, len(grid[0]))
+    labels = [c for c in cols if grid[lowest][c] and origin[lowest][c] == (lowest, c) and cells[lowest][c] is not None
+              and cells[lowest][c].col_span == 1 and cells[lowest][c].bbox is not None]
+    if len(labels) < 2:
+        return
+    for r in range(lowest):
+        starts = {origin[r][c] for c in cols if grid[r][c]}
+        if len(starts) != 1:
+            continue
+        start = next(iter(starts))
+        heading = cells[start[0]][start[1]]
+        own = [c for c in cols if origin[r][c] == start]
+        if heading is None or heading.bbox is None or start[0] != r or start[1] < first_value_col:
+            continue
+        centre = (heading.bbox.l + heading.bbox.r) / 2
+        best = None
+        for i in labels:
+            for j in labels:
+                if i > own[0] or j < own[-1] or (best and j - i <= best[1] - best[0]):
+                    continue
+                lo, hi = cells[lowest][i].bbox.l, cells[lowest][j].bbox.r
+                if abs(centre - (lo + hi) / 2) <= LONE_HEADING_SLACK * (hi - lo):
+                    best = (i, j)
+        if best is None or (best[0] >= own[0] and best[1] <= own[-1]):
+            continue
+        for c in range(best[0], best[1] + 1):
+            grid[r][c], origin[r][c] = grid[r][own[0]], start
+
+
 def lift_unit(grid: list[list[str]], header_rows: int) -> str | None:
     """Take the unit statement out of the header cells, in place ("(단위: 백만원) 제26기" → "제26기"); return it.
 
@@ -321,8 +368,43 @@ def _is_block_heading_row(layout: TableLayout, r: int) -> bool:
     )
 
 
+def _is_heading_text(text: str) -> bool:
+    return not is_quantity(text) and len(text) <= BLOCK_HEADING_MAX_CHARS and (
+        is_year(text) or any(ch.isalpha() for ch in text))
+
+
+def _value_texts(layout: TableLayout, r: int) -> list[str]:
+    """The texts of row ``r``'s cells over the value columns, a spanning cell read once."""
+    row = layout.grid[r]
+    return [row[c] for c in _cell_starts(layout, r) if c >= layout.row_header_cols and row[c]]
+
+
 def _has_figure(layout: TableLayout, r: int) -> bool:
     return any(is_quantity(t) for t in layout.grid[r][layout.row_header_cols:] if t)
+
+
+def _heading_run(layout: TableLayout, r: int) -> int:
+    """How many rows from body row ``r`` head a block (see :func:`header_blocks`): up to
+    BLOCK_HEADING_MAX_ROWS rows, each a heading row or, above one, a row with a single heading over the
+    values ("As of December 31," over the years); 0 when there is no heading row."""
+    run = 0
+    while r + run < layout.num_rows and run < BLOCK_HEADING_MAX_ROWS and r + run not in layout.section_rows:
+        texts = _value_texts(layout, r + run)
+        if not texts or not all(_is_heading_text(t) for t in texts):
+            break
+        run += 1
+    while run and not _is_block_heading_row(layout, r + run - 1):  # a lone heading heads the rows below it
+        run -= 1
+    return run
+
+
+def _figures_follow(layout: TableLayout, r: int) -> bool:
+    """True when row ``r`` prints a figure, or is a label alone ("Deferred tax assets:") over one that does."""
+    if r >= layout.num_rows:
+        return False
+    if _has_figure(layout, r):
+        return True
+    return not _value_texts(layout, r) and r + 1 < layout.num_rows and _has_figure(layout, r + 1)
 
 
 def header_blocks(layout: TableLayout) -> list[tuple[int, int, int]]:
@@ -330,19 +412,17 @@ def header_blocks(layout: TableLayout) -> list[tuple[int, int, int]]:
     end)`` per block in grid rows (end exclusive); one block, the whole table, when it stacks none.
 
     A run of at most BLOCK_HEADING_MAX_ROWS body rows printing headings and no figure
-    (:func:`_is_block_heading_row`), with figures above it and in the row after it, heads the rows below
-    it: "Net Sales | Operating Income" over three years, then "Assets | Capital Expenditures" over the
+    (:func:`_is_block_heading_row`; a row of one heading may open it), with figures above it and in the
+    row after it (or after a section label right under it), heads the rows below it: "Net Sales | Operating Income" over three years, then "Assets | Capital Expenditures" over the
     same years, in one grid. Under the first headings, the lower figures read as the upper measures."""
     blocks: list[tuple[int, int, int]] = []
     start, heads = 0, layout.header_rows
     figures_above = False
     r = layout.header_rows
     while r < layout.num_rows:
-        run = 0
-        while r + run < layout.num_rows and run < BLOCK_HEADING_MAX_ROWS and _is_block_heading_row(layout, r + run):
-            run += 1
+        run = _heading_run(layout, r)
         below = r + run
-        if run and figures_above and below < layout.num_rows and _has_figure(layout, below):
+        if run and figures_above and _figures_follow(layout, below):
             blocks.append((start, heads, r))
             start, heads, figures_above = r, run, False
             r = below
