@@ -5,7 +5,9 @@ American Express prints "TABLE 2: TOTAL REVENUES ..." and right under it "Years 
 then "2022 vs. 2021" over the change in dollars and in percent. The heading line was read as the tail of a
 paragraph ending with the caption, so the change columns read "2022 vs. 2021: 875" with no word of a
 change; and a heading over a heading that spans two columns stood over one of them only ("Change" over
-the percent). A caption is no paragraph, and a heading heads every column of the heading under it.
+the percent). A caption is no paragraph, and a heading heads every column of the heading under it. CVS
+wraps its label column's heading, and the years and "$ %" stand beside its second line, which read as the
+tail of a paragraph: a line of several short labels after its first phrase is a row of column labels.
 """
 
 from __future__ import annotations
@@ -96,3 +98,36 @@ def test_a_heading_over_a_spanning_heading_heads_all_its_columns(tmp_path):
     (unit,) = EvidenceChunker(parser="lite").chunk(_change_over_a_spanning_cell(tmp_path / "revenues.pdf"))
     fees = next(row for row in unit.flattened_rows if row.startswith("Net card fees |"))
     assert fees == "Net card fees | 2022: 6,070; 2021: 5,195; Change / 2022 vs. 2021: 875; Change / 2022 vs. 2021: 17"
+
+
+def _wrapped_label_heading(path: Path) -> Path:
+    """CVS: the label column's heading wrapped over two lines, its second line beside the column labels
+    ("points (bps)  2022  2021  $  %") printed above a ruled body."""
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setLineWidth(0.5)
+    c.setFont("Times-Bold", 10)
+    c.drawString(50, HEIGHT - 50, "Health Care Benefits Segment")
+    c.setFont("Times-Roman", 8)
+    c.drawString(50, HEIGHT - 72, "In millions, except percentages and basis")
+    c.drawString(50, HEIGHT - 81, "points (bps)")
+    for right, label in zip(EDGES[2:], ("2022", "2021", "$", "%")):
+        c.drawRightString(right - 4, HEIGHT - 81, label)
+    top = 86
+    for k, row in enumerate(BODY):
+        y = top + 12 * k
+        c.line(EDGES[0], HEIGHT - y, EDGES[-1], HEIGHT - y)
+        c.drawString(52, HEIGHT - y - 9, row[0])
+        for right, value in zip(EDGES[2:], row[1:]):
+            c.drawRightString(right - 4, HEIGHT - y - 9, value)
+    bottom = top + 12 * len(BODY)
+    c.line(EDGES[0], HEIGHT - bottom, EDGES[-1], HEIGHT - bottom)
+    for x in EDGES:
+        c.line(x, HEIGHT - top, x, HEIGHT - bottom)
+    c.save()
+    return path
+
+
+def test_column_labels_beside_a_wrapped_label_heading_are_not_a_paragraph_tail(tmp_path):
+    (unit,) = EvidenceChunker(parser="lite").chunk(_wrapped_label_heading(tmp_path / "segment.pdf"))
+    fees = next(row for row in unit.flattened_rows if row.startswith("Net card fees |"))
+    assert fees == "Net card fees | 2022: 6,070; 2021: 5,195; $: 875; %: 17"

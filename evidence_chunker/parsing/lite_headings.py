@@ -467,10 +467,15 @@ def widen_lone_headings(
             row[best[0]] = (best[1], [phrase])
 
 
+#: A line that prints more than this many short phrases after its first is a row of column labels.
+_LABELS_IN_ROW = 2
+
+
 def _paragraph_tail(above: Line, line: Line, settings: LiteSettings) -> bool:
     """True when ``line`` is the last line of the prose paragraph ending with ``above``; not when all it
     prints after its first phrase is years ("(Millions)  2022  2021" right under a paragraph is a heading
-    row, its years over the value columns), nor when ``above`` ends in a colon: a sentence that ends
+    row, its years over the value columns) or more than _LABELS_IN_ROW short labels (the wrapped label
+    column's heading, then "2022  2021  2020  $  %  $  %": prose is not set in pieces), nor when ``above`` ends in a colon: a sentence that ends
     "... were as follows:" announces the table, whose heading line ("($ in millions)  June 30, 2023
     June 30, 2022") comes next, nor when ``above`` is the table's caption ("TABLE 2: TOTAL REVENUES ..."
     over "Years Ended December 31,  Change  Change"): a caption is no paragraph."""
@@ -479,6 +484,7 @@ def _paragraph_tail(above: Line, line: Line, settings: LiteSettings) -> bool:
         and not above.text.rstrip().endswith(":")
         and not is_caption(above.text)
         and not (len(line.phrases) > 1 and all(is_year(w.text) for p in line.phrases[1:] for w in p.words))
+        and not (len(line.phrases) > _LABELS_IN_ROW and all(is_short(p, settings) for p in line.phrases[1:]))
         and not is_short(above.phrases[0], settings)
         and abs(above.x0 - line.x0) <= line.size
         and line.top - above.bottom <= settings.wrap_gap * line.size
