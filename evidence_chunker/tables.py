@@ -224,12 +224,25 @@ def infer_row_header_cols(body: list[list[str]]) -> int:
     return count
 
 
+#: A range of two figures ("3% - 6%", "5% - (1)%", "$1.2 to $1.5"): numeric data as much as a figure.
+_RANGE = re.compile(r"^(.+?)\s*(?:\s-\s?|\s?-\s|[–—]|\bto\b)\s*(.+)$")
+
+
+def _is_numeric(text: str) -> bool:
+    """A number, or a range of two numbers."""
+    if is_number(text):
+        return True
+    found = _RANGE.match(text)
+    return bool(found) and is_number(found.group(1)) and is_number(found.group(2))
+
+
 def _numeric_share(texts: list[str]) -> float | None:
-    """Share of the non-empty texts that are numeric; None for an empty column."""
+    """Share of the non-empty texts that are numeric (a range of two numbers counts); None for an empty
+    column."""
     filled = [t for t in texts if t]
     if not filled:
         return None
-    return sum(1 for t in filled if is_number(t)) / len(filled)
+    return sum(1 for t in filled if _is_numeric(t)) / len(filled)
 
 
 def detect_section_rows(grid: list[list[str]], header_rows: int, row_header_cols: int) -> frozenset[int]:
