@@ -381,9 +381,14 @@ def _is_block_heading_row(layout: TableLayout, r: int) -> bool:
     )
 
 
+#: A rate or a decimal inside a text ("graded from 6.25% in 2021"): a value's words, not a heading.
+_INNER_FIGURE = re.compile(r"\d[.,]?\d*\s?%|\d\.\d")
+
+
 def _is_heading_text(text: str) -> bool:
+    """A heading over values: words or a year, short, and no figure inside (a rate, a decimal)."""
     return not is_quantity(text) and len(text) <= BLOCK_HEADING_MAX_CHARS and (
-        is_year(text) or any(ch.isalpha() for ch in text))
+        is_year(text) or any(ch.isalpha() for ch in text)) and not _INNER_FIGURE.search(text)
 
 
 def _value_texts(layout: TableLayout, r: int) -> list[str]:

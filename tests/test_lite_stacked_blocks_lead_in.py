@@ -70,3 +70,21 @@ def test_headings_under_a_lead_in_sentence_head_the_rows_below_them(tmp_path):
     assert head == "Deferred tax assets > Accruals and reserves"
     assert "Year Ended" not in values
     assert values == "As of December 31, / 2017: 34,170; As of December 31, / 2016: 29,231"
+
+
+
+def test_a_value_wrapped_over_lines_with_rates_does_not_start_a_block():
+    """American Water: "graded from / 6.25% in 2021 / to 5.00% in 2026+" wraps over three rows of the last
+    columns, then a section label and more rates follow, all under one set of headings."""
+    from docbuilder import table_data
+    from evidence_chunker.tables import analyse_table, header_blocks
+
+    rows = [["", "2020", "2019", "2018"],
+            ["Discount rate", "2.74%", "3.44%", "4.38%"],
+            ["Medical trend", "graded from", "graded from", "graded from"],
+            ["", "6.25% in 2021", "6.50% in 2020", "6.75% in 2019"],
+            ["", "to 5.00% in 2026+", "to 5.00% in 2026+", "to 5.00% in 2026+"],
+            ["Used to determine net periodic cost:", "", "", ""],
+            ["Discount rate", "3.44%", "4.38%", "3.75%"]]
+    layout = analyse_table(table_data(rows, header_rows=1, row_header_cols=1))
+    assert header_blocks(layout) == [(0, 1, len(rows))]
