@@ -71,6 +71,11 @@ QUARTER_KINDS = ("quarterly period", "quarter")
 KOREAN_PERIOD = re.compile(r"사업\s*연도\s*(?P<year>(?:19|20)\d{2})\s*년")
 REGISTRANT_NOTE = re.compile(r"exact\s+name\s+of\s+(?:the\s+)?registrant", re.IGNORECASE)
 KOREAN_COMPANY = re.compile(r"회\s*사\s*명\s*[:：]\s*(?P<name>[^\s(]+)")
+#: A Korean company named with its legal form on a cover without a 회사명 line (a rating report's "은가람캐피탈㈜",
+#: "주식회사 한빛", "(주)한빛"): the name itself, without the form.
+KOREAN_LEGAL_NAME = re.compile(
+    r"(?<![가-힣A-Za-z0-9])(?P<after>[가-힣][가-힣A-Za-z0-9]+) ?(?:㈜|\(주\)|주식회사)"
+    r"|(?:㈜|\(주\)|주식회사) ?(?P<before>[가-힣][가-힣A-Za-z0-9]+)")
 #: Cover lines that are never the registrant's name.
 NOT_A_NAME = re.compile(r"commission|file\s+n(?:o|umber)|transition\s+period|\d{3}-\d{4,}|^\(|^_+$|\bform\s+\d",
                         re.IGNORECASE)
@@ -209,12 +214,24 @@ LEGAL_NAME_LINE = re.compile(
 
 
 def _legal_name(texts: list[str]) -> str | None:
-    """The first cover line that is a company's name ending in its legal form (an annual report's cover,
-    which has no registrant note)."""
+    """The first cover line (or cell of one) that is a company's name ending in its legal form (an annual
+    report's cover, which has no registrant note)."""
+    for text in texts:
+        # a line laid out in cells ("Kestrel Dynamics Korea Co., Ltd. | 케스트럴다이내믹스코리아(주) | March 2025")
+        for part in " ".join(text.split()).split(" | "):
+            if _is_name(part) and LEGAL_NAME_LINE.match(part):
+                return part
+    return None
+
+
+def _korean_legal_name(texts: list[str]) -> str | None:
+    """The first Korean name with its legal form on a short cover line (a title, not a sentence of the
+    body that mentions another company)."""
     for text in texts:
         text = " ".join(text.split())
-        if _is_name(text) and LEGAL_NAME_LINE.match(text):
-            return text
+        found = KOREAN_LEGAL_NAME.search(text) if len(text) <= NAME_MAX_CHARS else None
+        if found:
+            return found.group("after") or found.group("before")
     return None
 
 
@@ -242,9 +259,9 @@ def _ticker(joined: str) -> str | None:
 
 
 def filing_subject(facts: dict[str, str]) -> str:
-    """What names the filer in a question: its company name and its trading symbol ("JPMorgan Chase & Co.
-    JPM"); a question may use either ("JPM's net revenue")."""
-    return " ".join(facts[key] for key in ("company", "ticker") if facts.get(key))
+    """What names the filer in a question: its company name (in both scripts when a bilingual cover prints
+    both) and its trading symbol ("JPMorgan Chase & Co. JPM"); a question may use either ("JPM's net revenue")."""
+    return " ".join(facts[key] for key in ("company", "company_ko", "ticker") if facts.get(key))
 
 
 def filing_profile(doc: DoclingDocument) -> dict[str, str]:
@@ -261,8 +278,13 @@ def filing_profile(doc: DoclingDocument) -> dict[str, str]:
         company = korean_company.group("name")
     if company is None:
         company = _legal_name(texts)
+    if company is None:
+        company = _korean_legal_name(texts)
     if company:
         facts["company"] = SMALL_CAPS_SPLIT.sub(r"\1", company)
+        korean_name = _korean_legal_name(texts)
+        if korean_name and korean_name not in company:  # a bilingual cover names the filer in both scripts
+            facts["company_ko"] = korean_name
     ticker = _ticker(joined)
     if ticker:
         facts["ticker"] = ticker
@@ -295,7 +317,7 @@ def filing_profile(doc: DoclingDocument) -> dict[str, str]:
         facts["fiscal_year"] = annual_report.group("year") or annual_report.group("year_first")
     if not facts:
         return {}
-    parts = [facts.get("company"), facts.get("ticker"), f"FORM {facts['form']}" if facts.get("form", "").isascii() and "form" in facts
+    parts = [facts.get("company"), facts.get("company_ko"), facts.get("ticker"), f"FORM {facts['form']}" if facts.get("form", "").isascii() and "form" in facts
              else facts.get("form"), facts.get("period"), f"FY{facts['fiscal_year']}" if "fiscal_year" in facts else None]
     facts["profile"] = " · ".join(p for p in parts if p)
     return facts

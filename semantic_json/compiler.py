@@ -22,7 +22,7 @@ from .lexicon import load_lexicon
 from .model import Entity, Segment, SemanticDocument, SemanticUnit, line_starts_of, sha256_text, unit_constructor
 from .propositions import split_propositions
 from .sentences import split_sentences
-from .textnorm import normalized_terms
+from .textnorm import normalized_terms, ordinal_period_terms, ordinal_year_offset
 
 #: Openings of a block that refer back to the entity of the previous block (동사 = "the said company").
 ANAPHOR_OPENINGS = re.compile(
@@ -268,6 +268,8 @@ def compile(
     context, sections = _context_entities(text, drafts, own_entities)
 
     inherited_terms, inherited_concepts = _caption_context(text, drafts, concepts)
+    # "제 27 기 3분기" is also keyed as the year and quarter it is, when the report says which year that is
+    ordinal_offset = ordinal_year_offset(text)
 
     units: list[SemanticUnit] = []
     intern = sys.intern
@@ -292,7 +294,8 @@ def compile(
                 entities=[intern(e) for e in own_entities[index]],
                 context_entities=[intern(e) for e in context[index]],
                 concepts=_extend(concepts[index], inherited_concepts.get(index, ())),
-                terms=_extend([intern(t) for t in normalized_terms(unit_text)], inherited_terms.get(index, ())),
+                terms=_extend(_extend([intern(t) for t in normalized_terms(unit_text)],
+                                      ordinal_period_terms(unit_text, ordinal_offset)), inherited_terms.get(index, ())),
             )
         )
     entity_units: dict[str, list[str]] = {}

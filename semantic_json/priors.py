@@ -17,7 +17,7 @@ from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
 from .lexical import YEAR_TERM_RE, hangul_pairs
-from .textnorm import BIGRAM_JOIN, TOKEN_PATTERN, normalized_terms, term_bigrams
+from .textnorm import BIGRAM_JOIN, TOKEN_PATTERN, is_hangul, normalized_terms, term_bigrams
 
 #: The document info key whose text describes the document as a whole.
 PROFILE_KEY = "profile"
@@ -82,6 +82,9 @@ class Profiles:
         self.years: dict[str, frozenset[str]] = {}
         #: The documents whose profile is a quarterly report's (QUARTERLY_PROFILE).
         self.quarterly: set[str] = set()
+        #: Per document, the Korean words of its filer's name ("은가람캐피탈"): a Korean question names the filer
+        #: by such a word (Korean has no capitals to tell a name by).
+        self.korean_names: dict[str, frozenset[str]] = {}
         #: Per first name word, the second words that follow it in the names (see named); None: not yet read.
         self._following: dict[str, set[str]] | None = None
 
@@ -115,6 +118,11 @@ class Profiles:
             self.names[document_id] = (name, symbol.casefold() if symbol else None)
         else:
             self.names.pop(document_id, None)
+        korean = frozenset(t for t in normalized_terms(" ".join(words)) if t not in GENERIC_NAME_WORDS and is_hangul(t[0]))
+        if korean:
+            self.korean_names[document_id] = korean
+        else:
+            self.korean_names.pop(document_id, None)
         self._following = None
 
     def named(self, query: str) -> frozenset[str]:
@@ -145,6 +153,9 @@ class Profiles:
                 if name:
                     following.setdefault(name[0], set()).update(name[1:2])
         named = set()
+        if any(is_hangul(c) for c in query):
+            terms = frozenset(normalized_terms(query))
+            named.update(d for d, korean in self.korean_names.items() if korean & terms)
         for document_id, (name, symbol) in self.names.items():
             if symbol is not None and symbol in symbols:
                 named.add(document_id)

@@ -46,6 +46,8 @@ TITLE_QUALIFIERS = re.compile(
     # the 10-K part and item the statements are printed under, read into the caption from the page's running
     # header ("PART II Item 8 ITEM 8. FINANCIAL STATEMENTS AND SUPPLEMENTARY DATA INCOME STATEMENTS")
     r"(?:(?:part\s+[ivx]+|item\s+8\.?|financial\s+statements\s+and\s+supplementary\s+data)\b[\s.]*)*"
+    # the caption's own label: "Table 1:", "Exhibit 3.", "<표 2>", "[표 2]"
+    r"(?:(?:table|exhibit|schedule)\s+[a-z]?\d+(?:[.-]\d+)*[a-z]?\b[\s:.]*|[<\[(]?\s*표\s*\d+\s*[>\])]?[\s:.]*)?"
     # the group: "3M Company and Subsidiaries", also with the text layer's "INTERNATIONALAND SUBSIDIARIES"
     r"(?:[^·]*?and\s+(?:consolidated\s+)?subsidiar(?:y|ies)(?:\s+companies)?\b)?"
     r"(?:(?:the|consolidated|combined|condensed|unaudited|interim|separate|and)\b|연결|요약|별도|분기|반기|[\W_])*",

@@ -37,6 +37,47 @@ PERIOD_RE = re.compile(
     re.VERBOSE,
 )
 
+#: A Korean report's fiscal period by its ordinal, "제 28 기" (the company's 28th fiscal year), with its quarter
+#: when one follows ("제 28 기 3분기"). A report prints the ordinal beside a date of its year often enough
+#: ("제 28 기 3분기말 (2025.09.30)", "제 27 기말 (2024.12.31)") to read the year of every ordinal it prints.
+ORDINAL_PERIOD_RE = re.compile(r"제\s*(?P<n>\d{1,3})\s*기(?:\s*(?P<q>[1-4])\s*분기)?")
+#: How far after an ordinal (characters, on its line, no other ordinal between) its date may stand.
+ORDINAL_DATE_MAX_GAP = 24
+
+
+def ordinal_year_offset(text: str) -> int | None:
+    """Year minus ordinal of the fiscal periods ``text`` prints beside a date ("제 28 기 3분기말 (2025.09.30)":
+    1997), the offset most of its ordinal/date pairs agree on; None when no ordinal stands beside a date or
+    the pairs disagree (no majority)."""
+    votes: dict[int, int] = {}
+    for match in ORDINAL_PERIOD_RE.finditer(text):
+        after = text[match.end() : match.end() + ORDINAL_DATE_MAX_GAP].split("\n", 1)[0]
+        after = ORDINAL_PERIOD_RE.split(after, 1)[0]
+        date = PERIOD_RE.search(after)
+        if date is None or not (date["m1"] or date["m2"] or date["m3"]):
+            continue
+        offset = int(period_terms(date)[0]) - int(match["n"])
+        votes[offset] = votes.get(offset, 0) + 1
+    if not votes:
+        return None
+    offset, count = max(votes.items(), key=lambda item: item[1])
+    return offset if 2 * count > sum(votes.values()) else None
+
+
+def ordinal_period_terms(text: str, offset: int | None) -> list[str]:
+    """The period terms of the ordinals ``text`` prints, by the document's ``offset`` (ordinal_year_offset):
+    "제 27 기 3분기" → "2024", "2024q3"; [] without an offset."""
+    if offset is None or "기" not in text:
+        return []
+    terms: dict[str, None] = {}
+    for match in ORDINAL_PERIOD_RE.finditer(text):
+        year = str(int(match["n"]) + offset)
+        terms.setdefault(year, None)
+        if match["q"]:
+            terms.setdefault(f"{year}q{match['q']}", None)
+    return list(terms)
+
+
 #: Minimum syllables a Korean stem keeps after an ending or particle is stripped.
 MIN_HANGUL_STEM_SYLLABLES = 2
 #: Latin words shorter than this are not stemmed.

@@ -16,5 +16,5 @@ def pytest_terminal_summary(terminalreporter):
     marked = sum(1 for b in blocks if b.kind == "illustration")
     passed = sum(1 for r in reports if r.passed)
     terminalreporter.write_line(
-        f"docs-run: {len(reports)} example block(s) of README.md and docs/*.md run ({passed} passed); "
+        f"docs-run: {len(reports)} example block(s) of README.md and docs/**/*.md run ({passed} passed); "
         f"{marked} of {len(blocks)} blocks marked illustration-only, the rest are outputs or files they use")

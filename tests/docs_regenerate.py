@@ -1,4 +1,4 @@
-"""Regenerating what README.md and docs/*.md show: each differing output rewritten from what its example
+"""Regenerating what README.md and docs/**/*.md show: each differing output rewritten from what its example
 prints now, keeping the page's trims where they still hold (`python tests/docs_run.py --regenerate`, or
 `make docs`). The running and comparing are tests/docs_run.py's."""
 

@@ -1,4 +1,4 @@
-"""Docs that run: every example block of README.md and docs/*.md, executed, and its shown output compared.
+"""Docs that run: every example block of README.md and docs/**/*.md, executed, and its shown output compared.
 
 What a fenced block is, by its language and its first line:
 
@@ -57,7 +57,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 #: The checkout's path as the pages show it (in file:// URIs and summaries).
 DOC_ROOT = "/work/main"
-PAGES = ("README.md", *sorted(f"docs/{p.name}" for p in (REPO / "docs").glob("*.md")))
+#: Every page whose blocks run: README.md and docs/**/*.md (docs/history/ included: its blocks, if any, are
+#: marked illustration like any other page's).
+PAGES = ("README.md", *sorted(p.relative_to(REPO).as_posix() for p in (REPO / "docs").rglob("*.md")))
 ELLIPSIS = "…"
 MARKER = re.compile(r"<!--\s*docs-run:\s*(illustration|output|file|usage)\b:?\s*(.*?)\s*-->\s*$")
 #: What a usage synopsis is compared by: option names, metavariables and choices (not their layout).

@@ -1,4 +1,4 @@
-"""Every example of README.md and docs/*.md runs and prints what its page shows (the machinery and its
+"""Every example of README.md and docs/**/*.md runs and prints what its page shows (the machinery and its
 markers: tests/docs_run.py; `make docs` regenerates the shown outputs)."""
 
 from __future__ import annotations

@@ -217,3 +217,17 @@ def test_a_52_week_year_ending_in_the_first_days_of_january_is_named_for_the_yea
     facts = filing_profile(_cover("FORM 10-K", "For the fiscal year ended January 28, 2017", "BEST BUY CO., INC.",
                                   "(Exact name of registrant as specified in its charter)").doc)
     assert facts["fiscal_year"] == "2017"
+
+
+def test_a_korean_cover_without_a_company_line_names_the_company_by_its_legal_form():
+    facts = filing_profile(_cover("기업신용평가 보고서", "은가람캐피탈㈜ 제 214-1회 무보증 공모사채 외", "평가일 2025.11.20").doc)
+    assert facts["company"] == "은가람캐피탈"
+    assert filing_profile(_cover("신용평가 보고서", "(주)한빛소재 제 3회 무보증사채").doc)["company"] == "한빛소재"
+    assert filing_profile(_cover("신용평가 보고서", "주식회사 한빛소재").doc)["company"] == "한빛소재"
+
+
+def test_a_bilingual_cover_line_in_cells_names_the_company_by_its_english_legal_name():
+    facts = filing_profile(_cover("FY2024 Results Brief / 2024년 실적 브리프",
+                                  "Kestrel Dynamics Korea Co., Ltd. | 케스트럴다이내믹스코리아(주) | March 2025").doc)
+    assert facts["company"] == "Kestrel Dynamics Korea Co., Ltd."
+    assert filing_subject(facts) == "Kestrel Dynamics Korea Co., Ltd. 케스트럴다이내믹스코리아"

@@ -21,7 +21,8 @@ from pdf_factory import corrupt_pdf, encrypted_pdf
 from repo_paths import SAMPLE_PDFS
 from semantic_json import LiteEmbedder, SearchResult, SemanticRepository
 from semantic_json.errors import EmbedderMismatchError
-from semantic_json.search.regions import TABLE_WHOLE_MAX_CHARS
+from semantic_json.search.regions import TABLE_WHOLE_MAX_TOKENS
+from semantic_json.token_cost import estimated_tokens
 
 SCHEMA = json.loads((Path(__import__("semantic_json").__file__).parent / "schemas" / "transport_v1.schema.json").read_text())
 
@@ -60,7 +61,7 @@ def test_number_printed_in_a_table_leads_to_that_table(workdir, capsys):
     lines = region.text.splitlines()
     assert lines[0].startswith("Table 7: Quarterly financial data")
     assert "Quarter | Revenue | Gross profit" in lines[1] or "Quarter | Revenue | Gross profit" in lines[2]
-    assert len(region.text) <= TABLE_WHOLE_MAX_CHARS and "Q1 2015 |" not in region.text
+    assert estimated_tokens(region.text) <= TABLE_WHOLE_MAX_TOKENS and "Q1 2015 |" not in region.text
 
 
 def test_korean_question_finds_the_repayment_schedule_row(workdir):

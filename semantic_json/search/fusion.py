@@ -16,7 +16,7 @@ when the query names its parent ("Kestrel Dynamics") without the qualifier.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -132,3 +132,14 @@ def fuse(candidates: list[Candidate], priors: DocumentPriors, query_entities: fr
         if score >= floor:
             hits.setdefault(document_id, []).append((position, score))
     return hits
+
+
+#: Share of the headroom above a region's best anchor that its second-best anchor fills: a region holding
+#: two of the things asked for (current assets and current liabilities) outranks a sentence holding one.
+SUPPORT_WEIGHT = 0.5
+
+
+def region_score(anchor_scores: Iterable[float]) -> float:
+    """A region's score: its best anchor's, raised toward 1 by its second-best (never above 1)."""
+    best, second = (sorted(anchor_scores, reverse=True) + [0.0, 0.0])[:2]
+    return round(best + SUPPORT_WEIGHT * (1.0 - best) * second, SCORE_DECIMALS)

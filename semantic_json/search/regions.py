@@ -7,16 +7,16 @@ Steps, for the anchors (unit positions with scores) that retrieval found in a do
    segment), and every unit from the cluster to it is entity-compatible. Rows of one table always cluster,
    and never with anchors outside their table.
 2. **Expand** each cluster, entity-safely: to whole sentences; then to the whole paragraph when the
-   paragraph is at most PARAGRAPH_MAX_CHARS long, else by CONTEXT_SENTENCES neighbouring sentences. A table
+   paragraph is at most PARAGRAPH_MAX_TOKENS long, else by CONTEXT_SENTENCES neighbouring sentences. A table
    cluster grows to whole rows under the table's header row and caption (never half a row). Growth stops at
    the first unit that is about an entity outside the region's entities, or that lies in another zone.
    A text region that ends in a lead-in ("... are expected to be paid as follows:"), or that a short
    lead-in block of its own follows ("The following table sets forth ...:"), takes the table right after
-   it (over a short heading between them) when the table is at most TABLE_WHOLE_MAX_CHARS long: the
+   it (over a short heading between them) when the table is at most TABLE_WHOLE_MAX_TOKENS long: the
    sentence announced it. A lead-in followed by list items takes the items ("... mainly due to:" and its
-   bullets) while the region stays within REGION_MAX_CHARS.
+   bullets) while the region stays within REGION_MAX_TOKENS.
 3. **Merge** regions that overlap or touch. Join regions in parts of one long table (row-wise splits under
-   the same caption) while the joined region stays within TABLE_WHOLE_MAX_CHARS, as the table would be
+   the same caption) while the joined region stays within TABLE_WHOLE_MAX_TOKENS, as the table would be
    taken had it not been split. Score each region by its best anchor, raised by its second best
    (region_score: a region holding two of the things asked for outranks one holding one).
 4. **Choose** the best regions over all documents searched, leaving out one whose text an earlier region of
@@ -34,30 +34,32 @@ from typing import Any
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
 from ..index import SCORE_DECIMALS
+from .fusion import region_score
 from ..model import SemanticDocument, SemanticUnit
 from ..patterns import is_lead_in, is_page_number
 from ..provenance import segment_provenance
 from ..repeats import Repeats
+from ..token_cost import cumulative_costs
 from ..transport import EvidenceRegion, SourceSpan
 
 #: Maximum distance, in units, between two anchors of one cluster.
 CLUSTER_MAX_UNIT_GAP = 3
 #: Maximum characters between the end of one anchor and the start of the next in one cluster.
 CLUSTER_MAX_CHAR_GAP = 600
-#: A paragraph up to this many characters is taken whole around its anchors.
-PARAGRAPH_MAX_CHARS = 1500
+#: A paragraph up to this many tokens (token_cost.estimated_tokens, as every bound below) is taken whole.
+PARAGRAPH_MAX_TOKENS = 375
 #: Sentences added on each side of a cluster inside a longer paragraph.
 CONTEXT_SENTENCES = 1
-#: Expansion (not anchors) never makes a region longer than this many characters.
-REGION_MAX_CHARS = 2400
-#: A table region spans caption and header down to its rows only while it stays within this many characters.
-TABLE_REGION_MAX_CHARS = 6000
+#: Expansion (not anchors) never makes a region longer than this many tokens.
+REGION_MAX_TOKENS = 600
+#: A table region spans caption and header down to its rows only while it stays within this many tokens.
+TABLE_REGION_MAX_TOKENS = 1500
 #: A table (one table segment: a block of rows under its caption and header) at most this long is taken
 #: whole: the rows next to the asked one are what a ratio or a comparison needs, and they cost little.
-TABLE_WHOLE_MAX_CHARS = 2000
+TABLE_WHOLE_MAX_TOKENS = 500
 #: A lead-in block of its own ("The following table sets forth ...:") between a region and the table it
-#: announces is at most this many characters long.
-LEAD_IN_MAX_CHARS = 400
+#: announces is at most this many tokens long.
+LEAD_IN_MAX_TOKENS = 100
 #: A caption unit at most this many lines above a table (in its own segment) is taken as its caption.
 CAPTION_MAX_LINE_GAP = 2
 #: Unit kinds that belong to tables.
@@ -147,6 +149,8 @@ class _Layout:
         #: A stored layout's continuation flags (None: computed from the text, or absent from an old layout).
         self._continues = getattr(doc, "continuation_flags", None)
         self._page_numbers = getattr(doc, "page_number_flags", None)
+        self._doc = doc
+        self._cumulative: list[int] | None = None
         self._bounds: dict[int, tuple[int, int]] = {}
         self._has_rows: dict[int, bool] = {}
 
@@ -242,8 +246,11 @@ class _Layout:
             table = self.table_of(table[0] - 1)
         return False
 
-    def span_chars(self, first: int, last: int) -> int:
-        return self.units[last].end_char - self.units[first].start_char
+    def span_tokens(self, first: int, last: int) -> int:
+        """Estimated cl100k tokens of units ``first`` to ``last`` (token_cost): what the region would cost."""
+        if self._cumulative is None:
+            self._cumulative = cumulative_costs(self._doc, self._text)
+        return self._cumulative[last + 1] - self._cumulative[first]
 
 
 def _cluster(layout: _Layout, hits: Sequence[tuple[int, float]]) -> list[RegionDraft]:
@@ -283,7 +290,7 @@ def _cluster(layout: _Layout, hits: Sequence[tuple[int, float]]) -> list[RegionD
 
 
 def _grow(layout: _Layout, draft: RegionDraft, pos: int, limit: int) -> bool:
-    """Extend `draft` to unit `pos` (adjacent to it) if allowed and within `limit` characters."""
+    """Extend `draft` to unit `pos` (adjacent to it) if allowed and within `limit` tokens."""
     units = layout.units
     if pos < 0 or pos >= len(units):
         return False
@@ -291,7 +298,7 @@ def _grow(layout: _Layout, draft: RegionDraft, pos: int, limit: int) -> bool:
     if unit.segment != draft.zone or not _compatible(unit, draft.entities):
         return False
     first, last = (pos, draft.last) if pos < draft.first else (draft.first, pos)
-    if layout.span_chars(first, last) > limit and layout.span_chars(draft.first, draft.last) > 0:
+    if layout.span_tokens(first, last) > limit and layout.span_tokens(draft.first, draft.last) > 0:
         return False
     draft.first, draft.last = first, last
     return True
@@ -301,18 +308,18 @@ def _expand_text(layout: _Layout, draft: RegionDraft) -> None:
     units = layout.units
     # 1. whole sentences
     while draft.first > 0 and units[draft.first - 1].sentence == units[draft.first].sentence:
-        if not _grow(layout, draft, draft.first - 1, REGION_MAX_CHARS):
+        if not _grow(layout, draft, draft.first - 1, REGION_MAX_TOKENS):
             break
     while draft.last + 1 < len(units) and units[draft.last + 1].sentence == units[draft.last].sentence:
-        if not _grow(layout, draft, draft.last + 1, REGION_MAX_CHARS):
+        if not _grow(layout, draft, draft.last + 1, REGION_MAX_TOKENS):
             break
     # 2. the paragraph, or neighbouring sentences of a long paragraph
     block_first, _ = layout.bounds(draft.first)
     _, block_last = layout.bounds(draft.last)
-    if layout.span_chars(block_first, block_last) <= PARAGRAPH_MAX_CHARS:
-        while draft.first > block_first and _grow(layout, draft, draft.first - 1, REGION_MAX_CHARS):
+    if layout.span_tokens(block_first, block_last) <= PARAGRAPH_MAX_TOKENS:
+        while draft.first > block_first and _grow(layout, draft, draft.first - 1, REGION_MAX_TOKENS):
             pass
-        while draft.last < block_last and _grow(layout, draft, draft.last + 1, REGION_MAX_CHARS):
+        while draft.last < block_last and _grow(layout, draft, draft.last + 1, REGION_MAX_TOKENS):
             pass
         return
     for direction in (1, -1):
@@ -323,38 +330,38 @@ def _expand_text(layout: _Layout, draft: RegionDraft) -> None:
                 break
             sentence = units[nxt].sentence
             while block_first <= nxt <= block_last and units[nxt].sentence == sentence:
-                if not _grow(layout, draft, nxt, REGION_MAX_CHARS):
+                if not _grow(layout, draft, nxt, REGION_MAX_TOKENS):
                     break
                 nxt += direction
 
 
 def _expand_table(layout: _Layout, draft: RegionDraft) -> None:
     """Grow a table cluster to whole rows under the table's caption and header (whatever entities the
-    rows carry); to the whole table when it is at most TABLE_WHOLE_MAX_CHARS long; a cluster of only
+    rows carry); to the whole table when it is at most TABLE_WHOLE_MAX_TOKENS long; a cluster of only
     caption/header also takes the rows, as far as the budget allows."""
     units = layout.units
     table = layout.table_of(draft.last) or layout.table_of(draft.first)
     if table is None:
         return
     table_first, table_last = table
-    if layout.span_chars(table_first, draft.last) <= TABLE_REGION_MAX_CHARS:
+    if layout.span_tokens(table_first, draft.last) <= TABLE_REGION_MAX_TOKENS:
         draft.first = min(draft.first, table_first)
-    if draft.first == table_first and layout.span_chars(table_first, table_last) <= TABLE_WHOLE_MAX_CHARS:
+    if draft.first == table_first and layout.span_tokens(table_first, table_last) <= TABLE_WHOLE_MAX_TOKENS:
         draft.last = table_last
     elif all(units[p].kind == "caption" or units[p].is_header for p in draft.anchors):
-        while draft.last < table_last and layout.span_chars(draft.first, draft.last + 1) <= TABLE_REGION_MAX_CHARS:
+        while draft.last < table_last and layout.span_tokens(draft.first, draft.last + 1) <= TABLE_REGION_MAX_TOKENS:
             draft.last += 1
     draft.zone = units[draft.last].segment
 
 
 def _lead_in_block(layout: _Layout, draft: RegionDraft, first: int) -> int | None:
     """The last unit of the block starting at unit ``first`` when that block is a lead-in of its own
-    (at most LEAD_IN_MAX_CHARS long, entity-compatible with ``draft``): "The following table sets forth
+    (at most LEAD_IN_MAX_TOKENS long, entity-compatible with ``draft``): "The following table sets forth
     the notional amounts of our derivative instruments:" between a paragraph and its table."""
     if first >= len(layout.units) or layout.is_table(first):
         return None
     block_first, block_last = layout.bounds(first)
-    if block_first != first or layout.span_chars(first, block_last) > LEAD_IN_MAX_CHARS:
+    if block_first != first or layout.span_tokens(first, block_last) > LEAD_IN_MAX_TOKENS:
         return None
     if not layout.announces(block_last):
         return None
@@ -367,7 +374,7 @@ def _attach_announced_table(layout: _Layout, draft: RegionDraft) -> None:
     """Extend a text region that ends in a lead-in, or is followed by a short lead-in block of its own,
     to the table right after it, whole (the table's rows carry what the sentence announced), over a page
     number and a short heading between them (the parser's reading of the table's title or column labels,
-    "(Dollars in Millions) 2022 2021"); nothing when the table is longer than TABLE_WHOLE_MAX_CHARS or
+    "(Dollars in Millions) 2022 2021"); nothing when the table is longer than TABLE_WHOLE_MAX_TOKENS or
     something else comes between."""
     units = layout.units
     if draft.last + 1 >= len(units) or layout.bounds(draft.last)[1] != draft.last:
@@ -380,10 +387,10 @@ def _attach_announced_table(layout: _Layout, draft: RegionDraft) -> None:
         start += 1
     if units[start].kind == "heading":  # a short heading over the table: its title or column labels
         heading_last = layout.bounds(start)[1]
-        if layout.span_chars(start, heading_last) <= LEAD_IN_MAX_CHARS and heading_last + 1 < len(units):
+        if layout.span_tokens(start, heading_last) <= LEAD_IN_MAX_TOKENS and heading_last + 1 < len(units):
             start = heading_last + 1
     table = layout.table_of(start)
-    if table is None or table[0] != start or layout.span_chars(table[0], table[1]) > TABLE_WHOLE_MAX_CHARS:
+    if table is None or table[0] != start or layout.span_tokens(table[0], table[1]) > TABLE_WHOLE_MAX_TOKENS:
         return
     draft.last = table[1]
     draft.is_table = True
@@ -392,7 +399,7 @@ def _attach_announced_table(layout: _Layout, draft: RegionDraft) -> None:
 
 def _attach_announced_list(layout: _Layout, draft: RegionDraft) -> None:
     """Extend a text region that ends in a lead-in ("Other income increased, mainly due to:") over the list
-    items right after it, each whole, while the region stays within REGION_MAX_CHARS: they are what the
+    items right after it, each whole, while the region stays within REGION_MAX_TOKENS: they are what the
     sentence announced. Stops at a unit that is not a list item, at one about another entity, and at an
     item that is a lead-in itself (another list starts)."""
     units = layout.units
@@ -401,7 +408,7 @@ def _attach_announced_list(layout: _Layout, draft: RegionDraft) -> None:
     position = draft.last + 1
     while position < len(units) and units[position].kind == "list_item":
         last = layout.bounds(position)[1]
-        if layout.announces(last) or layout.span_chars(draft.first, last) > REGION_MAX_CHARS or not all(
+        if layout.announces(last) or layout.span_tokens(draft.first, last) > REGION_MAX_TOKENS or not all(
                 _compatible(units[p], draft.entities) for p in range(position, last + 1)):
             break
         draft.last = last
@@ -444,14 +451,14 @@ def _one_long_table(layout: _Layout, a: RegionDraft, b: RegionDraft) -> bool:
 
 def _join_table_parts(layout: _Layout, drafts: list[RegionDraft]) -> list[RegionDraft]:
     """Join regions that lie in parts of one long table (each part repeats the caption) into one region
-    from the first to the last, while it stays within TABLE_WHOLE_MAX_CHARS: the row-wise split of a table
+    from the first to the last, while it stays within TABLE_WHOLE_MAX_TOKENS: the row-wise split of a table
     does not change what a region of it holds, as far as a table taken whole may reach."""
     drafts.sort(key=lambda d: (d.first, d.last))
     joined: list[RegionDraft] = []
     for draft in drafts:
         if joined:
             last = joined[-1]
-            if _one_long_table(layout, last, draft) and layout.span_chars(last.first, draft.last) <= TABLE_WHOLE_MAX_CHARS:
+            if _one_long_table(layout, last, draft) and layout.span_tokens(last.first, draft.last) <= TABLE_WHOLE_MAX_TOKENS:
                 last.last = draft.last
                 last.anchors.update(draft.anchors)
                 last.entities = last.entities | draft.entities
@@ -459,17 +466,6 @@ def _join_table_parts(layout: _Layout, drafts: list[RegionDraft]) -> list[Region
                 continue
         joined.append(draft)
     return joined
-
-
-#: Share of the headroom above a region's best anchor that its second-best anchor fills: a region holding
-#: two of the things asked for (current assets and current liabilities) outranks a sentence holding one.
-SUPPORT_WEIGHT = 0.5
-
-
-def region_score(anchor_scores: Iterable[float]) -> float:
-    """A region's score: its best anchor's, raised toward 1 by its second-best (never above 1)."""
-    best, second = (sorted(anchor_scores, reverse=True) + [0.0, 0.0])[:2]
-    return round(best + SUPPORT_WEIGHT * (1.0 - best) * second, SCORE_DECIMALS)
 
 
 def assemble(doc: SemanticDocument, hits: Sequence[tuple[int, float]]) -> list[RegionDraft]:

@@ -34,6 +34,7 @@ from ..lexical import Postings, TermCounts, figure_flags
 from ..errors import DocumentIntegrityError
 from ..search.regions import announces, continuation_flags, is_page_furniture
 from ..statements import primary_statements
+from ..token_cost import estimated_tokens
 from ..model import Entity, Segment, SemanticDocument, UnitKind, line_starts_of, sha256_text, unit_constructor
 
 #: First bytes of a search record and of a stored document (the format's version is the last byte).
@@ -218,6 +219,8 @@ class UnitLayout:
         arrays["page_number"] = np.fromiter((is_page_furniture(u, doc.text) for u in units), np.uint8, len(units))
         arrays["statement"] = np.fromiter(primary_statements(doc), np.uint8, len(units))
         arrays["figure"] = np.fromiter(figure_flags(doc), np.uint8, len(units))
+        arrays["tokens"] = smallest_uint(np.fromiter(
+            (estimated_tokens(doc.text[u.start_char:u.end_char]) for u in units), np.int64, len(units)))
         names: dict[str, int] = {}
         lists: dict[str, np.ndarray] = {}
         _pack_lists("entity", [u.entities for u in units], names, lists)
@@ -264,6 +267,12 @@ class UnitLayout:
         """1 for a unit that prints a figure (lexical.figure_flags), per unit; None for a layout stored before
         the flags were (no unit of its document is damped for printing none)."""
         return self._arrays.get("figure")
+
+    @property
+    def token_costs(self) -> np.ndarray | None:
+        """Per unit, its text's estimated cl100k tokens (token_cost.estimated_tokens); None for a layout stored
+        before the costs were (its regions count four characters a token)."""
+        return self._arrays.get("tokens")
 
     def columns(self) -> list:
         """The layout as Python lists, one per LAYOUT_FIELDS entry (entity lists as their offsets and ids)."""

@@ -51,3 +51,25 @@ def test_a_question_about_the_parent_does_not_take_its_subsidiarys_figures():
     assert parent[0].document_id == "report" and all(r.document_id == "report" for r in parent)
     subsidiary = repo.search("What was Kestrel Dynamics Korea's operating income in 2024?", k=1)
     assert subsidiary[0].document_id == "brief"
+
+
+def test_a_fiscal_ordinal_is_keyed_as_the_year_the_report_pairs_it_with():
+    from semantic_json.textnorm import ordinal_period_terms, ordinal_year_offset
+
+    report = ("<표 1> 요약 재무상태표\n구 분 | 제 28 기 3분기말 (2025.09.30) | 제 27 기말 (2024.12.31)\n"
+              "자산총계 | 29,084,930 | 26,448,704\n\n"
+              "<표 2> 요약 손익계산서\n과 목 | 제 28 기 3분기 누적 | 제 27 기 3분기 누적\n"
+              "재보험손익 | 제 28 기 3분기 누적: (41,285); 제 27 기 3분기 누적: (55,240)\n")
+    assert ordinal_year_offset(report) == 1997
+    assert ordinal_period_terms("제 27 기 3분기 누적", 1997) == ["2024", "2024q3"]
+    assert ordinal_period_terms("제 27 기 3분기 누적", None) == []
+    # no date beside any ordinal, or pairs that disagree: no year is guessed
+    assert ordinal_year_offset("구 분 | 제 19 기 (당기) | 제 18 기 (전기)") is None
+    assert ordinal_year_offset("제 5 기말 (2020.12.31)\n제 9 기말 (2020.12.31)") is None
+    doc = compile(report, "ins")
+    row = next(u for u in doc.units if "재보험손익" in u.text)
+    assert {"2024q3", "2025q3"} <= set(row.terms)
+    # a question in calendar terms meets the column printed as an ordinal
+    repo = SemanticRepository()
+    repo.add(doc)
+    assert "재보험손익" in repo.search("2024년 3분기 누적 재보험손익")[0].text

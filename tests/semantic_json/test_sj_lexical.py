@@ -183,7 +183,7 @@ def test_a_table_holding_two_of_the_asked_figures_outranks_tables_holding_one():
 
 
 def test_a_second_anchor_raises_a_regions_score_toward_one_never_past_it():
-    from semantic_json.search.regions import region_score
+    from semantic_json.search.fusion import region_score
 
     assert region_score([0.6]) == 0.6
     assert 0.6 < region_score([0.6, 0.5]) < region_score([0.6, 0.6]) < 1.0

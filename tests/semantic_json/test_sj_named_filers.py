@@ -170,3 +170,14 @@ def test_numbers_that_are_not_periods_stay_numbers(text: str) -> None:
     from semantic_json.textnorm import normalized_terms
 
     assert not any("-" in t or "q" in t for t in normalized_terms(text))
+
+
+def test_a_korean_question_names_a_filer_by_the_korean_words_of_its_name() -> None:
+    profiles = Profiles()
+    profiles.set("brief", "Kestrel Dynamics Korea Co., Ltd. · 케스트럴다이내믹스코리아",
+                 "Kestrel Dynamics Korea Co., Ltd. 케스트럴다이내믹스코리아")
+    profiles.set("rating", "은가람캐피탈", "은가람캐피탈")
+    profiles.set("annual", "Kestrel Dynamics, Inc. · FORM 10-K", "Kestrel Dynamics, Inc.")
+    assert profiles.named("케스트럴다이내믹스코리아의 2024년 임직원 수는 몇 명인가?") == {"brief"}
+    assert profiles.named("은가람캐피탈의 부동산PF 잔액은?") == {"rating"}
+    assert profiles.named("캐피탈 업계의 부동산PF 잔액은?") == set()  # a part of a name is not the name

@@ -20,6 +20,12 @@ INCOME = STATEMENT_KINDS.index("INCOME_STATEMENT") + 1
     ("연결 재무상태표 · (단위: 백만원)", BALANCE),
     ("연결재무상태표", BALANCE),  # Korean writes the qualifier and the title as one word too
     ("요약 손익계산서", INCOME),
+    # the caption's own label before the title
+    ("Table 1: Consolidated Statement of Income (in millions of USD) · Year ended December 31", INCOME),
+    ("<표 2> 요약 연결손익계산서 · 제 28 기; 제 27 기", INCOME),
+    ("Exhibit 99.1 Condensed Consolidated Balance Sheets", BALANCE),
+    ("Table 4: Segment information", 0),
+    ("Table 3 shows the statement of income", 0),
     # the text layer's "INTERNATIONALAND", a running header of Part II, Item 8 read into the caption
     ("MGM RESORTS INTERNATIONALAND SUBSIDIARIES CONSOLIDATED BALANCE SHEETS", BALANCE),
     ("PART II Item 8 ITEM 8. FINANCIAL STATEMENTS AND SUPPLEMENTARY DATA INCOME STATEMENTS", INCOME),
