@@ -29,6 +29,20 @@ BODY = [("Discount revenue", "30,739", "24,563", "6,176", "25 %"), ("Net card fe
         ("Processed revenue", "1,637", "1,556", "81", "5"), ("Total revenues", "52,862", "42,380", "10,482", "25 %")]
 
 
+def _ruled_body(c: canvas.Canvas, top: float) -> None:
+    """BODY as a ruled grid from ``top`` (points from the page top); its headings are printed above it."""
+    for k, row in enumerate(BODY):
+        y = top + 12 * k
+        c.line(EDGES[0], HEIGHT - y, EDGES[-1], HEIGHT - y)
+        c.drawString(52, HEIGHT - y - 9, row[0])
+        for right, value in zip(EDGES[2:], row[1:]):
+            c.drawRightString(right - 4, HEIGHT - y - 9, value)
+    bottom = top + 12 * len(BODY)
+    c.line(EDGES[0], HEIGHT - bottom, EDGES[-1], HEIGHT - bottom)
+    for x in EDGES:
+        c.line(x, HEIGHT - top, x, HEIGHT - bottom)
+
+
 def _revenue_summary(path: Path) -> Path:
     c = canvas.Canvas(str(path), pagesize=letter)
     c.setLineWidth(0.5)
@@ -42,17 +56,7 @@ def _revenue_summary(path: Path) -> Path:
     for right, year in zip(EDGES[2:4], ("2022", "2021")):
         c.drawRightString(right - 4, HEIGHT - 82, year)
     c.drawCentredString(change, HEIGHT - 82, "2022 vs. 2021")
-    top = 86
-    for k, row in enumerate(BODY):
-        y = top + 12 * k
-        c.line(EDGES[0], HEIGHT - y, EDGES[-1], HEIGHT - y)
-        c.drawString(52, HEIGHT - y - 9, row[0])
-        for right, value in zip(EDGES[2:], row[1:]):
-            c.drawRightString(right - 4, HEIGHT - y - 9, value)
-    bottom = top + 12 * len(BODY)
-    c.line(EDGES[0], HEIGHT - bottom, EDGES[-1], HEIGHT - bottom)
-    for x in EDGES:  # a ruled grid of the body; its headings are printed above it
-        c.line(x, HEIGHT - top, x, HEIGHT - bottom)
+    _ruled_body(c, 86)
     c.save()
     return path
 
@@ -112,17 +116,7 @@ def _wrapped_label_heading(path: Path) -> Path:
     c.drawString(50, HEIGHT - 81, "points (bps)")
     for right, label in zip(EDGES[2:], ("2022", "2021", "$", "%")):
         c.drawRightString(right - 4, HEIGHT - 81, label)
-    top = 86
-    for k, row in enumerate(BODY):
-        y = top + 12 * k
-        c.line(EDGES[0], HEIGHT - y, EDGES[-1], HEIGHT - y)
-        c.drawString(52, HEIGHT - y - 9, row[0])
-        for right, value in zip(EDGES[2:], row[1:]):
-            c.drawRightString(right - 4, HEIGHT - y - 9, value)
-    bottom = top + 12 * len(BODY)
-    c.line(EDGES[0], HEIGHT - bottom, EDGES[-1], HEIGHT - bottom)
-    for x in EDGES:
-        c.line(x, HEIGHT - top, x, HEIGHT - bottom)
+    _ruled_body(c, 86)
     c.save()
     return path
 
