@@ -30,7 +30,7 @@ if __package__ in (None, ""):
 from parse_cache import cached_parse, filing_arguments, filing_pdfs  # noqa: E402
 from paths import FINQA_PDFS  # noqa: E402
 
-from evidence_chunker.patterns import ENUMERATOR_RE, is_currency, is_number  # noqa: E402
+from semantic_json.rules.patterns import ENUMERATOR_RE, is_currency, is_number  # noqa: E402
 
 #: Documents listed with the most cells of each kind.
 WORST_DOCUMENTS = 6

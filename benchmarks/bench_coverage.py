@@ -29,7 +29,7 @@ from parse_cache import cached_parse  # noqa: E402
 from paths import FINQA_PDFS  # noqa: E402
 
 from evidence_chunker import EvidenceChunker  # noqa: E402
-from evidence_chunker.titles import dropped_running_lines  # noqa: E402
+from evidence_chunker.units.titles import dropped_running_lines  # noqa: E402
 
 WORD = re.compile(r"[^\W\d_]+|\d+")
 #: Pages listed as losing the most words.

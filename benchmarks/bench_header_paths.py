@@ -51,7 +51,7 @@ if __package__ in (None, ""):
 from parse_cache import cached_parse  # noqa: E402
 from paths import FINQA_PDFS, REPO  # noqa: E402
 
-from evidence_chunker.tables import PAIR_SEP, ROW_HEADER_SEP, SECTION_SEP, VALUE_SEP  # noqa: E402
+from evidence_chunker.units.tables import PAIR_SEP, ROW_HEADER_SEP, SECTION_SEP, VALUE_SEP  # noqa: E402
 
 GOLD_DIR = REPO / "benchmarks" / "data"
 #: The gold set.

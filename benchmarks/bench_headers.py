@@ -29,7 +29,7 @@ if __package__ in (None, ""):
 from parse_cache import cached_parse, filing_arguments, filing_pdfs  # noqa: E402
 from paths import FINQA_PDFS  # noqa: E402
 
-from evidence_chunker.patterns import is_quantity  # noqa: E402
+from semantic_json.rules.patterns import is_quantity  # noqa: E402
 
 #: Documents listed with the most tables whose columns read alike.
 WORST_DOCUMENTS = 8

@@ -180,7 +180,7 @@ def ingest_figures(name: str, pdfs: list[Path], workers: int, search: bool) -> N
 
 def sample_figures(name: str, pdfs: list[Path], workers: int) -> None:
     """In-process ingest of a small set and search latency on the reopened index."""
-    from evidence_chunker.ingest import ingest
+    from evidence_chunker.ingest.run import ingest
     from semantic_json import SemanticRepository
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -224,7 +224,7 @@ def main() -> None:
     parser.add_argument("--samples", type=Path, default=SAMPLE_PDFS)
     parser.add_argument("--skip", nargs="*", default=[], choices=["one", "big", "all", "samples"])
     args = parser.parse_args()
-    from evidence_chunker.batch import collect_inputs
+    from evidence_chunker.ingest.batch import collect_inputs
 
     print(f"machine: {os.cpu_count()} logical cores, Python {sys.version.split()[0]}")
     if "samples" not in args.skip:

@@ -148,7 +148,7 @@ Finder = Callable[[Path], tuple[list[Table], int]]
 
 
 def lite_finder(settings: dict | None = None) -> Finder:
-    from evidence_chunker.parsing.lite import LiteParser
+    from evidence_chunker.parsing.lite.parser import LiteParser
 
     parser = LiteParser(settings=settings)
 
@@ -280,7 +280,7 @@ def run_corpus(corpus: Path, finders: dict[str, Finder], verbose: bool) -> dict[
 
 
 def run_samples(samples: Path, parser_settings: dict | None) -> None:
-    from evidence_chunker.parsing.lite import LiteParser
+    from evidence_chunker.parsing.lite.parser import LiteParser
 
     pdfs = sorted(samples.glob("*.pdf"))
     if not pdfs:

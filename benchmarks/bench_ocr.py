@@ -21,7 +21,7 @@ For each set, against the same pages parsed from the born-digital PDF (text item
   scans, and on the originals;
 * speed: OCR pages per second in one process (render, Tesseract, rules; analysis excluded).
 
-``--layer-step`` also runs the text-layer test (lite_text_layer.py) on every Nth page of the finqa_dev
+``--layer-step`` also runs the text-layer test (lite/text_layer.py) on every Nth page of the finqa_dev
 filings (born-digital: every page judged garbage is a false positive), printing the lowest shares of
 plausible words and of common letters; the same is printed for the garbled layer.
 The script prints and never asserts; docs/parsers.md quotes its figures.
@@ -165,12 +165,12 @@ def question_hits(parsed_docs: list, questions: list[dict]) -> int:
 
 
 def layer_checks(path: Path, settings, step: int = 1) -> list:
-    """The text-layer test (lite_text_layer.py) on every ``step``-th page of a PDF with enough words to judge."""
+    """The text-layer test (lite/text_layer.py) on every ``step``-th page of a PDF with enough words to judge."""
     import pypdfium2 as pdfium
 
-    from evidence_chunker.parsing.lite_pdfium import PageFrame, extract_chars
-    from evidence_chunker.parsing.lite_text import words_from_glyphs
-    from evidence_chunker.parsing.lite_text_layer import check_text_layer
+    from evidence_chunker.parsing.lite.pdfium import PageFrame, extract_chars
+    from evidence_chunker.parsing.lite.text import words_from_glyphs
+    from evidence_chunker.parsing.lite.text_layer import check_text_layer
 
     checks = []
     pdf = pdfium.PdfDocument(str(path))
@@ -204,7 +204,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     from evidence_chunker.parsing import LiteParser
-    from evidence_chunker.parsing.lite_settings import LiteSettings
+    from evidence_chunker.parsing.lite.settings import LiteSettings
 
     settings = LiteSettings(**({"ocr_dpi": args.dpi} if args.dpi else {}))
     parser = LiteParser(settings=settings)

@@ -32,7 +32,7 @@ from paths import FINQA, FINQA_PDFS, REPO  # noqa: E402
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests"))
 
-from evidence_chunker.ingest import ingest  # noqa: E402
+from evidence_chunker.ingest.run import ingest  # noqa: E402
 from semantic_json import SemanticRepository  # noqa: E402
 
 #: Searches per question after the warm-up round.
@@ -61,7 +61,7 @@ def ingest_run(label: str, pdfs: list[Path], location, **kwargs) -> float:
     if "ray_cpus" in kwargs:
         import ray
 
-        from evidence_chunker.ray_ingest import ray_ingest
+        from evidence_chunker.ingest.ray_ingest import ray_ingest
 
         ray.init(num_cpus=kwargs["ray_cpus"], include_dashboard=False, log_to_driver=False)
         ray_started = time.perf_counter()
@@ -83,7 +83,7 @@ def ingest_run(label: str, pdfs: list[Path], location, **kwargs) -> float:
 def cpu_and_writer(pdfs: list[Path], locations: list, bulk_url: str | None = None) -> None:
     """CPU seconds per page of preparing a PDF (parse, units, corpus, compile: a worker's job, unaffected
     by other load on the machine), then the single writer's rate (embed + store) into each location."""
-    from evidence_chunker.ingest import prepare_document
+    from evidence_chunker.ingest.prepare import prepare_document
     from semantic_json import SemanticDocument
 
     prepared = []

@@ -64,7 +64,7 @@ def _prepare_from_cache(job: tuple[Path, str, str]):
     """``ingest.prepare_document`` for one PDF, its parse taken from the parse cache (runs in a worker)."""
     from parse_cache import cached_parse
 
-    from evidence_chunker import ingest as ingest_module
+    from evidence_chunker.ingest import prepare as ingest_module
 
     path, doc_id, cache = job
     chunker = ingest_module._chunker("lite", None)
@@ -75,7 +75,7 @@ def _prepare_from_cache(job: tuple[Path, str, str]):
 
 def build(index: Path, pdfs: list[Path], cache: Path, workers: int) -> None:
     """A fresh index at ``index`` from ``pdfs`` through the library's ingest, parses from ``cache``."""
-    from evidence_chunker.ingest import ingest
+    from evidence_chunker.ingest.run import ingest
     from semantic_json import SemanticRepository
 
     for stale in index.parent.glob(index.name + "*"):

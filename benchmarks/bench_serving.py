@@ -78,7 +78,7 @@ def bench_audit(index: Path, k: int) -> None:
 
     from starlette.testclient import TestClient
 
-    from evidence_chunker.audit.app import create_app
+    from evidence_chunker.serve.audit.app import create_app
 
     pages: list[float] = []
     cold: list[float] = []

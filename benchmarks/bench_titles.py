@@ -27,7 +27,7 @@ if __package__ in (None, ""):
 from parse_cache import cached_parse  # noqa: E402
 
 from evidence_chunker import EvidenceChunker, EvidenceUnit  # noqa: E402
-from evidence_chunker.titles import CAPTION_SOURCES, SOURCE_NONE  # noqa: E402
+from evidence_chunker.units.titles import CAPTION_SOURCES, SOURCE_NONE  # noqa: E402
 
 from paths import FINQA_PDFS, REPO  # noqa: E402
 

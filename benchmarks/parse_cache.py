@@ -4,7 +4,7 @@
 
 A cached entry is the DoclingDocument JSON the parser produced, keyed by the PDF's sha256 and a fingerprint
 of the parser's own source files (``evidence_chunker/parsing/`` and the text rules it reads,
-``evidence_chunker/patterns.py``), so any change to the parser misses the cache instead of serving a stale
+``semantic_json/rules/patterns.py``), so any change to the parser misses the cache instead of serving a stale
 parse. Downstream code (units, corpus, bridge, ranking) is never cached.
 """
 

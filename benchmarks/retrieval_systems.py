@@ -296,7 +296,7 @@ def _cached_corpus(path: Path, cache: Optional[str]) -> tuple[Any, str, list]:
     from parse_cache import cached_parse
 
     from evidence_chunker import EvidenceChunker
-    from evidence_chunker.ingest import document_id_for
+    from evidence_chunker.ingest.prepare import document_id_for
 
     parsed = cached_parse(path, Path(cache) if cache else None, "lite")
     doc_id = document_id_for(path)
@@ -448,7 +448,7 @@ def _prepare_cached(args: tuple[Path, Optional[str]]) -> tuple[str, dict]:
     The steps are the library's own (``_cached_corpus``, then the bridge).
     """
     from evidence_chunker.export.semantic import corpus_to_semantic_document, pdf_uri
-    from evidence_chunker.filing import filing_profile, filing_subject
+    from evidence_chunker.units.filing import filing_profile, filing_subject
 
     path, cache = args
     parsed, doc_id, corpus = _cached_corpus(path, cache)
@@ -479,7 +479,7 @@ class SjtDefault:
     def ingest(self, pdfs: list[Path]) -> IngestStats:
         from concurrent.futures import ProcessPoolExecutor
 
-        from evidence_chunker.ingest import document_id_for
+        from evidence_chunker.ingest.prepare import document_id_for
         from semantic_json import SemanticDocument
 
         cache = os.environ.get(PARSE_CACHE_ENV) or None

@@ -26,9 +26,9 @@ if TYPE_CHECKING:  # pragma: no cover
     )
     from .parsing import DoclingParser, LiteParser, ParsedDoc, ParserFallbackWarning, PdfParser
     from .parsing.pages import PageRange
-    from .split import SplitResult, SplitStats, split_eu, split_oversized_units
+    from .units.split import SplitResult, SplitStats, split_eu, split_oversized_units
     from .tokens import DEFAULT_TOKEN_LIMIT, count_eu_tokens, count_tokens, exceeds_token_limit
-    from .units import EvidenceUnit, PageBox
+    from .units.evidence_unit import EvidenceUnit, PageBox
 
 #: Where each public name lives. Names are imported on first use, so that commands which never parse
 #: (``sjt search``, ``sjt verify``, ``sjt --version``) do not load the parsing stack (docling-core,
@@ -43,9 +43,9 @@ _EXPORTS = {
     )},
     **{name: ".parsing" for name in ("DoclingParser", "LiteParser", "ParsedDoc", "ParserFallbackWarning", "PdfParser")},
     "PageRange": ".parsing.pages",
-    **{name: ".split" for name in ("SplitResult", "SplitStats", "split_eu", "split_oversized_units")},
+    **{name: ".units.split" for name in ("SplitResult", "SplitStats", "split_eu", "split_oversized_units")},
     **{name: ".tokens" for name in ("DEFAULT_TOKEN_LIMIT", "count_eu_tokens", "count_tokens", "exceeds_token_limit")},
-    **{name: ".units" for name in ("EvidenceUnit", "PageBox")},
+    **{name: ".units.evidence_unit" for name in ("EvidenceUnit", "PageBox")},
 }
 
 

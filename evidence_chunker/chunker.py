@@ -1,17 +1,17 @@
-"""EvidenceChunker: the PDF → Evidence Unit pipeline's entry point."""
+"""EvidenceChunker: the PDF → Evidence Unit pipeline's entry point (its stages after parsing: :mod:`.pipeline`)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .build import BuildSettings, build_units
-from .corpus.assemble import build_corpus_parsed as _build_corpus, mark_ocr
-from .context import DEFAULT_BBOX_THRESHOLD, DEFAULT_SIM_THRESHOLD, MAX_CONTEXT_PARAGRAPHS
+from .units.build import BuildSettings
+from .units.context import DEFAULT_BBOX_THRESHOLD, DEFAULT_SIM_THRESHOLD, MAX_CONTEXT_PARAGRAPHS
 from .parsing import OcrOptions, PdfParser, ParsedDoc, resolve_parser
-from .split import SplitStats, split_oversized_units
+from .pipeline import Pipeline
+from .units.split import SplitStats
 from .tokens import DEFAULT_TOKEN_LIMIT
-from .units import EvidenceUnit
+from .units.evidence_unit import EvidenceUnit
 
 if TYPE_CHECKING:  # pragma: no cover
     from .corpus.chunks import RetrievalChunk
@@ -66,6 +66,11 @@ class EvidenceChunker:
         return self.settings.sim_threshold
 
     @property
+    def pipeline(self) -> Pipeline:
+        """The stages after parsing (units → split → corpus → semantic document) with this chunker's settings."""
+        return Pipeline(self.settings, self.token_limit)
+
+    @property
     def parser(self) -> PdfParser:
         """The parser in use, chosen on first use (so "auto" probes for models only when needed)."""
         if self._parser is None:
@@ -91,9 +96,8 @@ class EvidenceChunker:
 
     def chunk_parsed(self, parsed: ParsedDoc, doc_id: str | None = None) -> list[EvidenceUnit]:
         """Evidence Units of an already parsed document (any parser, or a saved Docling JSON)."""
-        units = build_units(parsed, doc_id or parsed.default_doc_id, self.settings)
-        self.last_split_stats = SplitStats()
-        return mark_ocr(split_oversized_units(units, self.last_split_stats, limit=self.token_limit), parsed.ocr_pages)
+        units, self.last_split_stats = self.pipeline.units(parsed, doc_id or parsed.default_doc_id)
+        return units
 
     def build_corpus(self, pdf_path: str | Path, doc_id: str | None = None) -> list["RetrievalChunk"]:
         """Evidence Units (split) and the Text Chunks they did not absorb, in reading order."""
@@ -101,6 +105,6 @@ class EvidenceChunker:
 
     def build_corpus_parsed(self, parsed: ParsedDoc, doc_id: str | None = None) -> list["RetrievalChunk"]:
         """``build_corpus`` for a document already parsed (any parser, or a saved Docling JSON)."""
-        doc_id = doc_id or parsed.default_doc_id
-        units = self.chunk_parsed(parsed, doc_id=doc_id)
-        return _build_corpus(parsed, units, doc_id, token_limit=self.token_limit)
+        run = self.pipeline.run(parsed, doc_id)
+        self.last_split_stats = run.split_stats
+        return run.corpus

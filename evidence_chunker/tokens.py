@@ -17,7 +17,7 @@ from .errors import TokenizerUnavailableError
 if TYPE_CHECKING:  # pragma: no cover
     import tiktoken
 
-    from .units import EvidenceUnit
+    from .units.evidence_unit import EvidenceUnit
 
 ENCODING_NAME = "cl100k_base"
 #: Pieces larger than this many cl100k tokens are split (rows) before indexing.

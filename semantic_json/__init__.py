@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # pragma: no cover
         render_answer,
         validate_cited_answer,
     )
-    from .compiler import compile
+    from .compilation.compiler import compile
     from .embedder_choice import embedder_for_name, make_embedder
     from .embedders import LiteEmbedder, MultilingualE5Embedder, SentenceTransformerEmbedder
     from .model import GRAMMAR_VERSION, Entity, Segment, SemanticDocument, SemanticUnit
@@ -38,7 +38,7 @@ _EXPORTS = {
         "as_openai_response_format", "as_openai_tool", "cited_answer_schema", "render_answer",
         "validate_cited_answer",
     )},
-    "compile": ".compiler",
+    "compile": ".compilation.compiler",
     **{name: ".embedders" for name in ("LiteEmbedder", "MultilingualE5Embedder", "SentenceTransformerEmbedder")},
     **{name: ".embedder_choice" for name in ("embedder_for_name", "make_embedder")},
     **{name: ".model" for name in ("GRAMMAR_VERSION", "Entity", "Segment", "SemanticDocument", "SemanticUnit")},

@@ -19,10 +19,10 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from . import entities as entity_rules
+from .compilation import entities as entity_rules
 from .errors import MissingExtraError, ModelUnavailableError
 from .lexicon import Lexicon, load_lexicon
-from .textnorm import TOKEN_PATTERN, is_hangul, normalize_token
+from .rules.textnorm import TOKEN_PATTERN, is_hangul, normalize_token
 
 #: Default dimension of LiteEmbedder vectors (signed feature hashing into this many buckets). 256 keeps
 #: 100k anchors at ~100 MB of float32 and a search at a few ms; collisions add cosine noise of about

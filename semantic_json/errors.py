@@ -175,6 +175,7 @@ __all__ = [
     "TransportFormatError",
     "SchemaValidationError",
     "EmbedderMismatchError",
+    "UnknownEmbedderError",
     "MissingExtraError",
     "ModelUnavailableError",
     "CitedAnswerTypeError",

@@ -163,7 +163,7 @@ class EvidenceRegion(BaseModel):
 
 
 def _validate_transport(payload: dict[str, Any]) -> None:
-    from .validation import validate_transport
+    from .json_schemas import validate_transport
 
     try:
         validate_transport(payload)

@@ -21,10 +21,10 @@ pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx (dev ext
 from PIL import Image  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
-from evidence_chunker.audit.app import SECURITY_HEADERS, create_app  # noqa: E402
-from evidence_chunker.audit.rows import NOTE_NO_FIGURE, NOTE_NO_ROW, NOTE_UNVERIFIED, ROW_PADDING_PT  # noqa: E402
-from evidence_chunker.audit.rows import PrintedLine, cited_rows  # noqa: E402
-from evidence_chunker.render import BOX_COLOUR  # noqa: E402
+from evidence_chunker.serve.audit.app import SECURITY_HEADERS, create_app  # noqa: E402
+from evidence_chunker.serve.audit.rows import NOTE_NO_FIGURE, NOTE_NO_ROW, NOTE_UNVERIFIED, ROW_PADDING_PT  # noqa: E402
+from evidence_chunker.serve.audit.rows import PrintedLine, cited_rows  # noqa: E402
+from evidence_chunker.serve.render import BOX_COLOUR  # noqa: E402
 
 KOREAN_QUESTION = "B기업의 중장기 채무상환능력은 어떤가?"
 ENGLISH_QUESTION = "What was Kestrel Dynamics' operating income in 2024?"

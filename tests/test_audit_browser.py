@@ -29,9 +29,9 @@ from selenium.common.exceptions import WebDriverException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
-from evidence_chunker.audit.app import PAGE_SCALE, create_app  # noqa: E402
-from evidence_chunker.audit.rows import NOTE_NO_FIGURE  # noqa: E402
-from evidence_chunker.render import BOX_COLOUR  # noqa: E402
+from evidence_chunker.serve.audit.app import PAGE_SCALE, create_app  # noqa: E402
+from evidence_chunker.serve.audit.rows import NOTE_NO_FIGURE  # noqa: E402
+from evidence_chunker.serve.render import BOX_COLOUR  # noqa: E402
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")

@@ -84,7 +84,7 @@ def test_diagnose_prints_evidence_figures_per_document(index, capsys):
 
 
 def test_diagnose_index_is_callable_without_the_cli(index, tmp_path):
-    from evidence_chunker.diagnose import diagnose_index
+    from evidence_chunker.serve.diagnose import diagnose_index
     from semantic_json import SemanticRepository
 
     copy = tmp_path / "index.sqlite"
@@ -154,7 +154,7 @@ def test_cli_command_modules_import_only_the_common_helpers():
     import evidence_chunker.cli as cli_package
 
     folder = Path(cli_package.__file__).parent
-    for name in ("common", "chunking", "index"):
+    for name in ("common", "chunking", "index_commands"):
         tree = ast.parse((folder / f"{name}.py").read_text(encoding="utf-8"))
         siblings = {node.module for node in ast.walk(tree)
                     if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module}

@@ -16,7 +16,7 @@ import pytest
 
 from evidence_chunker.chunker import EvidenceChunker
 from evidence_chunker.cli import main as sjt
-from evidence_chunker.deadline import document_deadline
+from evidence_chunker.ingest.deadline import document_deadline
 from evidence_chunker.errors import DocumentTimeoutError
 from repo_paths import SAMPLE_PDFS, SHARED_CORPUS, requires_corpus
 from semantic_json import SemanticRepository
@@ -140,10 +140,10 @@ def test_quiet_prints_nothing_for_a_clean_run_but_still_the_errors(tmp_path, cap
 def test_verbose_logs_each_document_as_it_is_done(tmp_path, capsys):
     assert sjt(["ingest", str(REPORT), "--index", str(tmp_path / "i.sqlite"), "--parser", "lite", "-v", "--no-progress"]) == 0
     err = capsys.readouterr().err
-    assert "INFO evidence_chunker.ingest: " in err
+    assert "INFO evidence_chunker.ingest.run: " in err
     assert "annual_report_en.pdf: indexed as 'annual_report_en': 6 page(s), 13 unit(s)" in err
     assert sjt(["chunk", str(REPORT), "--parser", "lite", "-v", "-o", str(tmp_path / "u.jsonl")]) == 0
-    assert re.search(r"INFO evidence_chunker\.batch: .*annual_report_en\.pdf: done in \d+\.\d s", capsys.readouterr().err)
+    assert re.search(r"INFO evidence_chunker\.ingest\.batch: .*annual_report_en\.pdf: done in \d+\.\d s", capsys.readouterr().err)
 
 
 # --- --document-timeout ------------------------------------------------------------------------------
@@ -288,7 +288,7 @@ def test_an_index_built_with_a_sentence_transformers_model_keeps_it(tmp_path, ca
     out = capsys.readouterr().out
     assert "1,938" in out and "pages 1" in out
     # sjt mcp and sjt serve open the index with the embedder it records, and say when it cannot be loaded
-    from evidence_chunker.serving import ServingError, open_repository
+    from evidence_chunker.serve.serving import ServingError, open_repository
 
     with pytest.raises(ServingError, match='built with embedder "sentence-transformers/model:dim=384.*cannot be loaded here'):
         open_repository(index)

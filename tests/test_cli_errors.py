@@ -111,7 +111,7 @@ def test_show_refuses_a_scale_that_is_not_a_sensible_resolution(index, tmp_path,
 
 
 def test_render_refuses_a_page_too_large_to_draw(tmp_path):
-    from evidence_chunker.render import render_boxes
+    from evidence_chunker.serve.render import render_boxes
 
     with pytest.raises(ValueError, match="million pixels"):
         render_boxes(SAMPLE_PDFS / "mixed_brief.pdf", [], tmp_path / "x.png", pages=[1], scale=1000.0)

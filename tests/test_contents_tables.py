@@ -20,9 +20,9 @@ from reportlab.platypus import PageBreak, Paragraph, SimpleDocTemplate, Spacer, 
 
 from evidence_chunker import EvidenceChunker  # noqa: E402
 from evidence_chunker.export.semantic import corpus_to_semantic_document  # noqa: E402
-from evidence_chunker.parsing.lite_tables import Cell, FoundTable  # noqa: E402
-from evidence_chunker.parsing.lite_toc import is_page_index  # noqa: E402
-from evidence_chunker.units import EvidenceUnit  # noqa: E402
+from evidence_chunker.parsing.lite.found_tables import Cell, FoundTable  # noqa: E402
+from evidence_chunker.parsing.lite.toc import is_page_index  # noqa: E402
+from evidence_chunker.units.evidence_unit import EvidenceUnit  # noqa: E402
 from semantic_json import SemanticRepository  # noqa: E402
 
 INDEX = [

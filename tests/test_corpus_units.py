@@ -7,9 +7,10 @@ from docling_core.types.doc import TableItem
 
 from repo_paths import corpus_jsons, requires_corpus
 from evidence_chunker import EvidenceChunker, ParsedDoc, count_eu_tokens
-from evidence_chunker.build import reading_order
-from evidence_chunker.leaders import collapse_cell_leaders
-from evidence_chunker.tables import analyse_table, clean_cell_text, plain_table_data
+from evidence_chunker.units.build import reading_order
+from evidence_chunker.units.leaders import collapse_cell_leaders
+from evidence_chunker.units.table_data import plain_table_data
+from evidence_chunker.units.tables import analyse_table, clean_cell_text
 
 pytestmark = requires_corpus
 JSONS = corpus_jsons()

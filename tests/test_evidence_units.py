@@ -9,8 +9,8 @@ from docling_core.types.doc import DocItemLabel
 
 from docbuilder import DocBuilder, table_data
 from evidence_chunker import EvidenceChunker, EvidenceUnit
-from evidence_chunker.captions import is_table_caption
-from evidence_chunker.split import split_eu
+from evidence_chunker.units.captions import is_table_caption
+from evidence_chunker.units.split import split_eu
 from evidence_chunker.tokens import count_eu_tokens
 
 INCOME = [

@@ -13,7 +13,7 @@ import pytest
 from docling_core.types.doc import DocItemLabel, TextItem
 
 from evidence_chunker import EvidenceChunker, EvidenceUnit
-from evidence_chunker.build import reading_order
+from evidence_chunker.units.build import reading_order
 from evidence_chunker.corpus import (
     CORPUS_SCHEMA,
     ConsumedStats,

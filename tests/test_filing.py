@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from docbuilder import DocBuilder, table_data
-from evidence_chunker.filing import filing_profile, filing_subject
+from evidence_chunker.units.filing import filing_profile, filing_subject
 
 
 def _cover(*lines: str) -> DocBuilder:

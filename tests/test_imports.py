@@ -1,4 +1,5 @@
-"""Importing the packages stays light: no model framework, no optional extra, no network."""
+"""Importing the packages stays light: no model framework, no optional extra, no network. (What imports what,
+read statically, is tests/test_layering.py's.)"""
 
 from __future__ import annotations
 
@@ -20,16 +21,10 @@ def test_importing_both_packages_loads_no_heavy_module():
     assert out.stdout.strip() == ""
 
 
-def test_semantic_json_never_imports_evidence_chunker():
-    code = "import sys, semantic_json; print('evidence_chunker' in sys.modules)"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "False"
-
-
 def test_scale_out_modules_import_their_engines_only_when_used():
     engines = ("ray", "lancedb", "psycopg", "pgvector")
     code = (
-        "import sys, evidence_chunker.ray_ingest, evidence_chunker.export.vectorstores, semantic_json.store.postgresql\n"
+        "import sys, evidence_chunker.ingest.ray_ingest, evidence_chunker.export.vectorstores, semantic_json.store.postgresql\n"
         f"print(','.join(m for m in {engines!r} if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -72,7 +67,7 @@ def test_lite_ingest_and_search_import_no_model_framework(tmp_path):
 #: What answering from an index needs none of: the model frameworks, the PDF parsing stack, the compiler that
 #: makes documents and the citation oracle's answer models.
 NOT_FOR_ANSWERING = ("torch", "transformers", "docling", "docling_core", "pypdfium2", "pandas", "semchunk",
-                     "evidence_chunker.parsing", "semantic_json.compiler", "semantic_json.citations.models")
+                     "evidence_chunker.parsing", "semantic_json.compilation.compiler", "semantic_json.citations.models")
 
 
 def test_search_and_verify_load_neither_the_parsing_stack_nor_the_compiler_nor_the_answer_models(tmp_path):
@@ -124,62 +119,6 @@ def test_every_public_error_class_of_evidence_chunker_lives_in_errors_py():
                 if any(base.endswith(("Error", "Exception")) for base in bases):
                     elsewhere.append(f"{path.relative_to(package)}: {node.name}")
     assert elsewhere == []
-
-
-def _imports_of(path, name: str, is_package: bool) -> set[str]:
-    """Every module ``name`` (file ``path``) imports, at module level or inside functions, as dotted names."""
-    import ast
-
-    base = name.split(".") if is_package else name.split(".")[:-1]
-    found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            anchor = base[: len(base) - node.level + 1] if node.level else []
-            module = ".".join(anchor + ([node.module] if node.module else []))
-            found.add(module)
-            found.update(f"{module}.{alias.name}" for alias in node.names)
-    return found
-
-
-def test_no_import_circle_between_modules_of_either_package():
-    """Lazy imports inside functions count too, and importing ``a.b.c`` imports the packages ``a`` and ``a.b``."""
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parents[1]
-    modules = {}
-    for package in ("evidence_chunker", "semantic_json"):
-        for path in (root / package).rglob("*.py"):
-            parts = list(path.relative_to(root).with_suffix("").parts)
-            if parts[-1] == "__init__":
-                parts.pop()
-            modules[".".join(parts)] = path
-    edges: dict[str, set[str]] = {name: set() for name in modules}
-    for name, path in modules.items():
-        for target in _imports_of(path, name, path.name == "__init__.py"):
-            parts = target.split(".")
-            for k in range(1, len(parts) + 1):
-                step = ".".join(parts[:k])
-                if step in modules and step != name and not name.startswith(step + "."):
-                    edges[name].add(step)
-
-    circles = []
-    state: dict[str, int] = {}  # 1: on the current path, 2: done
-
-    def visit(name: str, trail: list[str]) -> None:
-        state[name] = 1
-        for target in sorted(edges[name]):
-            if state.get(target) == 1:
-                circles.append(trail[trail.index(target):] + [target])
-            elif target not in state:
-                visit(target, trail + [target])
-        state[name] = 2
-
-    for name in sorted(modules):
-        if name not in state:
-            visit(name, [name])
-    assert circles == []
 
 
 def test_pandas_deferred_while_docling_core_loads_is_there_when_used():

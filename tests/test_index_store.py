@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from evidence_chunker.cli import main as sjt
-from evidence_chunker.ingest import prepare_document
+from evidence_chunker.ingest.prepare import prepare_document
 from repo_paths import SAMPLE_PDFS, SAMPLE_QUESTIONS
 from semantic_json import SemanticDocument, SemanticRepository, compile
 from semantic_json.store import IndexFileError, IndexVersionError, SqliteStore
@@ -174,7 +174,7 @@ def test_a_search_record_its_postings_and_vector_rows_keep_the_vectors_postings_
     assert stored.tobytes() == built.index.matrix.tobytes()
     assert np.flatnonzero(stored).size < stored.size / 2  # hashed features: mostly zeros, kept as their entries
     # the postings rows give back every (key, unit, weight) the compiler's postings hold
-    from semantic_json.lexical import Vocabulary, document_postings
+    from semantic_json.search.lexical import Vocabulary, document_postings
 
     vocabulary = Vocabulary()
     expected = document_postings(doc, vocabulary)

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from evidence_chunker.cli import main as sjt
-from evidence_chunker.ingest import unique_document_id
+from evidence_chunker.ingest.run import unique_document_id
 from repo_paths import REPO, SAMPLE_PDFS
 from semantic_json import SemanticRepository, compile
 
@@ -197,11 +197,12 @@ def test_one_file_named_twice_is_indexed_once(tmp_path, capsys):
 
 
 def test_one_pdf_read_by_two_workers_is_indexed_as_by_one(tmp_path, monkeypatch):
-    import evidence_chunker.ingest as ingest_module
+    import evidence_chunker.ingest.run as ingest_module
+    import evidence_chunker.ingest.workers as ingest_workers
 
     pdf = SAMPLE_PDFS / "annual_report_en.pdf"
-    monkeypatch.setattr(ingest_module, "MIN_PAGES_PER_BATCH", 2)  # its 6 pages in two batches of 3
-    assert ingest_module._page_batches((pdf, "lite", None, "annual_report_en"), 2) == [(0, 3), (3, 6)]
+    monkeypatch.setattr(ingest_workers, "MIN_PAGES_PER_BATCH", 2)  # its 6 pages in two batches of 3
+    assert ingest_workers._page_batches((pdf, "lite", None, "annual_report_en"), 2) == [(0, 3), (3, 6)]
     documents = []
     for workers in (1, 2):
         repo = SemanticRepository.open(tmp_path / f"w{workers}.sqlite")
@@ -219,7 +220,7 @@ def test_stopping_the_workers_leaves_nothing_of_the_pool_running(capfd):
     import threading
     from concurrent.futures.process import _ExecutorManagerThread
 
-    from evidence_chunker.ingest import _prepared
+    from evidence_chunker.ingest.workers import _prepared
 
     todo = [(SAMPLE_PDFS / "annual_report_en.pdf", f"copy{n}") for n in range(6)]
     for _ in range(4):
@@ -242,7 +243,7 @@ def test_sigterm_while_the_pool_takes_its_locks_is_raised_once_it_is_done(tmp_pa
     from concurrent.futures.process import _ExecutorManagerThread
 
     from evidence_chunker.errors import IngestTerminated
-    from evidence_chunker.ingest import ingest
+    from evidence_chunker.ingest.run import ingest
 
     taken: list = []
     enter = futures_base._AcquireFutures.__enter__

@@ -20,8 +20,8 @@ from reportlab.lib.pagesizes import letter  # noqa: E402
 from reportlab.lib.styles import getSampleStyleSheet  # noqa: E402
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle  # noqa: E402
 
-from evidence_chunker.parsing.lite import LiteParser  # noqa: E402
-from evidence_chunker.parsing.lite_tables import Edge, rule_share  # noqa: E402
+from evidence_chunker.parsing.lite.parser import LiteParser  # noqa: E402
+from evidence_chunker.parsing.lite.found_tables import Edge, rule_share  # noqa: E402
 
 ROWS = [
     ("Revenues", "$", "36,397", "$", "34,350", "$", "32,376"),

@@ -12,7 +12,7 @@ from docling_core.types.doc.document import ContentLayer  # noqa: E402
 from reportlab.lib.pagesizes import letter  # noqa: E402
 from reportlab.pdfgen import canvas  # noqa: E402
 
-from evidence_chunker.parsing.lite import LiteParser  # noqa: E402
+from evidence_chunker.parsing.lite.parser import LiteParser  # noqa: E402
 
 PARAGRAPH = [
     "Net sales increased in every segment during the year, led by demand for services.",

@@ -22,9 +22,9 @@ from reportlab.lib.pagesizes import letter  # noqa: E402
 from reportlab.platypus import SimpleDocTemplate, Table, TableStyle  # noqa: E402
 
 from evidence_chunker import EvidenceChunker  # noqa: E402
-from evidence_chunker.parsing.lite import LiteParser  # noqa: E402
-from evidence_chunker.parsing.lite_column_groups import label_groups  # noqa: E402
-from evidence_chunker.tables import analyse_table, flatten_rows  # noqa: E402
+from evidence_chunker.parsing.lite.parser import LiteParser  # noqa: E402
+from evidence_chunker.parsing.lite.column_groups import label_groups  # noqa: E402
+from evidence_chunker.units.tables import analyse_table, flatten_rows  # noqa: E402
 
 HEADINGS = ["", "Assets", "", "Capital Expenditures", "", ""]
 YEARS = ["(Millions)", "2022", "2021", "2022", "2021", "2020"]

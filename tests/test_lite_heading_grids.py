@@ -22,7 +22,7 @@ from reportlab.lib.pagesizes import letter  # noqa: E402
 from reportlab.platypus import SimpleDocTemplate, Spacer, Table, TableStyle  # noqa: E402
 
 from evidence_chunker import EvidenceChunker  # noqa: E402
-from evidence_chunker.parsing.lite import LiteParser  # noqa: E402
+from evidence_chunker.parsing.lite.parser import LiteParser  # noqa: E402
 
 sys.path.insert(0, str(BENCHMARKS))
 from bench_headers import headerless  # noqa: E402

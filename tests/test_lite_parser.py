@@ -18,9 +18,9 @@ from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, Tabl
 
 from evidence_chunker.errors import ImageOnlyPdfError  # noqa: E402
 from repo_paths import BENCHMARKS, SAMPLE_PDFS, SHARED_CORPUS  # noqa: E402
-from evidence_chunker.parsing.lite import LiteParser, LiteSettings  # noqa: E402
-from evidence_chunker.parsing.lite_text import Char, Line, Phrase, Word, words_from_chars  # noqa: E402
-from evidence_chunker.parsing.lite_values import attach_value_marks  # noqa: E402
+from evidence_chunker.parsing.lite.parser import LiteParser, LiteSettings  # noqa: E402
+from evidence_chunker.parsing.lite.text import Char, Line, Phrase, Word, words_from_chars  # noqa: E402
+from evidence_chunker.parsing.lite.values import attach_value_marks  # noqa: E402
 
 BODY = ParagraphStyle("body", fontName="Helvetica", fontSize=10, leading=13)
 HEADING = ParagraphStyle("heading", fontName="Helvetica-Bold", fontSize=15, leading=19, spaceAfter=6)

@@ -24,10 +24,10 @@ from reportlab.lib.styles import getSampleStyleSheet  # noqa: E402
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle  # noqa: E402
 
 from evidence_chunker import EvidenceChunker  # noqa: E402
-from evidence_chunker.parsing.lite import LiteParser  # noqa: E402
-from evidence_chunker.parsing.lite_headings import centre_over_groups  # noqa: E402
-from evidence_chunker.parsing.lite_settings import LiteSettings  # noqa: E402
-from evidence_chunker.parsing.lite_text import Phrase, Word  # noqa: E402
+from evidence_chunker.parsing.lite.parser import LiteParser  # noqa: E402
+from evidence_chunker.parsing.lite.headings import centre_over_groups  # noqa: E402
+from evidence_chunker.parsing.lite.settings import LiteSettings  # noqa: E402
+from evidence_chunker.parsing.lite.text import Phrase, Word  # noqa: E402
 
 sys.path.insert(0, str(BENCHMARKS))
 from bench_headers import alike_columns  # noqa: E402

@@ -14,7 +14,7 @@ import pytest
 pytest.importorskip("reportlab")
 from reportlab.pdfgen import canvas  # noqa: E402
 
-from evidence_chunker.parsing.lite import LiteParser  # noqa: E402
+from evidence_chunker.parsing.lite.parser import LiteParser  # noqa: E402
 
 PARAGRAPH = (
     "The Firm is managed on a line of business basis. There are four major",

@@ -19,8 +19,8 @@ from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet  # noqa: E4
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer  # noqa: E402
 
 from evidence_chunker import EvidenceChunker  # noqa: E402
-from evidence_chunker.parsing.lite import LiteParser  # noqa: E402
-from evidence_chunker.patterns import is_quantity, is_year  # noqa: E402
+from evidence_chunker.parsing.lite.parser import LiteParser  # noqa: E402
+from semantic_json.rules.patterns import is_quantity, is_year  # noqa: E402
 from pdf_factory import statement_body, statement_line  # noqa: E402
 
 WIDTHS = [220, 70, 70, 70]

@@ -14,7 +14,7 @@ import pytest
 pytest.importorskip("reportlab")
 from reportlab.pdfgen import canvas  # noqa: E402
 
-from evidence_chunker.parsing.lite import LiteParser  # noqa: E402
+from evidence_chunker.parsing.lite.parser import LiteParser  # noqa: E402
 
 FULL_WIDTH = (
     "Refer to the Firm's Pillar 3 Regulatory Capital Disclosures reports, which are available on the Firm's",

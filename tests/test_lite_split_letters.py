@@ -19,9 +19,9 @@ from reportlab.pdfgen import canvas  # noqa: E402
 from collections import Counter  # noqa: E402
 
 from evidence_chunker import EvidenceChunker  # noqa: E402
-from evidence_chunker.parsing.lite_settings import LiteSettings  # noqa: E402
-from evidence_chunker.parsing.lite_spacing import is_split_word, join_in_phrase, word_uses  # noqa: E402
-from evidence_chunker.parsing.lite_text import Phrase, Word  # noqa: E402
+from evidence_chunker.parsing.lite.settings import LiteSettings  # noqa: E402
+from evidence_chunker.parsing.lite.spacing import is_split_word, join_in_phrase, word_uses  # noqa: E402
+from evidence_chunker.parsing.lite.text import Phrase, Word  # noqa: E402
 
 FONT, BOLD, SIZE = "Helvetica", "Helvetica-Bold", 10
 ROWS = [

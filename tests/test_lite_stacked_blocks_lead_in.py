@@ -77,7 +77,7 @@ def test_a_value_wrapped_over_lines_with_rates_does_not_start_a_block():
     """American Water: "graded from / 6.25% in 2021 / to 5.00% in 2026+" wraps over three rows of the last
     columns, then a section label and more rates follow, all under one set of headings."""
     from docbuilder import table_data
-    from evidence_chunker.tables import analyse_table, header_blocks
+    from evidence_chunker.units.tables import analyse_table, header_blocks
 
     rows = [["", "2020", "2019", "2018"],
             ["Discount rate", "2.74%", "3.44%", "4.38%"],

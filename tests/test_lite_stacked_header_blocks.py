@@ -19,7 +19,7 @@ from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, Tabl
 from reportlab.lib.styles import getSampleStyleSheet  # noqa: E402
 
 from evidence_chunker import EvidenceChunker  # noqa: E402
-from evidence_chunker.tables import analyse_table, flatten_rows, header_blocks  # noqa: E402
+from evidence_chunker.units.tables import analyse_table, flatten_rows, header_blocks  # noqa: E402
 
 YEARS = ["2018", "2017", "2016"]
 WIDTHS = [150, *[52] * 6]

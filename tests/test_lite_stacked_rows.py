@@ -11,7 +11,7 @@ pytest.importorskip("reportlab")
 from reportlab.lib.pagesizes import letter  # noqa: E402
 from reportlab.pdfgen import canvas  # noqa: E402
 
-from evidence_chunker.parsing.lite import LiteParser  # noqa: E402
+from evidence_chunker.parsing.lite.parser import LiteParser  # noqa: E402
 
 ROWS = [
     ("Revenues", "81,288", "41,651", "40,905"),

@@ -26,7 +26,7 @@ from reportlab.lib.styles import ParagraphStyle  # noqa: E402
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle  # noqa: E402
 
 from evidence_chunker import EvidenceChunker  # noqa: E402
-from evidence_chunker.parsing.lite import LiteParser  # noqa: E402
+from evidence_chunker.parsing.lite.parser import LiteParser  # noqa: E402
 from pdf_factory import statement_body, statement_line  # noqa: E402
 
 WIDTHS = [220, 70, 70]

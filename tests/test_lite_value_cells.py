@@ -27,7 +27,7 @@ pytest.importorskip("reportlab")
 from reportlab.pdfbase.pdfmetrics import stringWidth  # noqa: E402
 from reportlab.pdfgen import canvas  # noqa: E402
 
-from evidence_chunker.parsing.lite import LiteParser  # noqa: E402
+from evidence_chunker.parsing.lite.parser import LiteParser  # noqa: E402
 
 sys.path.insert(0, str(BENCHMARKS))
 from bench_cells import holds_two_values, mark_first  # noqa: E402

@@ -12,14 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from evidence_chunker.parsing.lite_tables import Cell, FoundTable, join_value_mark_columns
+from evidence_chunker.parsing.lite.found_tables import Cell, FoundTable, join_value_mark_columns
 
 pytest.importorskip("reportlab")
 from reportlab.lib.pagesizes import letter  # noqa: E402
 from reportlab.platypus import SimpleDocTemplate, Table, TableStyle  # noqa: E402
 
 from evidence_chunker import EvidenceChunker  # noqa: E402
-from evidence_chunker.parsing.lite import LiteParser  # noqa: E402
+from evidence_chunker.parsing.lite.parser import LiteParser  # noqa: E402
 
 ROWS = [
     ["(In millions)", "", "2023", "", "", "2022", ""],

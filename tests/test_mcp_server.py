@@ -13,8 +13,8 @@ from importlib import metadata
 import pytest
 
 from evidence_chunker.cli import main as sjt
-from evidence_chunker.mcp_server import NO_EVIDENCE_TEXT, EvidenceSession, Where, compact_text
-from evidence_chunker.serving import MAX_K, ServingError
+from evidence_chunker.serve.mcp_server import NO_EVIDENCE_TEXT, EvidenceSession, Where, compact_text
+from evidence_chunker.serve.serving import MAX_K, ServingError
 from evidence_chunker.tokens import count_tokens
 from repo_paths import SAMPLE_PDFS
 from semantic_json.search.filters import SearchFilter

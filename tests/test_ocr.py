@@ -14,9 +14,9 @@ import pytest
 from evidence_chunker.cli import main as sjt
 from evidence_chunker.errors import ImageOnlyPdfError, OcrUnavailableError
 from evidence_chunker.parsing import LiteParser, OcrOptions
-from evidence_chunker.parsing.lite_ocr import raster_rules
-from evidence_chunker.parsing.lite_settings import LiteSettings
-from evidence_chunker.parsing.lite_text_layer import check_text_layer, plausible_word
+from evidence_chunker.parsing.lite.ocr_pages import raster_rules
+from evidence_chunker.parsing.lite.settings import LiteSettings
+from evidence_chunker.parsing.lite.text_layer import check_text_layer, plausible_word
 from evidence_chunker.parsing.ocr import find_tessdata
 from repo_paths import BENCHMARKS, SAMPLE_PDFS
 
@@ -53,8 +53,8 @@ def ocr_index(mixed_folder, tmp_path_factory):
 def _words(path):
     import pypdfium2 as pdfium
 
-    from evidence_chunker.parsing.lite_pdfium import PageFrame, extract_chars
-    from evidence_chunker.parsing.lite_text import words_from_glyphs
+    from evidence_chunker.parsing.lite.pdfium import PageFrame, extract_chars
+    from evidence_chunker.parsing.lite.text import words_from_glyphs
 
     pdf = pdfium.PdfDocument(str(path))
     words = []
@@ -137,7 +137,7 @@ def test_ocr_regions_say_so_and_verify_and_tampered_ones_fail(ocr_index, tmp_pat
     assert source["boxes"] and all(box["page"] == 1 for box in source["boxes"])
     text = " ".join(r["text"] for r in regions)
     assert "2,236" in text and "매출액" in text
-    from semantic_json.validation import validate_transport
+    from semantic_json.json_schemas import validate_transport
 
     validate_transport(transport)
     saved = tmp_path / "result.json"
@@ -241,7 +241,7 @@ def test_docling_reads_a_scan_where_its_models_exist(tmp_path):
 
 
 def test_a_short_scan_is_read_in_page_batches_by_several_workers(tmp_path):
-    from evidence_chunker import ingest as ingest_module
+    from evidence_chunker.ingest import workers as ingest_module
 
     scan = scan_pdf(SAMPLE_PDFS / "credit_review_ko.pdf", tmp_path / "scan.pdf", dpi=72)  # 3 pages, no text
     assert ingest_module._page_batches((scan, "lite", None, "scan", None, None, OcrOptions()), 2) == [(0, 2), (2, 3)]

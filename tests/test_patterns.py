@@ -1,16 +1,16 @@
-"""The report-text rules (evidence_chunker.patterns) against one table of examples, English and Korean; the
-copy semantic_json keeps of the caption and list-marker rules answers the same rows the same way."""
+"""The report-text rules (semantic_json.rules.patterns, the one module both packages read) against one table of
+examples, English and Korean."""
 
 from __future__ import annotations
 
 import pytest
 
-from evidence_chunker import captions, patterns, tables, titles
-from semantic_json import patterns as semantic_patterns
+from evidence_chunker.units import captions, tables, titles
+from semantic_json.rules import patterns
 
 LONG_CAPTION = "Table 3: " + "x" * 391  # 400 characters: the longest a caption may be
 
-#: (rule, input, answer). A rule is a function of evidence_chunker.patterns.
+#: (rule, input, answer). A rule is a function of semantic_json.rules.patterns.
 EXAMPLES: list[tuple[str, str, object]] = [
     # figures as printed: sign, parentheses, currency, unit, footnote mark, nil marks
     ("is_number", "1,234", True),
@@ -163,9 +163,6 @@ EXAMPLES: list[tuple[str, str, object]] = [
     ("split_marker", "Revenue grew", ("", "Revenue grew")),
 ]
 
-#: The rules semantic_json keeps its own copy of.
-SHARED_RULES = ("is_caption", "is_list_item")
-
 
 def _id(example: tuple[str, str, object]) -> str:
     rule, text, _ = example
@@ -175,20 +172,6 @@ def _id(example: tuple[str, str, object]) -> str:
 @pytest.mark.parametrize("rule, text, answer", EXAMPLES, ids=[_id(e) for e in EXAMPLES])
 def test_report_text_rules_answer_the_examples(rule, text, answer):
     assert getattr(patterns, rule)(text) == answer
-
-
-SHARED_EXAMPLES = [e for e in EXAMPLES if e[0] in SHARED_RULES]
-
-
-@pytest.mark.parametrize("rule, text, answer", SHARED_EXAMPLES, ids=[_id(e) for e in SHARED_EXAMPLES])
-def test_semantic_json_copy_answers_the_same_examples(rule, text, answer):
-    assert getattr(semantic_patterns, rule)(text) == answer
-
-
-def test_both_copies_share_the_caption_limit_and_the_bullets():
-    assert semantic_patterns.CAPTION_MAX_CHARS == patterns.CAPTION_MAX_CHARS == len(LONG_CAPTION)
-    assert semantic_patterns.BULLETS == patterns.BULLETS
-    assert semantic_patterns.NOT_BULLETS == patterns.NOT_BULLETS
 
 
 def test_the_old_homes_of_the_rules_still_import_them():
@@ -210,4 +193,4 @@ def test_the_old_homes_of_the_rules_still_import_them():
     ("The ratio was 3:2", False),
 ])
 def test_a_lead_in_announces_what_follows(text, answer):
-    assert semantic_patterns.is_lead_in(text) is answer
+    assert patterns.is_lead_in(text) is answer

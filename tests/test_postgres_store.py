@@ -12,12 +12,12 @@ import numpy as np
 import pytest
 
 from evidence_chunker.cli import main as sjt
-from evidence_chunker.ingest import prepare_document
+from evidence_chunker.ingest.prepare import prepare_document
 from pg_server import ServerUnavailable, shared_server
 from repo_paths import SAMPLE_PDFS, SAMPLE_QUESTIONS
 from semantic_json import LiteEmbedder, SemanticDocument, SemanticRepository
 from semantic_json.errors import EmbedderMismatchError
-from semantic_json.lexical import document_postings, document_term_counts
+from semantic_json.search.lexical import document_postings, document_term_counts
 from semantic_json.store import IndexFileError, IndexVersionError
 from semantic_json.store.records import SearchRecord, UnitLayout
 

@@ -16,8 +16,8 @@ ray = pytest.importorskip("ray", reason="the ray extra is not installed (pip ins
 psutil = pytest.importorskip("psutil", reason="psutil is needed to find a Ray worker to kill")
 
 from evidence_chunker.cli import main as sjt  # noqa: E402
-from evidence_chunker.ingest import prepare_document  # noqa: E402
-from evidence_chunker.ray_ingest import TASK_NAME, ray_ingest  # noqa: E402
+from evidence_chunker.ingest.prepare import prepare_document  # noqa: E402
+from evidence_chunker.ingest.ray_ingest import TASK_NAME, ray_ingest  # noqa: E402
 from pdf_factory import corrupt_pdf  # noqa: E402
 from repo_paths import SAMPLE_PDFS  # noqa: E402
 from semantic_json import SemanticDocument, SemanticRepository  # noqa: E402

@@ -9,7 +9,7 @@ import pytest
 
 from evidence_chunker.corpus.chunks import ChunkPart, TextChunk
 from evidence_chunker.errors import CorpusFormatError
-from evidence_chunker.units import EvidenceUnit, PageBox
+from evidence_chunker.units.evidence_unit import EvidenceUnit, PageBox
 
 BOX = {"page": 2, "bbox": [50.0, 700.0, 300.0, 680.0], "coord_origin": "BOTTOMLEFT", "unit": "points"}
 

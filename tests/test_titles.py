@@ -7,7 +7,7 @@ from docling_core.types.doc import ContentLayer, DocItemLabel
 
 from docbuilder import DocBuilder, prov, table_data
 from evidence_chunker import EvidenceChunker
-from evidence_chunker.titles import describe, find_period, find_unit, is_header_residue, names_statement, strip_unit
+from evidence_chunker.units.titles import describe, find_period, find_unit, is_header_residue, names_statement, strip_unit
 
 STATEMENT = [
     ["", "2018", "2017", "2016"],

@@ -11,7 +11,7 @@ import argparse
 import sys
 import warnings
 
-from . import chunking, index
+from . import chunking, index_commands
 from ..errors import IngestTerminated
 from .common import EXIT_TERMINATED, CliError, add_command, error_message, verbosity, version
 
@@ -34,7 +34,7 @@ def make_parser() -> argparse.ArgumentParser:
 
 
 def _register_check_answer(sub) -> None:
-    from semantic_json.citations_cli import add_check_answer_arguments, run_check_answer
+    from evidence_chunker.cli.check_answer import add_check_answer_arguments, run_check_answer
 
     p = add_command(
         sub, "check-answer", run_check_answer,
@@ -50,10 +50,10 @@ def _register_check_answer(sub) -> None:
 
 def _registrations():
     """Every subcommand's ``register(sub)``, in the order ``sjt --help`` lists them."""
-    from ..audit.command import register as register_serve
-    from ..mcp_server import register as register_mcp
+    from ..serve.audit.command import register as register_serve
+    from ..serve.mcp_server import register as register_mcp
 
-    return [chunking.register, index.register, _register_check_answer, register_mcp, register_serve]
+    return [chunking.register, index_commands.register, _register_check_answer, register_mcp, register_serve]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -8,7 +8,7 @@ import json
 import warnings
 from pathlib import Path
 
-from ..batch import collect_inputs
+from ..ingest.batch import collect_inputs
 from .common import (
     CliError,
     add_command,
@@ -147,7 +147,7 @@ def cmd_corpus(args: argparse.Namespace) -> int:
 def _corpus_to_vector_store(args: argparse.Namespace) -> int:
     from collections import Counter
 
-    from ..batch import BatchRun
+    from ..ingest.batch import BatchRun
     from ..corpus.chunks import chunk_kind
     from ..export.vectorstores import DEFAULT_TABLE, VectorStoreError, open_vector_store
 

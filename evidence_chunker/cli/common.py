@@ -11,7 +11,8 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from ..batch import BatchReport, BatchRun, atomic_output, collect_inputs
+from ..ingest.batch import BatchReport, BatchRun, collect_inputs
+from ..output_files import atomic_output
 from ..errors import CliError
 
 
@@ -237,7 +238,7 @@ def add_parser_choice(p: argparse.ArgumentParser) -> None:
 def ocr_options(args: argparse.Namespace):
     """The OcrOptions that ``--ocr-languages`` and ``--no-ocr`` ask for."""
     from ..parsing.ocr import DEFAULT_OCR_LANGUAGES, OcrOptions
-    from ..parsing.lite_settings import LiteSettings
+    from ..parsing.lite.settings import LiteSettings
 
     languages = getattr(args, "ocr_languages", None) or DEFAULT_OCR_LANGUAGES
     try:

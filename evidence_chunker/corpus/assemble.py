@@ -18,11 +18,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, Any, Iterable, Sequence
 
-from ..batch import atomic_output
-from ..build import reading_order
+from ..output_files import atomic_output
+from ..units.build import reading_order
 from ..errors import CorpusFormatError
 from ..parsing.parsed import ParsedDoc
-from ..records import to_json
+from ..dict_records import to_json
 from ..tokens import DEFAULT_TOKEN_LIMIT
 from .chunks import KIND_TABLE, RetrievalChunk, chunk_kind
 from .consumed import DEFAULT_MIN_SUBSTRING_LEN, ConsumedStats, filter_consumed_paragraphs
@@ -77,7 +77,7 @@ def build_corpus_parsed(
     cover line (``filing_profile(parsed.document)["profile"]``, or that of ``filing`` when the caller has
     read it already; None without a cover). ``stats`` receives the filter's counts.
     """
-    from ..filing import filing_profile
+    from ..units.filing import filing_profile
 
     doc_id = doc_id or parsed.default_doc_id
     foreign = sorted({u.doc_id for u in units if u.doc_id != doc_id})

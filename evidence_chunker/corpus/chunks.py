@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
-from ..records import DictRecord
-from ..units import PageBox
+from ..dict_records import DictRecord
+from ..units.evidence_unit import PageBox
 
 #: ``metadata["kind"]`` of a TextChunk; EvidenceUnits say "table".
 KIND_TEXT = "text"

@@ -20,10 +20,10 @@ from docling_core.types.doc import ContentLayer, DocItem, DocItemLabel, DoclingD
 
 from ..deferred_imports import DeferredModule, heavy_imports_deferred
 from ..errors import ChunkerUnavailableError
-from ..geometry import item_boxes, normalise
+from ..units.geometry import item_boxes, normalise
 from ..parsing.parsed import ParsedDoc
 from ..tokens import DEFAULT_TOKEN_LIMIT, count_tokens, get_encoding
-from ..units import PageBox
+from ..units.evidence_unit import PageBox
 from .chunks import ChunkPart, TextChunk
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -16,8 +16,8 @@ from typing import Any
 
 from docling_core.types.doc import TableData
 
-from ..split import rows_boxes
-from ..units import EvidenceUnit, PageBox
+from ..units.split import rows_boxes
+from ..units.evidence_unit import EvidenceUnit, PageBox
 from ..corpus.chunks import KIND_TABLE, KIND_TEXT, RetrievalChunk, TextChunk
 
 #: Segment kind of a table of contents (semantic_json compiles its lines as rows and damps them).

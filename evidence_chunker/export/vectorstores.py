@@ -166,7 +166,7 @@ class PostgresWriter(_Writer):
     """Rows in the PostgreSQL table ``table`` (created with an HNSW cosine index if missing)."""
 
     def __init__(self, url: str, table: str, embedder) -> None:
-        from semantic_json.store.postgresql import redact
+        from semantic_json.store import redact
 
         self.where = redact(url)
         try:

@@ -6,7 +6,7 @@ import warnings
 from pathlib import Path
 
 from .docling_parser import DoclingParser
-from .lite import LiteParser, LiteSettings
+from .lite.parser import LiteParser, LiteSettings
 from .ocr import OcrOptions
 from .parsed import ParsedDoc, PdfParser, repair_hierarchy
 from .pdf_file import DEFAULT_MAX_PAGES, DEFAULT_MAX_PDF_BYTES, PdfFileInfo, file_sha256, inspect_pdf

@@ -58,7 +58,7 @@ def parse_pages(parser: Any, path: str | Path, page_range: PageRange | None = No
     """Parse the PDF ``path`` with ``parser``: only the pages of ``page_range`` (all by default), calling
     ``on_page(done, total)`` as pages are finished."""
     from .docling_parser import DoclingParser
-    from .lite import LiteParser
+    from .lite.parser import LiteParser
     from .pdf_file import inspect_pdf
 
     path = Path(path)

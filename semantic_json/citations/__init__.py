@@ -41,7 +41,7 @@ _EXPORTS = {
     )},
     **{name: ".numbers" for name in (
         "ENGLISH_SCALES", "KOREAN_LARGE_UNITS", "KOREAN_SMALL_UNITS", "NUMBER_KINDS", "PARENTHESISED_YEAR_RANGE",
-        "NumberMention", "find_numbers",
+        "NumberMention", "figure_lines", "find_numbers", "is_figure",
     )},
     **{name: ".rendering" for name in ("MARKDOWN_FRAGMENT_SAFE", "render_answer")},
     "result_region_ids": ".results",

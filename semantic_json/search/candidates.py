@@ -31,15 +31,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..embedders import Embedder
-from ..entities import entity_ids
-from ..lexical import BM25_B, BM25_K1, MUTED_KEY_WEIGHT, SUBWORD_PREFIX, query_keys as lexical_query_keys
+from ..compilation.entities import entity_ids
+from .lexical import BM25_B, BM25_K1, MUTED_KEY_WEIGHT, SUBWORD_PREFIX, query_keys as lexical_query_keys
 from ..lexicon import load_lexicon
-from ..priors import Profiles, document_prior
-from ..statements import query_statements
+from .priors import Profiles, document_prior
+from .statements import query_statements
 from ..store.base import DamagedDocumentError, IndexStore, Totals, damage
 from ..store.engine_rows import posting_entries, unit_dots
 from ..store.records import UNIT_KINDS, SearchRecord
-from ..textnorm import BIGRAM_JOIN
+from ..rules.textnorm import BIGRAM_JOIN
 from .fusion import Candidate, DocumentPriors
 
 #: Documents a search over several documents scores anchor by anchor (the best by their priors).

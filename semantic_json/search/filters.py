@@ -2,7 +2,7 @@
 (tables or text) it may return. A filter is applied in stage 1: documents it excludes are never routed to,
 and units of another kind are never candidates, so a filtered search never returns a region outside it.
 
-A document's filter fields come from the info stored with it: ``filing`` (what evidence_chunker.filing read
+A document's filter fields come from the info stored with it: ``filing`` (what evidence_chunker.units.filing read
 from a filing's cover: company, ticker, form, period, fiscal_year) and ``language``; top-level keys of the
 same names are read too, for documents added from Python with ``info={"company": ..., "fiscal_year": ...}``.
 """
@@ -15,8 +15,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from ..errors import SemanticJsonError
-from ..priors import GENERIC_NAME_WORDS
-from ..textnorm import normalized_terms
+from .priors import GENERIC_NAME_WORDS
+from ..rules.textnorm import normalized_terms
 
 #: Document fields a filter reads, in the order ``sjt search --where`` lists them.
 DOCUMENT_FIELDS = ("company", "form", "fiscal_year", "period", "language")

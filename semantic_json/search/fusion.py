@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..index import SCORE_DECIMALS
-from ..entities import names_parent_of
-from ..lexical import FIGURELESS_FACTOR
+from ..compilation.entities import names_parent_of
+from .lexical import FIGURELESS_FACTOR
 
 #: Share of an anchor's score that comes from field-weighted BM25 (scaled to the query's best anchor); the
 #: rest is the embedder's cosine. Words name the line item and the statement; the embedder bridges wording.

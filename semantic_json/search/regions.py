@@ -31,15 +31,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from typing import Any
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from ..index import SCORE_DECIMALS
 from .fusion import region_score
-from ..model import SemanticDocument, SemanticUnit
-from ..patterns import is_lead_in, is_page_number
+from ..model import SemanticDocument
 from ..provenance import segment_provenance
-from ..repeats import Repeats
-from ..token_cost import cumulative_costs
+from .region_layout import RegionLayout, entity_compatible
+from .repeats import Repeats
 from ..transport import EvidenceRegion, SourceSpan
 
 #: Maximum distance, in units, between two anchors of one cluster.
@@ -60,10 +59,6 @@ TABLE_WHOLE_MAX_TOKENS = 500
 #: A lead-in block of its own ("The following table sets forth ...:") between a region and the table it
 #: announces is at most this many tokens long.
 LEAD_IN_MAX_TOKENS = 100
-#: A caption unit at most this many lines above a table (in its own segment) is taken as its caption.
-CAPTION_MAX_LINE_GAP = 2
-#: Unit kinds that belong to tables.
-TABLE_KINDS = frozenset({"table_row", "caption"})
 
 
 @dataclass
@@ -79,181 +74,7 @@ class RegionDraft:
     is_table: bool = False
 
 
-def announces(unit: SemanticUnit, text: str) -> bool:
-    """Whether `unit` (of a document whose text is `text`) is a lead-in to what follows it (patterns.is_lead_in);
-    a table row never is."""
-    return unit.kind != "table_row" and is_lead_in(text[unit.start_char : unit.end_char])
-
-
-def is_page_furniture(unit: SemanticUnit, text: str) -> bool:
-    """Whether `unit` is a page number alone that the parser read into the body text ("86", "F-7")."""
-    return unit.kind in ("proposition", "heading") and is_page_number(text[unit.start_char : unit.end_char])
-
-
-def _caption_text(units: Sequence[Any], text: str, first: int) -> str | None:
-    """The caption that opens the table starting at unit ``first``, whitespace-normalised (None: none)."""
-    unit = units[first]
-    if unit.kind != "caption":
-        return None
-    return " ".join(text[unit.start_char : unit.end_char].split()) or None
-
-
-def continuation_flags(doc: SemanticDocument) -> list[bool]:
-    """Per unit: True for the first unit of a table that continues the table right before it
-    (_Layout.continues, read from the text): what a stored layout keeps.
-
-    A long table reaches the index as several parts, each under the same caption (row-wise splits of one
-    Evidence Unit, or one printed table the parser read as several grids). A part continues the previous
-    one when nothing lies between them and both open with the same caption. (A part's first row is not a
-    sure header: a split's first row is a body row.)
-    """
-    layout = _Layout(doc)
-    flags = [False] * len(doc.units)
-    for first, _last in _tables(layout):
-        flags[first] = layout.continues(first)
-    return flags
-
-
-def table_captions(doc: SemanticDocument) -> Iterator[tuple[int, int, str | None]]:
-    """(first, last, caption) of every table of ``doc`` in text order: its unit positions (caption included)
-    and its caption's text, whitespace-normalised (None when it has none)."""
-    layout = _Layout(doc)
-    for first, last in _tables(layout):
-        yield first, last, _caption_text(doc.units, doc.text, first)
-
-
-def _tables(layout: _Layout) -> Iterator[tuple[int, int]]:
-    """(first, last) unit positions of every table of the layout's document, in text order."""
-    position = 0
-    while position < len(layout.units):
-        table = layout.table_of(position)
-        if table is None:
-            position = layout.bounds(position)[1] + 1
-            continue
-        yield table
-        position = table[1] + 1
-
-
-def _compatible(unit: SemanticUnit, entities: frozenset[str]) -> bool:
-    return all(e in entities for e in unit.context_entities)
-
-
-class _Layout:
-    """Lookups used during expansion, computed lazily around the anchors (never over the whole document)."""
-
-    def __init__(self, doc: SemanticDocument) -> None:
-        self.units = doc.units
-        #: A compiled document's text, or a stored layout's lead-in flags (a UnitLayout has no text).
-        self._text: str | None = getattr(doc, "text", None)
-        self._lead_in = getattr(doc, "lead_in_flags", None)
-        #: A stored layout's continuation flags (None: computed from the text, or absent from an old layout).
-        self._continues = getattr(doc, "continuation_flags", None)
-        self._page_numbers = getattr(doc, "page_number_flags", None)
-        self._doc = doc
-        self._cumulative: list[int] | None = None
-        self._bounds: dict[int, tuple[int, int]] = {}
-        self._has_rows: dict[int, bool] = {}
-
-    def bounds(self, pos: int) -> tuple[int, int]:
-        """(first, last) unit positions of the block that unit `pos` belongs to (blocks are contiguous)."""
-        block = self.units[pos].block
-        cached = self._bounds.get(block)
-        if cached is None:
-            units = self.units
-            first = pos
-            while first > 0 and units[first - 1].block == block:
-                first -= 1
-            last = pos
-            while last + 1 < len(units) and units[last + 1].block == block:
-                last += 1
-            cached = self._bounds[block] = (first, last)
-        return cached
-
-    def _block_has_rows(self, pos: int) -> bool:
-        block = self.units[pos].block
-        if block not in self._has_rows:
-            first, last = self.bounds(pos)
-            self._has_rows[block] = any(self.units[p].kind == "table_row" for p in range(first, last + 1))
-        return self._has_rows[block]
-
-    def _attached_caption(self, table_first: int) -> int | None:
-        """Position of a caption unit just above the table starting at `table_first` in another block."""
-        before = table_first - 1
-        if before < 0:
-            return None
-        caption = self.units[before]
-        if caption.kind != "caption" or caption.block == self.units[table_first].block:
-            return None
-        if caption.end_line < self.units[table_first].start_line - CAPTION_MAX_LINE_GAP:
-            return None
-        return before
-
-    def table_of(self, pos: int) -> tuple[int, int] | None:
-        """(first, last) positions of the table that unit `pos` belongs to, its caption included (also a
-        caption that arrived in its own segment just above); None for a unit outside tables."""
-        unit = self.units[pos]
-        if unit.kind not in TABLE_KINDS:
-            return None
-        if self._block_has_rows(pos):
-            first, last = self.bounds(pos)
-            caption = self._attached_caption(first)
-            return (caption if caption is not None else first), last
-        following = pos + 1
-        if unit.kind == "caption" and following < len(self.units) and self.units[following].kind == "table_row":
-            if self._attached_caption(self.bounds(following)[0]) == pos:
-                return pos, self.bounds(following)[1]
-        return None
-
-    def is_table(self, pos: int) -> bool:
-        """Whether unit `pos` is a row or the caption of a table."""
-        return self.table_of(pos) is not None
-
-    def announces(self, pos: int) -> bool:
-        """Whether unit `pos` is a lead-in ("... as follows:", patterns.is_lead_in)."""
-        if self._lead_in is not None:
-            return bool(self._lead_in[pos])
-        if self._text is None:
-            return False
-        return announces(self.units[pos], self._text)
-
-    def is_page_number(self, pos: int) -> bool:
-        """Whether unit `pos` is a page number alone (is_page_furniture)."""
-        if self._page_numbers is not None:
-            return bool(self._page_numbers[pos])
-        return self._text is not None and is_page_furniture(self.units[pos], self._text)
-
-    def continues(self, first: int) -> bool:
-        """Whether the table starting at unit ``first`` continues the table right before it (another part
-        of one long table: see continuation_flags)."""
-        if self._continues is not None:
-            return bool(self._continues[first])
-        if self._text is None or first == 0:
-            return False
-        before = self.table_of(first - 1)
-        if before is None:
-            return False
-        caption = _caption_text(self.units, self._text, first)
-        return caption is not None and caption == _caption_text(self.units, self._text, before[0])
-
-    def parts_of_one_table(self, earlier: int, later: int) -> bool:
-        """Whether units ``earlier`` < ``later`` lie in parts of one long table (the same part included)."""
-        table = self.table_of(later)
-        while table is not None:
-            if table[0] <= earlier <= table[1]:
-                return True
-            if table[0] == 0 or not self.continues(table[0]):
-                return False
-            table = self.table_of(table[0] - 1)
-        return False
-
-    def span_tokens(self, first: int, last: int) -> int:
-        """Estimated cl100k tokens of units ``first`` to ``last`` (token_cost): what the region would cost."""
-        if self._cumulative is None:
-            self._cumulative = cumulative_costs(self._doc, self._text)
-        return self._cumulative[last + 1] - self._cumulative[first]
-
-
-def _cluster(layout: _Layout, hits: Sequence[tuple[int, float]]) -> list[RegionDraft]:
+def _cluster(layout: RegionLayout, hits: Sequence[tuple[int, float]]) -> list[RegionDraft]:
     units = layout.units
     clusters: list[RegionDraft] = []
     for pos, score in sorted(hits):
@@ -277,7 +98,7 @@ def _cluster(layout: _Layout, hits: Sequence[tuple[int, float]]) -> list[RegionD
                 near
                 and entity_ok
                 and all(
-                    _compatible(units[p], merged) and units[p].segment == unit.segment
+                    entity_compatible(units[p], merged) and units[p].segment == unit.segment
                     for p in range(current.last + 1, pos)
                 )
             ):
@@ -289,13 +110,13 @@ def _cluster(layout: _Layout, hits: Sequence[tuple[int, float]]) -> list[RegionD
     return clusters
 
 
-def _grow(layout: _Layout, draft: RegionDraft, pos: int, limit: int) -> bool:
+def _grow(layout: RegionLayout, draft: RegionDraft, pos: int, limit: int) -> bool:
     """Extend `draft` to unit `pos` (adjacent to it) if allowed and within `limit` tokens."""
     units = layout.units
     if pos < 0 or pos >= len(units):
         return False
     unit = units[pos]
-    if unit.segment != draft.zone or not _compatible(unit, draft.entities):
+    if unit.segment != draft.zone or not entity_compatible(unit, draft.entities):
         return False
     first, last = (pos, draft.last) if pos < draft.first else (draft.first, pos)
     if layout.span_tokens(first, last) > limit and layout.span_tokens(draft.first, draft.last) > 0:
@@ -304,7 +125,7 @@ def _grow(layout: _Layout, draft: RegionDraft, pos: int, limit: int) -> bool:
     return True
 
 
-def _expand_text(layout: _Layout, draft: RegionDraft) -> None:
+def _expand_text(layout: RegionLayout, draft: RegionDraft) -> None:
     units = layout.units
     # 1. whole sentences
     while draft.first > 0 and units[draft.first - 1].sentence == units[draft.first].sentence:
@@ -335,7 +156,7 @@ def _expand_text(layout: _Layout, draft: RegionDraft) -> None:
                 nxt += direction
 
 
-def _expand_table(layout: _Layout, draft: RegionDraft) -> None:
+def _expand_table(layout: RegionLayout, draft: RegionDraft) -> None:
     """Grow a table cluster to whole rows under the table's caption and header (whatever entities the
     rows carry); to the whole table when it is at most TABLE_WHOLE_MAX_TOKENS long; a cluster of only
     caption/header also takes the rows, as far as the budget allows."""
@@ -354,7 +175,7 @@ def _expand_table(layout: _Layout, draft: RegionDraft) -> None:
     draft.zone = units[draft.last].segment
 
 
-def _lead_in_block(layout: _Layout, draft: RegionDraft, first: int) -> int | None:
+def _lead_in_block(layout: RegionLayout, draft: RegionDraft, first: int) -> int | None:
     """The last unit of the block starting at unit ``first`` when that block is a lead-in of its own
     (at most LEAD_IN_MAX_TOKENS long, entity-compatible with ``draft``): "The following table sets forth
     the notional amounts of our derivative instruments:" between a paragraph and its table."""
@@ -365,12 +186,12 @@ def _lead_in_block(layout: _Layout, draft: RegionDraft, first: int) -> int | Non
         return None
     if not layout.announces(block_last):
         return None
-    if not all(_compatible(layout.units[p], draft.entities) for p in range(first, block_last + 1)):
+    if not all(entity_compatible(layout.units[p], draft.entities) for p in range(first, block_last + 1)):
         return None
     return block_last
 
 
-def _attach_announced_table(layout: _Layout, draft: RegionDraft) -> None:
+def _attach_announced_table(layout: RegionLayout, draft: RegionDraft) -> None:
     """Extend a text region that ends in a lead-in, or is followed by a short lead-in block of its own,
     to the table right after it, whole (the table's rows carry what the sentence announced), over a page
     number and a short heading between them (the parser's reading of the table's title or column labels,
@@ -397,7 +218,7 @@ def _attach_announced_table(layout: _Layout, draft: RegionDraft) -> None:
     draft.zone = units[table[1]].segment
 
 
-def _attach_announced_list(layout: _Layout, draft: RegionDraft) -> None:
+def _attach_announced_list(layout: RegionLayout, draft: RegionDraft) -> None:
     """Extend a text region that ends in a lead-in ("Other income increased, mainly due to:") over the list
     items right after it, each whole, while the region stays within REGION_MAX_TOKENS: they are what the
     sentence announced. Stops at a unit that is not a list item, at one about another entity, and at an
@@ -409,7 +230,7 @@ def _attach_announced_list(layout: _Layout, draft: RegionDraft) -> None:
     while position < len(units) and units[position].kind == "list_item":
         last = layout.bounds(position)[1]
         if layout.announces(last) or layout.span_tokens(draft.first, last) > REGION_MAX_TOKENS or not all(
-                _compatible(units[p], draft.entities) for p in range(position, last + 1)):
+                entity_compatible(units[p], draft.entities) for p in range(position, last + 1)):
             break
         draft.last = last
         position = last + 1
@@ -440,7 +261,7 @@ def _merge(drafts: list[RegionDraft]) -> list[RegionDraft]:
     return merged
 
 
-def _one_long_table(layout: _Layout, a: RegionDraft, b: RegionDraft) -> bool:
+def _one_long_table(layout: RegionLayout, a: RegionDraft, b: RegionDraft) -> bool:
     """Whether table regions ``a`` and ``b`` of one document lie in parts of one long table."""
     if not (a.is_table and b.is_table):
         return False
@@ -449,7 +270,7 @@ def _one_long_table(layout: _Layout, a: RegionDraft, b: RegionDraft) -> bool:
             and layout.parts_of_one_table(earlier.last, later.first))
 
 
-def _join_table_parts(layout: _Layout, drafts: list[RegionDraft]) -> list[RegionDraft]:
+def _join_table_parts(layout: RegionLayout, drafts: list[RegionDraft]) -> list[RegionDraft]:
     """Join regions that lie in parts of one long table (each part repeats the caption) into one region
     from the first to the last, while it stays within TABLE_WHOLE_MAX_TOKENS: the row-wise split of a table
     does not change what a region of it holds, as far as a table taken whole may reach."""
@@ -472,7 +293,7 @@ def assemble(doc: SemanticDocument, hits: Sequence[tuple[int, float]]) -> list[R
     """Regions of `doc` around `hits` ((unit position, anchor score) pairs), best score first."""
     if not hits:
         return []
-    layout = _Layout(doc)
+    layout = RegionLayout(doc)
     drafts = _cluster(layout, hits)
     for draft in drafts:
         if layout.is_table(draft.last) or layout.is_table(draft.first):
@@ -509,7 +330,7 @@ def _distinct(drafts: list[tuple[str, RegionDraft]], documents: Callable[[str], 
     said = Repeats()
     kept: list[tuple[str, RegionDraft]] = []
     held: list[tuple[str, RegionDraft]] = []
-    layout_of: dict[str, _Layout] = {}
+    layout_of: dict[str, RegionLayout] = {}
     for document_id, draft in drafts:
         if len(kept) == limit:
             break
@@ -528,7 +349,7 @@ def _distinct(drafts: list[tuple[str, RegionDraft]], documents: Callable[[str], 
         if draft.is_table:
             layout = layout_of.get(document_id)
             if layout is None:
-                layout = layout_of[document_id] = _Layout(layouts[document_id])
+                layout = layout_of[document_id] = RegionLayout(layouts[document_id])
             if any(other_id == document_id and _one_long_table(layout, other, draft) for other_id, other in kept):
                 held.append((document_id, draft))
                 continue

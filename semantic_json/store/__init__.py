@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from .base import (STORE_SCHEMA_VERSION, DamagedDocumentError, IndexFileError, IndexStore, IndexVersionError,
-                   ReadOnlyIndexError, StoredDocument, is_server_url)
+                   ReadOnlyIndexError, StoredDocument, is_server_url, redact)
 from .sqlite import SqliteStore
 
 __all__ = ["STORE_SCHEMA_VERSION", "DamagedDocumentError", "IndexFileError", "IndexStore", "IndexVersionError",
-           "ReadOnlyIndexError", "SqliteStore", "StoredDocument", "is_server_url", "open_store"]
+           "ReadOnlyIndexError", "SqliteStore", "StoredDocument", "is_server_url", "open_store", "redact"]
 
 
 def open_store(location: str | Path, read_only: bool = False) -> IndexStore:

@@ -20,9 +20,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+import hashlib
 import json
 from pathlib import Path
 from typing import Any, Protocol
+from urllib.parse import urlsplit, urlunsplit
 
 import numpy as np
 
@@ -126,7 +128,7 @@ class Totals:
 
 
 class StoredVocabulary:
-    """A store's key vocabulary (lexical key → id) as a KeyVocabulary (semantic_json.lexical): a key is looked
+    """A store's key vocabulary (lexical key → id) as a KeyVocabulary (semantic_json.search.lexical): a key is looked
     up in the store when first asked for and remembered; ``ids`` adds the keys the store lacks.
 
     ``lookup(keys)`` and ``create(keys)`` give the ids the store holds for ``keys`` (``create`` after adding
@@ -264,3 +266,22 @@ class IndexStore(Protocol):
 def is_server_url(location: str | Path) -> bool:
     """True when ``location`` names a PostgreSQL server index rather than a file."""
     return isinstance(location, str) and location.lower().startswith(POSTGRES_SCHEMES)
+
+
+def redact(url: str) -> str:
+    """``url`` without its password, for messages and ``path``."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.rsplit("@", 1)
+    user = parts.username or ""
+    return urlunsplit(parts._replace(netloc=f"{user}:***@{netloc[-1]}"))
+
+
+#: Meta key holding the corpus totals (Totals), in either store.
+TOTALS_KEY = "totals"
+
+
+def document_fingerprint(doc: SemanticDocument) -> str:
+    """sha256 of the compiled document's canonical JSON: equal fingerprints mean nothing to re-index."""
+    return hashlib.sha256(doc.to_json().encode("utf-8")).hexdigest()

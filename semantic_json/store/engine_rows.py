@@ -15,8 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..index import SparseVectors
-from ..lexical import Postings, TermCounts
-from .records import pack_arrays, smallest_uint, unpack_arrays
+from ..search.lexical import Postings, TermCounts
+from .packed_arrays import pack_arrays, smallest_uint, unpack_arrays
 
 #: First bytes of a document's key statistics (DocumentKeys).
 KEYS_MAGIC = b"SJTK\x01"

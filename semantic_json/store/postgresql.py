@@ -21,17 +21,15 @@ import json
 import time
 from collections.abc import Sequence
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import numpy as np
 
 from ..errors import EmbedderMismatchError
 from ..model import SemanticDocument
-from .base import (STORE_SCHEMA_VERSION, IndexFileError, StoredDocument, StoredVocabulary, Totals, document_changed,
-                   read_documents, read_record, read_source, version_error)
+from .base import (STORE_SCHEMA_VERSION, TOTALS_KEY, IndexFileError, StoredDocument, StoredVocabulary, Totals,
+                   document_changed, document_fingerprint, redact, read_documents, read_record, read_source, version_error)
 from .engine_rows import DocumentKeys, posting_rows, unit_vector_rows
 from .records import SearchRecord, StoredSource, UnitLayout, encode_document, encode_record
-from .sqlite import TOTALS_KEY, document_fingerprint
 
 #: Seconds to wait for the server when connecting.
 CONNECT_TIMEOUT_S = 10
@@ -122,16 +120,6 @@ def _anchor_table(dim: int) -> str:
         f" embedding vector({int(dim)}) NOT NULL,"
         " PRIMARY KEY (document_id, position));" + index
     )
-
-
-def redact(url: str) -> str:
-    """``url`` without its password, for messages and ``path``."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    netloc = parts.netloc.rsplit("@", 1)
-    user = parts.username or ""
-    return urlunsplit(parts._replace(netloc=f"{user}:***@{netloc[-1]}"))
 
 
 class PostgresStore:

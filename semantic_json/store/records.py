@@ -20,8 +20,6 @@ from __future__ import annotations
 
 import bisect
 import json
-import struct
-import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
@@ -30,22 +28,15 @@ from typing import Any, get_args
 import numpy as np
 
 from ..index import SparseVectors
-from ..lexical import Postings, TermCounts, figure_flags
+from ..search.lexical import Postings, TermCounts, figure_flags
 from ..errors import DocumentIntegrityError
-from ..search.regions import announces, continuation_flags, is_page_furniture
-from ..statements import primary_statements
+from ..search.region_layout import announces, continuation_flags, is_page_furniture
+from ..search.statements import primary_statements
 from ..token_cost import estimated_tokens
+from .packed_arrays import pack_arrays, pack_floats, pack_lists, smallest_uint, unpack_arrays, unpack_floats
 from ..model import Entity, Segment, SemanticDocument, UnitKind, line_starts_of, sha256_text, unit_constructor
 
-#: First bytes of a search record and of a stored document (the format's version is the last byte).
-RECORD_MAGIC = b"SJTR\x02"
 DOCUMENT_MAGIC = b"SJTD\x01"
-#: zlib level for the document JSON and the compressed arrays of a search record.
-COMPRESSION_LEVEL = 6
-#: Array offsets inside a record are multiples of this (NumPy reads aligned arrays faster).
-ALIGNMENT = 8
-#: A float32 array with at most this many distinct values is stored as one-byte codes into a table.
-MAX_TABLE_VALUES = 256
 #: Unit kinds by their code in a record's layout.
 UNIT_KINDS: tuple[str, ...] = get_args(UnitKind)
 #: Unit fields the layout holds (the rest of a unit is in the stored document).
@@ -53,114 +44,6 @@ LAYOUT_FIELDS = ("kind", "start_char", "end_char", "start_line", "end_line", "bl
                  "is_header", "entities", "context_entities", "id")
 #: Parts of a stored document, each zlib-compressed apart so that a region reads only what it shows.
 DOCUMENT_PARTS = frozenset({"text", "segments", "segment_offsets", "entities", "units", "line_starts"})
-
-
-# ------------------------------------------------------------------ arrays
-
-
-def smallest_uint(values: np.ndarray) -> np.ndarray:
-    """``values`` (non-negative integers) in the narrowest unsigned dtype that holds them."""
-    top = int(values.max()) if len(values) else 0
-    for dtype in (np.uint8, np.uint16, np.uint32):
-        if top <= np.iinfo(dtype).max:
-            return values.astype(dtype)
-    return values.astype(np.uint64)
-
-
-def pack_arrays(arrays: dict[str, np.ndarray], meta: dict[str, Any], compressed_names: frozenset[str] = frozenset(),
-          magic: bytes = RECORD_MAGIC) -> bytes:
-    """One record: magic, header length, JSON header (meta and where each array lies), aligned array bytes
-    (those named in ``compressed_names`` zlib-compressed)."""
-    table = []
-    chunks: list[bytes] = []
-    offset = 0
-    for name, array in arrays.items():
-        array = np.ascontiguousarray(array)
-        data = array.tobytes()
-        compressed = name in compressed_names
-        if compressed:
-            data = zlib.compress(data, COMPRESSION_LEVEL)
-        pad = -offset % ALIGNMENT
-        chunks.append(b"\0" * pad)
-        offset += pad
-        table.append([name, array.dtype.str, list(array.shape), offset, len(data), compressed])
-        chunks.append(data)
-        offset += len(data)
-    header = json.dumps({"meta": meta, "arrays": table}, ensure_ascii=False).encode("utf-8")
-    start = len(magic) + 4 + len(header)
-    lead = -start % ALIGNMENT
-    return magic + struct.pack("<I", len(header) + lead) + header + b" " * lead + b"".join(chunks)
-
-
-def unpack_arrays(record: bytes, magic: bytes = RECORD_MAGIC) -> tuple[_Arrays, dict[str, Any]]:
-    """The arrays and meta of a record written by _pack (a compressed array is inflated when first read);
-    ValueError for anything else."""
-    if not record.startswith(magic):
-        raise ValueError("not a record of this version")
-    (size,) = struct.unpack_from("<I", record, len(magic))
-    start = len(magic) + 4
-    if start + size > len(record):
-        raise ValueError("search record truncated in its header")
-    header = json.loads(record[start : start + size])
-    base = start + size
-    view = memoryview(record)
-    arrays = _Arrays()
-    for name, dtype, shape, offset, length, compressed in header["arrays"]:
-        data = view[base + offset : base + offset + length]
-        if len(data) != length:
-            raise ValueError(f"search record truncated in array {name!r}")
-        if compressed:
-            arrays.packed[name] = (data, np.dtype(dtype), shape)
-        else:
-            arrays[name] = np.frombuffer(data, dtype=np.dtype(dtype)).reshape(shape)
-    return arrays, header["meta"]
-
-
-class _Arrays(dict):
-    """A record's arrays by name; a compressed one is inflated when first read (``packed`` until then)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.packed: dict[str, tuple[memoryview, np.dtype, list[int]]] = {}
-
-    def __missing__(self, name: str) -> np.ndarray:
-        data, dtype, shape = self.packed.pop(name)  # KeyError for a name the record lacks
-        array = self[name] = np.frombuffer(zlib.decompress(data), dtype=dtype).reshape(shape)
-        return array
-
-    def __contains__(self, name: object) -> bool:
-        return super().__contains__(name) or name in self.packed
-
-    def names(self) -> list[str]:
-        """Every array's name, inflated or not."""
-        return [*self, *self.packed]
-
-
-def _pack_floats(name: str, values: np.ndarray, arrays: dict[str, np.ndarray]) -> None:
-    """float32 ``values`` as one-byte codes into a table when they take few distinct values, else raw."""
-    values = np.ascontiguousarray(values, dtype=np.float32)
-    table, codes = np.unique(values.view(np.uint32), return_inverse=True)  # by bits: exact, -0.0 kept apart
-    if len(table) <= MAX_TABLE_VALUES:
-        arrays[f"{name}.table"] = table.view(np.float32)
-        arrays[f"{name}.codes"] = codes.astype(np.uint8).reshape(-1)
-    else:
-        arrays[name] = values
-
-
-def _unpack_floats(name: str, arrays: dict[str, np.ndarray]) -> np.ndarray:
-    if name in arrays:
-        return np.array(arrays[name], dtype=np.float32)  # a copy: the record's bytes need not stay alive
-    return arrays[f"{name}.table"][arrays[f"{name}.codes"]]
-
-
-def _pack_lists(name: str, lists: Sequence[Sequence[str]], names: dict[str, int], arrays: dict[str, np.ndarray]) -> None:
-    """Lists of strings as offsets into one array of ids into ``names`` (shared by the record)."""
-    offsets = np.zeros(len(lists) + 1, dtype=np.int64)
-    offsets[1:] = np.cumsum([len(items) for items in lists])
-    ids = np.fromiter((names.setdefault(item, len(names)) for items in lists for item in items), dtype=np.int64,
-                      count=int(offsets[-1]))
-    arrays[f"{name}_offsets"] = smallest_uint(offsets)
-    arrays[f"{name}_ids"] = smallest_uint(ids)
 
 
 # ------------------------------------------------------------------ layout
@@ -223,8 +106,8 @@ class UnitLayout:
             (estimated_tokens(doc.text[u.start_char:u.end_char]) for u in units), np.int64, len(units)))
         names: dict[str, int] = {}
         lists: dict[str, np.ndarray] = {}
-        _pack_lists("entity", [u.entities for u in units], names, lists)
-        _pack_lists("context", [u.context_entities for u in units], names, lists)
+        pack_lists("entity", [u.entities for u in units], names, lists)
+        pack_lists("context", [u.context_entities for u in units], names, lists)
         arrays.update(lists)
         ids = [u.id for u in units]
         return cls(doc.document_id, arrays, list(names), None if ids == _default_ids(len(units)) else ids)
@@ -382,7 +265,7 @@ def encode_record(record: SearchRecord) -> bytes:
     """The bytes a store keeps of a search record besides what its engine tables keep (posting_rows,
     unit_vector_rows): the units' BM25 lengths and damping, the document's length and its unit layout."""
     arrays: dict[str, np.ndarray] = {"units.lengths": np.asarray(record.postings.lengths, dtype=np.float32)}
-    _pack_floats("units.damping", record.postings.damping, arrays)
+    pack_floats("units.damping", record.postings.damping, arrays)
     arrays.update({f"layout.{name}": array for name, array in record.layout.arrays.items()})
     meta = {"units": record.n_units, "dim": record.dim, "length": int(record.counts.length),
             "entities": record.layout.entity_names, "unit_ids": record.layout.unit_ids}
@@ -394,7 +277,7 @@ def decode_record(document_id: str, data: bytes, n_units: int, dim: int) -> Sear
     arrays, meta = unpack_arrays(bytes(data))
     if meta["units"] != n_units or meta["dim"] != dim:
         raise ValueError(f"search record of {meta['units']} × {meta['dim']} for a row of {n_units} × {dim}")
-    weights = UnitWeights(np.array(arrays["units.lengths"], dtype=np.float32), _unpack_floats("units.damping", arrays))
+    weights = UnitWeights(np.array(arrays["units.lengths"], dtype=np.float32), unpack_floats("units.damping", arrays))
     if len(weights.lengths) != n_units or len(weights.damping) != n_units:
         raise ValueError("unit weights do not match the units")
     counts = TermCounts(keys=np.zeros(0, np.int32), counts=np.zeros(0, np.int32), length=int(meta["length"]))

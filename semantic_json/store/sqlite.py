@@ -8,7 +8,6 @@ file records the embedder that made the vectors; opening it with another embedde
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sqlite3
 import time
@@ -19,8 +18,9 @@ from typing import Any
 
 from ..errors import EmbedderMismatchError
 from ..model import SemanticDocument
-from .base import (REBUILD_HINT, document_changed, STORE_SCHEMA_VERSION, IndexFileError, ReadOnlyIndexError, StoredDocument,
-                   StoredVocabulary, Totals, read_documents, read_record, read_source, version_error)
+from .base import (REBUILD_HINT, document_changed, STORE_SCHEMA_VERSION, TOTALS_KEY, IndexFileError, ReadOnlyIndexError,
+                   StoredDocument, StoredVocabulary, document_fingerprint, Totals, read_documents, read_record,
+                   read_source, version_error)
 from .engine_rows import DocumentKeys, posting_rows, unit_vector_rows
 from .records import SearchRecord, StoredSource, UnitLayout, encode_document, encode_record
 
@@ -84,8 +84,6 @@ CREATE TABLE IF NOT EXISTS unit_vectors (
 NEXT_KEY_ID = "next_key_id"
 #: The path of an index held in memory (SQLite's own name for it).
 MEMORY = ":memory:"
-#: Meta key holding the corpus totals (base.Totals).
-TOTALS_KEY = "totals"
 
 
 #: Tables of our layout; a file holding any other table belongs to another application and is refused.
@@ -110,11 +108,6 @@ def _guard(path: Path, action: str):
         raise IndexFileError(f"{path}: cannot {action} ({exc})") from exc
     except sqlite3.DatabaseError as exc:
         raise IndexFileError(f"{path}: the index file is damaged ({exc}); {REBUILD_HINT}") from exc
-
-
-def document_fingerprint(doc: SemanticDocument) -> str:
-    """sha256 of the compiled document's canonical JSON: equal fingerprints mean nothing to re-index."""
-    return hashlib.sha256(doc.to_json().encode("utf-8")).hexdigest()
 
 
 class SqliteStore:

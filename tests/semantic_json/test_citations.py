@@ -35,7 +35,7 @@ from semantic_json.citations import (
 )
 from semantic_json.errors import TransportFormatError
 from semantic_json.transport import TRANSPORT_SCHEMA_ID, SearchResult, citation_id
-from semantic_json.validation import load_schema, validate_transport
+from semantic_json.json_schemas import load_schema, validate_transport
 
 # ------------------------------------------------------------------------------------------------ helpers
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from semantic_json import SemanticRepository, compile
-from semantic_json.citations_cli import add_check_answer_arguments, check_answer_main, run_check_answer
+from evidence_chunker.cli.check_answer import add_check_answer_arguments, check_answer_main, run_check_answer
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 QUICKSTART_TEXT = """
@@ -154,7 +154,7 @@ def test_runs_as_a_module_reading_the_answer_from_stdin(result_json, region_id):
     env = dict(os.environ, PYTHONPATH=str(PROJECT_ROOT))
     answer = json.dumps({"statements": [{"sentence": GOOD_SENTENCE, "citation_ids": [region_id]}]}, ensure_ascii=False)
     done = subprocess.run(
-        [sys.executable, "-m", "semantic_json.citations_cli", "--result", str(result_json), "-"],
+        [sys.executable, "-m", "evidence_chunker.cli.check_answer", "--result", str(result_json), "-"],
         input=answer.encode("utf-8"),
         capture_output=True,
         env=env,

@@ -7,7 +7,7 @@ import hashlib
 import pytest
 
 from semantic_json import GRAMMAR_VERSION, SemanticDocument, compile, errors
-from semantic_json.validation import validate_document
+from semantic_json.json_schemas import validate_document
 
 REPORT = """# 1. 개요
 

@@ -4,7 +4,7 @@ qualifier ("Kestrel Dynamics Korea" is not "Kestrel Dynamics")."""
 from __future__ import annotations
 
 from semantic_json import SemanticRepository, compile
-from semantic_json.lexical import SUBWORD_PREFIX, hangul_pairs, query_keys, unit_fields
+from semantic_json.search.lexical import SUBWORD_PREFIX, hangul_pairs, query_keys, unit_fields
 
 STATEMENT = (
     "<표 2> 요약 연결손익계산서 (단위: 백만원)\n"
@@ -54,7 +54,7 @@ def test_a_question_about_the_parent_does_not_take_its_subsidiarys_figures():
 
 
 def test_a_fiscal_ordinal_is_keyed_as_the_year_the_report_pairs_it_with():
-    from semantic_json.textnorm import ordinal_period_terms, ordinal_year_offset
+    from semantic_json.rules.textnorm import ordinal_period_terms, ordinal_year_offset
 
     report = ("<표 1> 요약 재무상태표\n구 분 | 제 28 기 3분기말 (2025.09.30) | 제 27 기말 (2024.12.31)\n"
               "자산총계 | 29,084,930 | 26,448,704\n\n"

@@ -120,7 +120,7 @@ def test_a_metric_question_reaches_the_rows_the_metric_is_computed_from():
 
 
 def test_metric_inputs_weigh_less_than_what_the_query_names_itself():
-    from semantic_json.lexical import INPUT_CONCEPT_WEIGHT, query_keys
+    from semantic_json.search.lexical import INPUT_CONCEPT_WEIGHT, query_keys
 
     keys = query_keys("quick ratio and cash", ["QUICK_RATIO", "CASH"], [], inputs=["CASH", "RECEIVABLES"])
     assert keys["QUICK_RATIO"] == keys["CASH"] == 1.0
@@ -128,7 +128,7 @@ def test_metric_inputs_weigh_less_than_what_the_query_names_itself():
 
 
 def test_how_to_answer_words_leave_the_query_and_what_to_find_stays():
-    from semantic_json.textnorm import query_content
+    from semantic_json.rules.textnorm import query_content
 
     query = ("What is the FY2020 free cash flow? Answer in USD millions, round to one decimal place and "
              "base your judgment primarily on the cash provided by operating activities.")
@@ -157,7 +157,7 @@ def test_how_to_answer_words_leave_the_query_and_what_to_find_stays():
      "Was goodwill impaired in 2022? If so, state the amount of the impairment charge."),
 ])
 def test_a_conditional_instruction_leaves_the_query(query, content):
-    from semantic_json.textnorm import query_content
+    from semantic_json.rules.textnorm import query_content
 
     assert query_content(query) == content
 
@@ -192,7 +192,7 @@ def test_a_second_anchor_raises_a_regions_score_toward_one_never_past_it():
 
 
 def test_a_year_in_a_table_row_weighs_as_its_column_label_not_as_its_own_word():
-    from semantic_json.lexical import INHERITED_WEIGHT, unit_fields
+    from semantic_json.search.lexical import INHERITED_WEIGHT, unit_fields
 
     doc = _document("years", [("table", "\n".join(["Revenue · Years ended December 31", "2023 | 2022",
                                                    "Net sales | 2023: 14,694; 2022: 14,544"]), None),
@@ -267,7 +267,7 @@ def test_a_sentence_without_a_figure_still_answers_what_it_alone_says():
     ("In 2022, operating margins declined.", False), ("FY2022 and 2020-2021", False), ("operating margins", False),
 ])
 def test_a_figure_is_a_number_other_than_a_year(text, figure):
-    from semantic_json.patterns import prints_figure
+    from semantic_json.rules.patterns import prints_figure
 
     assert prints_figure(text) is figure
 
@@ -275,7 +275,7 @@ def test_a_figure_is_a_number_other_than_a_year(text, figure):
 def test_a_year_weighs_fully_as_a_rows_label_and_less_as_a_column_label():
     """"2024 | Pension benefits: 1,097" is the row of 2024; in "Operating income | 2024: 6,098" the year
     labels a column that every row of the table prints."""
-    from semantic_json.lexical import INHERITED_WEIGHT, unit_fields
+    from semantic_json.search.lexical import INHERITED_WEIGHT, unit_fields
 
     title = "Estimated Future Benefit Payments · (dollars in millions)"
     doc = _document("report", [("table", "\n".join([

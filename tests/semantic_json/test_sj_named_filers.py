@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from semantic_json import SemanticRepository, compile
-from semantic_json.priors import Profiles
+from semantic_json.search.priors import Profiles
 
 SUBJECTS = {
     "mmm": "3M COMPANY MMM",
@@ -97,7 +97,7 @@ def test_documents_named_by_the_caller_are_not_narrowed(corpus: SemanticReposito
     ("2024년 3개 분기", ["2024", "년", "3", "개", "분기"]),  # Hangul after digits is not a Latin name
 ])
 def test_digit_led_names_are_one_term(text: str, terms: list[str]) -> None:
-    from semantic_json.textnorm import normalized_terms
+    from semantic_json.rules.textnorm import normalized_terms
 
     assert normalized_terms(text) == terms
 
@@ -160,14 +160,14 @@ def test_a_corpus_search_prefers_the_filing_of_the_year_asked_for() -> None:
     ("3Q25", "Q3 2025"),
 ])
 def test_a_period_printed_two_ways_is_one_term(a: str, b: str) -> None:
-    from semantic_json.textnorm import normalized_terms
+    from semantic_json.rules.textnorm import normalized_terms
 
     assert normalized_terms(a) == normalized_terms(b) and len(normalized_terms(a)) == 2
 
 
 @pytest.mark.parametrize("text", ["2,025.9", "2025.9", "2025 revenue 3", "20253Q"])
 def test_numbers_that_are_not_periods_stay_numbers(text: str) -> None:
-    from semantic_json.textnorm import normalized_terms
+    from semantic_json.rules.textnorm import normalized_terms
 
     assert not any("-" in t or "q" in t for t in normalized_terms(text))
 

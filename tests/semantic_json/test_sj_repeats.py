@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from semantic_json import SemanticRepository, compile
-from semantic_json.patterns import is_cross_reference
-from semantic_json.repeats import Repeats
+from semantic_json.rules.patterns import is_cross_reference
+from semantic_json.search.repeats import Repeats
 
 DIVIDEND = ("During 2022, 2021 and 2020, the quarterly cash dividend was $0.55, $0.50 and $0.50 per share, "
             "respectively. In December 2022, the Board authorized a 10% increase in the quarterly cash dividend "
@@ -117,7 +117,7 @@ def test_a_cross_reference_does_not_outrank_the_evidence_it_points_to() -> None:
     ("Title of each class | Trading Symbol | Name of each exchange on which registered", False),
 ])
 def test_a_forms_instructions_and_check_boxes_are_boilerplate(text: str, boilerplate: bool) -> None:
-    from semantic_json.patterns import is_form_boilerplate
+    from semantic_json.rules.patterns import is_form_boilerplate
 
     assert is_form_boilerplate(text) is boilerplate
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from semantic_json.propositions import split_propositions
-from semantic_json.sentences import MAX_SENTENCE_CHARS, split_sentences
+from semantic_json.compilation.propositions import split_propositions
+from semantic_json.compilation.sentences import MAX_SENTENCE_CHARS, split_sentences
 
 
 def sentences(text: str) -> list[str]:

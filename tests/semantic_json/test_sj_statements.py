@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from semantic_json import SemanticRepository, compile
-from semantic_json.statements import STATEMENT_KINDS, primary_statements, query_statements, statement_kind
+from semantic_json.search.statements import STATEMENT_KINDS, primary_statements, query_statements, statement_kind
 
 BALANCE = STATEMENT_KINDS.index("BALANCE_SHEET") + 1
 INCOME = STATEMENT_KINDS.index("INCOME_STATEMENT") + 1
@@ -55,7 +55,7 @@ COVER = "UNITED STATES SECURITIES AND EXCHANGE COMMISSION Form 10-K SQUARE, INC.
     ("SQUARE, INC. Key Balance Sheet Data", 0),
 ])
 def test_a_title_may_follow_the_filers_own_name_as_its_cover_prints_it(caption: str, kind: int) -> None:
-    from semantic_json.statements import _normalized
+    from semantic_json.search.statements import _normalized
 
     assert statement_kind(caption, _normalized(COVER)) == kind
     assert statement_kind(caption) == 0  # without the cover, no name is the filer's
@@ -81,6 +81,10 @@ def test_the_filers_named_statement_is_primary_and_a_subsidiarys_is_not() -> Non
 def test_a_query_names_statements_through_the_lexicon() -> None:
     assert query_statements(["BALANCE_SHEET", "WORKING_CAPITAL"]) == {BALANCE}
     assert query_statements(["WORKING_CAPITAL"]) == frozenset()
+    # a line item: the statement that prints it; an item printed as often elsewhere names none
+    assert query_statements(["OPERATING_INCOME"]) == {INCOME}
+    assert query_statements(["CURRENT_ASSETS", "OPERATING_CASH_FLOW"]) == {BALANCE, STATEMENT_KINDS.index("CASH_FLOW_STATEMENT") + 1}
+    assert query_statements(["REVENUE"]) == frozenset()
 
 
 def _rows(n: int, start: int = 0) -> list[str]:

@@ -8,7 +8,7 @@ import pytest
 from sj_support import KOREAN_NEIGHBOURS_TEXT, QUICKSTART_TEXT
 
 from semantic_json import TRANSPORT_SCHEMA_ID, SearchResult, SemanticRepository, compile, errors
-from semantic_json.validation import validate_transport
+from semantic_json.json_schemas import validate_transport
 
 QUERY = "B기업의 중장기 채무상환능력은 어떤가?"
 PDF_SHA = "ab" * 32
@@ -415,6 +415,6 @@ def test_a_lead_in_takes_the_list_it_announces_and_stops_where_the_list_ends(aft
     ("Revenue", False), ("12,345", False), ("(1)", False), ("mix", False), ("Item 7", False), ("", False),
 ])
 def test_a_page_number_alone_is_page_furniture(text: str, page_number: bool) -> None:
-    from semantic_json.patterns import is_page_number
+    from semantic_json.rules.patterns import is_page_number
 
     assert is_page_number(text) is page_number

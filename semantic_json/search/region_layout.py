@@ -1,0 +1,195 @@
+"""How a compiled document's units lie for region assembly: its tables (rows under a caption, a table continued
+over a page or split into parts), the lead-ins that announce a table or list, page furniture, and the lookups
+expansion makes around the anchors (RegionLayout). Indexing reads the same rules (store/records.py keeps a
+document's flags), so search and the stored layout agree."""
+
+from __future__ import annotations
+
+from typing import Any
+from collections.abc import Iterator, Sequence
+
+from ..model import SemanticDocument, SemanticUnit
+from ..rules.patterns import is_lead_in, is_page_number
+from ..token_cost import cumulative_costs
+
+
+#: A caption unit at most this many lines above a table (in its own segment) is taken as its caption.
+CAPTION_MAX_LINE_GAP = 2
+
+
+#: Unit kinds that belong to tables.
+TABLE_KINDS = frozenset({"table_row", "caption"})
+
+
+def announces(unit: SemanticUnit, text: str) -> bool:
+    """Whether `unit` (of a document whose text is `text`) is a lead-in to what follows it (patterns.is_lead_in);
+    a table row never is."""
+    return unit.kind != "table_row" and is_lead_in(text[unit.start_char : unit.end_char])
+
+
+def is_page_furniture(unit: SemanticUnit, text: str) -> bool:
+    """Whether `unit` is a page number alone that the parser read into the body text ("86", "F-7")."""
+    return unit.kind in ("proposition", "heading") and is_page_number(text[unit.start_char : unit.end_char])
+
+
+def _caption_text(units: Sequence[Any], text: str, first: int) -> str | None:
+    """The caption that opens the table starting at unit ``first``, whitespace-normalised (None: none)."""
+    unit = units[first]
+    if unit.kind != "caption":
+        return None
+    return " ".join(text[unit.start_char : unit.end_char].split()) or None
+
+
+def continuation_flags(doc: SemanticDocument) -> list[bool]:
+    """Per unit: True for the first unit of a table that continues the table right before it
+    (RegionLayout.continues, read from the text): what a stored layout keeps.
+
+    A long table reaches the index as several parts, each under the same caption (row-wise splits of one
+    Evidence Unit, or one printed table the parser read as several grids). A part continues the previous
+    one when nothing lies between them and both open with the same caption. (A part's first row is not a
+    sure header: a split's first row is a body row.)
+    """
+    layout = RegionLayout(doc)
+    flags = [False] * len(doc.units)
+    for first, _last in _tables(layout):
+        flags[first] = layout.continues(first)
+    return flags
+
+
+def table_captions(doc: SemanticDocument) -> Iterator[tuple[int, int, str | None]]:
+    """(first, last, caption) of every table of ``doc`` in text order: its unit positions (caption included)
+    and its caption's text, whitespace-normalised (None when it has none)."""
+    layout = RegionLayout(doc)
+    for first, last in _tables(layout):
+        yield first, last, _caption_text(doc.units, doc.text, first)
+
+
+def _tables(layout: RegionLayout) -> Iterator[tuple[int, int]]:
+    """(first, last) unit positions of every table of the layout's document, in text order."""
+    position = 0
+    while position < len(layout.units):
+        table = layout.table_of(position)
+        if table is None:
+            position = layout.bounds(position)[1] + 1
+            continue
+        yield table
+        position = table[1] + 1
+
+
+def entity_compatible(unit: SemanticUnit, entities: frozenset[str]) -> bool:
+    return all(e in entities for e in unit.context_entities)
+
+
+class RegionLayout:
+    """Lookups used during expansion, computed lazily around the anchors (never over the whole document)."""
+
+    def __init__(self, doc: SemanticDocument) -> None:
+        self.units = doc.units
+        #: A compiled document's text, or a stored layout's lead-in flags (a UnitLayout has no text).
+        self._text: str | None = getattr(doc, "text", None)
+        self._lead_in = getattr(doc, "lead_in_flags", None)
+        #: A stored layout's continuation flags (None: computed from the text, or absent from an old layout).
+        self._continues = getattr(doc, "continuation_flags", None)
+        self._page_numbers = getattr(doc, "page_number_flags", None)
+        self._doc = doc
+        self._cumulative: list[int] | None = None
+        self._bounds: dict[int, tuple[int, int]] = {}
+        self._has_rows: dict[int, bool] = {}
+
+    def bounds(self, pos: int) -> tuple[int, int]:
+        """(first, last) unit positions of the block that unit `pos` belongs to (blocks are contiguous)."""
+        block = self.units[pos].block
+        cached = self._bounds.get(block)
+        if cached is None:
+            units = self.units
+            first = pos
+            while first > 0 and units[first - 1].block == block:
+                first -= 1
+            last = pos
+            while last + 1 < len(units) and units[last + 1].block == block:
+                last += 1
+            cached = self._bounds[block] = (first, last)
+        return cached
+
+    def _block_has_rows(self, pos: int) -> bool:
+        block = self.units[pos].block
+        if block not in self._has_rows:
+            first, last = self.bounds(pos)
+            self._has_rows[block] = any(self.units[p].kind == "table_row" for p in range(first, last + 1))
+        return self._has_rows[block]
+
+    def _attached_caption(self, table_first: int) -> int | None:
+        """Position of a caption unit just above the table starting at `table_first` in another block."""
+        before = table_first - 1
+        if before < 0:
+            return None
+        caption = self.units[before]
+        if caption.kind != "caption" or caption.block == self.units[table_first].block:
+            return None
+        if caption.end_line < self.units[table_first].start_line - CAPTION_MAX_LINE_GAP:
+            return None
+        return before
+
+    def table_of(self, pos: int) -> tuple[int, int] | None:
+        """(first, last) positions of the table that unit `pos` belongs to, its caption included (also a
+        caption that arrived in its own segment just above); None for a unit outside tables."""
+        unit = self.units[pos]
+        if unit.kind not in TABLE_KINDS:
+            return None
+        if self._block_has_rows(pos):
+            first, last = self.bounds(pos)
+            caption = self._attached_caption(first)
+            return (caption if caption is not None else first), last
+        following = pos + 1
+        if unit.kind == "caption" and following < len(self.units) and self.units[following].kind == "table_row":
+            if self._attached_caption(self.bounds(following)[0]) == pos:
+                return pos, self.bounds(following)[1]
+        return None
+
+    def is_table(self, pos: int) -> bool:
+        """Whether unit `pos` is a row or the caption of a table."""
+        return self.table_of(pos) is not None
+
+    def announces(self, pos: int) -> bool:
+        """Whether unit `pos` is a lead-in ("... as follows:", patterns.is_lead_in)."""
+        if self._lead_in is not None:
+            return bool(self._lead_in[pos])
+        if self._text is None:
+            return False
+        return announces(self.units[pos], self._text)
+
+    def is_page_number(self, pos: int) -> bool:
+        """Whether unit `pos` is a page number alone (is_page_furniture)."""
+        if self._page_numbers is not None:
+            return bool(self._page_numbers[pos])
+        return self._text is not None and is_page_furniture(self.units[pos], self._text)
+
+    def continues(self, first: int) -> bool:
+        """Whether the table starting at unit ``first`` continues the table right before it (another part
+        of one long table: see continuation_flags)."""
+        if self._continues is not None:
+            return bool(self._continues[first])
+        if self._text is None or first == 0:
+            return False
+        before = self.table_of(first - 1)
+        if before is None:
+            return False
+        caption = _caption_text(self.units, self._text, first)
+        return caption is not None and caption == _caption_text(self.units, self._text, before[0])
+
+    def parts_of_one_table(self, earlier: int, later: int) -> bool:
+        """Whether units ``earlier`` < ``later`` lie in parts of one long table (the same part included)."""
+        table = self.table_of(later)
+        while table is not None:
+            if table[0] <= earlier <= table[1]:
+                return True
+            if table[0] == 0 or not self.continues(table[0]):
+                return False
+            table = self.table_of(table[0] - 1)
+        return False
+
+    def span_tokens(self, first: int, last: int) -> int:
+        """Estimated cl100k tokens of units ``first`` to ``last`` (token_cost): what the region would cost."""
+        if self._cumulative is None:
+            self._cumulative = cumulative_costs(self._doc, self._text)
+        return self._cumulative[last + 1] - self._cumulative[first]
