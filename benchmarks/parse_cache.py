@@ -27,7 +27,7 @@ from evidence_chunker.parsing.pdf_file import file_sha256  # noqa: E402
 
 PARSING_SOURCES = Path(__file__).resolve().parents[1] / "evidence_chunker" / "parsing"
 #: Modules outside ``parsing/`` that the parser reads: what a figure, a caption, a year is.
-PARSER_RULES = (Path(__file__).resolve().parents[1] / "evidence_chunker" / "patterns.py",)
+PARSER_RULES = (Path(__file__).resolve().parents[1] / "semantic_json" / "rules" / "patterns.py",)
 #: Characters of a hash kept in a cache file name.
 KEY_CHARS = 16
 
