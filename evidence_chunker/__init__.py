@@ -23,6 +23,8 @@ if TYPE_CHECKING:  # pragma: no cover
         PdfError,
         PdfNotFoundError,
         PdfTooLargeError,
+        UnreadableFileError,
+        UnreadableFolderError,
     )
     from .parsing import DoclingParser, LiteParser, ParsedDoc, ParserFallbackWarning, PdfParser
     from .parsing.pages import PageRange
@@ -39,7 +41,7 @@ _EXPORTS = {
         "CorruptPdfError", "DoclingJsonError", "DocumentTimeoutError", "EmptyPdfError", "EncryptedPdfError", "EvidenceChunkerError",
         "ExtraNotInstalledError", "ImageOnlyPdfError", "ModelsUnavailableError", "NotAPdfError",
         "NotARegularFileError", "OcrUnavailableError", "PageRangeError", "PdfError",
-        "PdfNotFoundError", "PdfTooLargeError",
+        "PdfNotFoundError", "PdfTooLargeError", "UnreadableFileError", "UnreadableFolderError",
     )},
     **{name: ".parsing" for name in ("DoclingParser", "LiteParser", "ParsedDoc", "ParserFallbackWarning", "PdfParser")},
     "PageRange": ".parsing.pages",
@@ -82,6 +84,8 @@ __all__ = [
     "PdfTooLargeError",
     "SplitResult",
     "SplitStats",
+    "UnreadableFileError",
+    "UnreadableFolderError",
     "count_eu_tokens",
     "count_tokens",
     "exceeds_token_limit",

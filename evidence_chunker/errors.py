@@ -37,6 +37,18 @@ class NotARegularFileError(PdfError):
     problem = "not a regular file"
 
 
+class UnreadableFileError(PdfError):
+    """An input this process may not read (no read permission); ``detail`` says what the system said."""
+
+    problem = "cannot read the file"
+
+
+class UnreadableFolderError(UnreadableFileError):
+    """A folder under a walked folder that this process may not list; its files cannot be found."""
+
+    problem = "cannot read the folder"
+
+
 class NotAPdfError(PdfError):
     problem = "not a PDF file (it does not start with %PDF-)"
 
@@ -148,6 +160,10 @@ class ServingError(ValueError):
 
 class NotServedError(ServingError):
     """A document the index does not hold, or whose PDF is not available: nothing to serve (HTTP 404)."""
+
+
+class PdfChangedError(ServingError):
+    """The file at a document's recorded PDF path is not the PDF the index was built from (HTTP 409)."""
 
 
 class CliError(Exception):

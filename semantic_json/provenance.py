@@ -1,7 +1,8 @@
 """Checking a region against what the index recorded for the document it claims to come from.
 
 Verification answers from the index, never from the region's own claims. `check_region(doc, region)`
-compares, in order: the document is known and is the one the region names; its SHA-256 equals the region's;
+compares, in order: the document is known and is the one the region names; the region's id belongs to it (a
+citation id is the source's own, a positional id ``DOC:R1`` names its document); its SHA-256 equals the region's;
 the span lies inside the text; the text at the span equals the region's text; the uri and lines equal the
 document's; the PDF provenance (pages, boxes, chunk ids, kind, pdf_sha256) equals what the document's
 segments give for that span. `check_pdf(info, ...)` then re-hashes the PDF *the index recorded* (its path
@@ -24,13 +25,14 @@ from pydantic import BaseModel, ConfigDict
 
 from .errors import SourceSpanError
 from .model import SemanticDocument
-from .transport import OPTIONAL_SOURCE_KEYS, EvidenceRegion
+from .transport import OPTIONAL_SOURCE_KEYS, EvidenceRegion, region_id_problem
 
 #: Segment kind value written when a region spans segments of different kinds.
 MIXED_KIND = "mixed"
 VERIFIED = "verified"
 UNKNOWN_DOCUMENT = "unknown document"
 DOCUMENT_ID_DIFFERS = "document id differs"
+REGION_ID_DIFFERS = "region id differs"
 HASH_DIFFERS = "document hash differs"
 SPAN_OUT_OF_RANGE = "span out of range"
 SLICE_DIFFERS = "slice differs"
@@ -43,7 +45,7 @@ PDF_UNREADABLE = "PDF unreadable"
 
 #: Every reason a region can fail with, in the order the checks run.
 FAILURE_REASONS = (
-    UNKNOWN_DOCUMENT, DOCUMENT_ID_DIFFERS, HASH_DIFFERS, SPAN_OUT_OF_RANGE, SLICE_DIFFERS, COORDINATES_DIFFER,
+    UNKNOWN_DOCUMENT, DOCUMENT_ID_DIFFERS, REGION_ID_DIFFERS, HASH_DIFFERS, SPAN_OUT_OF_RANGE, SLICE_DIFFERS, COORDINATES_DIFFER,
     PROVENANCE_DIFFERS, PDF_NOT_RECORDED, PDF_MISSING, PDF_CHANGED, PDF_UNREADABLE,
 )
 #: Keys of the document info (stored beside a document at ingest) that name its PDF and the PDF's hash.
@@ -146,6 +148,10 @@ def check_region(doc: SemanticDocument | None, region: EvidenceRegion) -> Verifi
     if region.document_id != source.document_id or doc.document_id != source.document_id:
         return result(False, DOCUMENT_ID_DIFFERS,
                       f"region names document {region.document_id!r}, its source {source.document_id!r}")
+    wrong_id = region_id_problem(region.region_id, source.document_id, source.start_char, source.end_char,
+                                 source.document_sha256)
+    if wrong_id is not None:
+        return result(False, REGION_ID_DIFFERS, wrong_id)
     if doc.document_sha256 != source.document_sha256:
         return result(
             False,

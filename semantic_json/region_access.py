@@ -13,7 +13,7 @@ from typing import Union
 from .errors import ChangedDocumentError, UnknownRegionError
 from .provenance import UNKNOWN_DOCUMENT, VerificationResult, check_pdf, source_text, verify_region
 from .search.regions import RegionDraft, to_region
-from .store.base import DamagedDocumentError
+from .store.base import REBUILD_HINT, DamagedDocumentError
 from .transport import EvidenceRegion, SearchResult, SourceSpan, parse_citation_id
 
 #: Region ids remembered for get_region() (oldest forgotten first).
@@ -127,8 +127,11 @@ class RegionAccess:
             doc = self._documents.get(document_id)
         except DamagedDocumentError as exc:
             self._leave_out(document_id, exc.why)
+        if document_id in self.damaged:  # left out now or at open: say so, not that it is unknown
             return VerificationResult(ok=False, reason=UNKNOWN_DOCUMENT, region_id=resolved.region_id,
-                                      document_id=document_id, detail=str(exc))
+                                      document_id=document_id,
+                                      detail=f"document {document_id!r} is damaged in the index file "
+                                      f"({self.damaged[document_id]}); {REBUILD_HINT}")
         info = self.document_info(document_id) if doc is not None else {}
         return verify_region(doc, info, resolved, check_files=check_files, hashes=hashes)
 

@@ -385,6 +385,23 @@ class SemanticRepository(RegionAccess):
                 regions.append(to_region(doc, draft, f"{document_id}:R{n}"))
         return regions
 
+    def check_index(self, full: bool = False) -> tuple[list[str], dict[str, str]]:
+        """Damage in the index: what the store's own check of its file finds (SQLite's quick_check, or with
+        `full` its integrity_check; nothing for a server), and every held document that cannot be read whole
+        (search record, stored document, unit vectors), document id → why. Those documents are also left out
+        of this repository and named in `damaged`."""
+        if self._store is None:
+            raise DamagedDocumentError("", "", "the index was closed: open it again")
+        problems = self._store.check_file(full)
+        found: dict[str, str] = {}
+        for document_id, held in list(self._held.items()):
+            try:
+                self._store.read_whole(document_id, held.fingerprint, held.seq)
+            except IndexFileError as exc:  # DamagedDocumentError, or SQLite's own error on a damaged page
+                found[document_id] = exc.why if isinstance(exc, DamagedDocumentError) else str(exc.__cause__ or exc)
+                self._leave_out(document_id, found[document_id])
+        return problems, found
+
     def _leave_out(self, document_id: str, why: str) -> None:
         """Drop a stored document found damaged from memory (not from the store) and name it in `damaged`."""
         self._forget(document_id)

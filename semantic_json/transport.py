@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Sequence
 from typing import Any, NamedTuple, overload
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -58,6 +58,35 @@ def parse_citation_id(text: str) -> CitationRef | None:
     if end <= start:
         return None
     return CitationRef(match["document_id"], start, end, match["sha"])
+
+
+def region_id_problem(region_id: str, document_id: str | None, start_char: int | None, end_char: int | None,
+                      document_sha256: str | None) -> str | None:
+    """Why ``region_id`` is not an id of the region whose source is given, or None when it is: a citation id
+    must be the source's own (its document, span and hash), a positional id (``DOC:R1``) must name the
+    source's document."""
+    ref = parse_citation_id(region_id)
+    if ref is not None:
+        own = (citation_id(document_id, start_char, end_char, document_sha256)
+               if None not in (document_id, start_char, end_char, document_sha256) else None)
+        if region_id == own:
+            return None
+        return (f"region id {region_id!r} cites characters {ref.start_char}-{ref.end_char} of document "
+                f"{ref.document_id!r}, its source is {own or document_id!r}")
+    if document_id is not None and not region_id.startswith(f"{document_id}:"):
+        return f"region id {region_id!r} does not name its source's document {document_id!r} ({document_id}:R<n>)"
+    return None
+
+
+def repeated_ids(regions: Iterable[tuple[Iterable[str], Hashable]]) -> dict[str, int]:
+    """The ids that name more than one region (id → how many), given each region's ids (its region id and
+    citation id) and what it is (a key equal for equal regions: an exact copy is the same region): an id
+    that names two regions names none."""
+    named: dict[str, set] = {}
+    for ids, key in regions:
+        for region_id in ids:
+            named.setdefault(region_id, set()).add(key)
+    return {region_id: len(keys) for region_id, keys in named.items() if len(keys) > 1}
 
 
 class SourceSpan(BaseModel):

@@ -22,7 +22,7 @@ from PIL import Image  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
 from evidence_chunker.serve.audit.app import SECURITY_HEADERS, create_app  # noqa: E402
-from evidence_chunker.serve.audit.rows import NOTE_NO_FIGURE, NOTE_NO_ROW, NOTE_UNVERIFIED, ROW_PADDING_PT  # noqa: E402
+from evidence_chunker.serve.audit.rows import NOTE_NO_FIGURE, NOTE_NO_ROW, ROW_PADDING_PT  # noqa: E402
 from evidence_chunker.serve.audit.rows import PrintedLine, cited_rows  # noqa: E402
 from evidence_chunker.serve.render import BOX_COLOUR  # noqa: E402
 
@@ -264,7 +264,7 @@ def test_a_statement_without_a_figure_boxes_the_whole_region(client):
     assert boxes_in(href) == whole
 
 
-def test_a_region_whose_pdf_changed_is_boxed_whole_and_says_why(tmp_path):
+def test_a_region_whose_pdf_changed_gets_no_page_image_and_says_why(tmp_path):
     pdf = tmp_path / "annual_report_en.pdf"
     shutil.copyfile(SAMPLE_PDFS / "annual_report_en.pdf", pdf)
     index = tmp_path / "index.sqlite"
@@ -276,10 +276,11 @@ def test_a_region_whose_pdf_changed_is_boxed_whole_and_says_why(tmp_path):
             f.write(b"\n% changed after indexing\n")
         answer = {"statements": [{"sentence": OPERATING_INCOME, "citation_ids": [region["citation_id"]]}]}
         page = c.post("/answer", data={"answer": json.dumps(answer), "transport": ""})
-    href, caption = re.search(r'<a class="badge cite fail" href="([^"]+)" data-caption="([^"]+)"', page.text).groups()
-    assert unescape(caption).endswith(f" · {NOTE_UNVERIFIED}")
-    assert boxes_in(unescape(href)) == [(box["page"], [round(v, 2) for v in box["bbox"]])
-                                        for box in region["source"]["boxes"]]
+        image = c.get("/page.png", params={"doc": "annual_report_en", "page": region["source"]["pages"]})
+    title = re.search(r'<span class="badge cite nopage" title="([^"]+)">', page.text).group(1)
+    assert unescape(title).startswith(f"{region['citation_id']}: no page image: PDF changed: {pdf} has sha256 ")
+    assert "/page.png" not in page.text
+    assert image.status_code == 409 and image.text.startswith(f"PDF changed: {pdf} has sha256 ")
 
 
 REGION_BOX = {"page": 1, "bbox": [50.0, 500.0, 550.0, 400.0], "coord_origin": "BOTTOMLEFT", "unit": "points"}

@@ -39,6 +39,7 @@ PUBLIC_MODULES = frozenset({
     "semantic_json.search",          # parse_where, SearchFilterError
     "semantic_json.citations",       # the citation oracle
     "semantic_json.provenance",      # recorded_pdf: the PDF an indexed document came from
+    "semantic_json.transport",       # the transport's types and their id helpers (repeated_ids)
     "semantic_json.embedder_choice",  # embedders by name: the choices a command line offers
     "semantic_json.rules",           # report-text rules both packages use
     "semantic_json.rules.patterns",

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ..ingest.batch import collect_inputs
 from ..output_files import atomic_output
-from ..serve.diagnose import diagnose_index
+from ..serve.diagnose import diagnose_index_file
 from ..serve.serving import LAST_SEARCH_NOTE, last_result_path
 from .common import (
     CliError,
@@ -31,6 +31,8 @@ from .common import (
 
 #: Largest `sjt show --scale` (pixels per point): 8 is 576 dpi, an A4 page of about 4760 x 6740 pixels.
 MAX_SCALE = 8.0
+#: Problems of SQLite's check of the index file that `sjt diagnose` prints (the rest are counted).
+MAX_FILE_PROBLEMS = 5
 #: What `--ray` without an ADDRESS stands for: start a local Ray cluster.
 RAY_LOCAL = "local"
 
@@ -137,11 +139,17 @@ def register(sub) -> None:
         help="evidence-quality figures per document: tables, captions, splits, context, dropped chunks",
         description="Print, per indexed document, the figures a person checks before trusting an index: "
         "tables found, captions by source (direct, numbered caption, title block, running title, heading, none), running lines dropped from the text flow, split tables, context paragraphs adopted, text chunks "
-        "dropped as consumed by a table, and anchors or PDFs that fail verification.",
-        epilog="example:\n  sjt diagnose --index out/index.sqlite",
+        "dropped as consumed by a table, and anchors or PDFs that fail verification. Every document is read "
+        "whole and SQLite checks the file (quick_check; integrity_check with --full): a damaged document is "
+        "named in its row, damage that belongs to no one document is an error line. Exit status 0 when every "
+        "document is ok, 1 when any has a problem or the file is damaged, 2 when the index cannot be opened.",
+        epilog="example:\n  sjt diagnose --index out/index.sqlite\n  sjt diagnose --index out/index.sqlite --full",
     )
     add_index(diagnose)
     diagnose.add_argument("--json", action="store_true", help="print the figures as JSON")
+    diagnose.add_argument("--full", action="store_true",
+                          help="SQLite's integrity_check instead of its quick_check: also compares every index of the "
+                          "file with its table (slower on a large index)")
 
 
 def render_scale(text: str) -> float:
@@ -346,6 +354,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     from semantic_json.provenance import recorded_pdf
 
     from ..serve.render import render_boxes
+    from ..serve.serving import ServingError, verified_pdf
     from ..units.evidence_unit import PageBox
 
     check_output_path(args.output)
@@ -356,17 +365,21 @@ def cmd_show(args: argparse.Namespace) -> int:
         if not check.ok:
             raise CliError(f"{args.region_id}: does not verify against {args.index} ({check.explain()}); not drawn")
         pdf, _ = recorded_pdf(repo.get_document(region.document_id), repo.document_info(region.document_id))
+        # pdf: the PDF recorded at ingest (or by the bridge, with the document); a transport's uri is never opened
+        if not pdf:
+            raise CliError(f"{args.region_id}: document {region.document_id!r} has no recorded PDF (it was not "
+                           "ingested from a PDF)")
+        try:  # its bytes read once and checked again: what is drawn is what was verified
+            _, data = verified_pdf(repo, region.document_id)
+        except ServingError as exc:
+            raise CliError(f"{args.region_id}: {exc}") from exc
     finally:
         repo.close()
-    # pdf: the PDF recorded at ingest (or by the bridge, with the document); a transport's uri is never opened
-    if not pdf:
-        raise CliError(f"{args.region_id}: document {region.document_id!r} has no recorded PDF (it was not ingested "
-                       "from a PDF)")
     boxes = [PageBox.from_dict(b) for b in (region.source.boxes or [])]
     if not boxes and not region.source.pages:
         raise CliError(f"region {args.region_id} has no pages or boxes (it did not come from a PDF)")
     try:
-        pages = render_boxes(pdf, boxes, args.output, pages=region.source.pages or None, scale=args.scale)
+        pages = render_boxes(data, boxes, args.output, pages=region.source.pages or None, scale=args.scale)
     except ValueError as exc:
         raise CliError(f"{pdf}: {exc}") from exc
     say(args, f"wrote {args.output}: {Path(pdf).name} page(s) {', '.join(map(str, pages))}, {len(boxes)} box(es)")
@@ -374,8 +387,10 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def _verify_targets(repo, targets: list[str]) -> list[tuple[str, object]]:
-    """(label, region or error text) for every region of the transports and citation ids named."""
+    """(label, region or error text) for every region of the transports and citation ids named; a region
+    whose region id or citation id another region of its transport holds too is an error."""
     from semantic_json import parse_citation_id
+    from semantic_json.transport import repeated_ids
     from semantic_json.errors import UnknownRegionError
 
     items: list[tuple[str, object]] = []
@@ -386,7 +401,13 @@ def _verify_targets(repo, targets: list[str]) -> list[tuple[str, object]]:
             except UnknownRegionError as exc:
                 items.append((target, str(exc)))
             continue
-        items.extend((region.citation_id, region) for region in _load_result(target))
+        regions = list(_load_result(target))
+        repeated = repeated_ids(((region.region_id, region.citation_id), region.model_dump_json()) for region in regions)
+        for region in regions:
+            twice = [f"{region_id!r} names {repeated[region_id]} regions" for region_id in
+                     dict.fromkeys((region.region_id, region.citation_id)) if region_id in repeated]
+            items.append((region.citation_id, f"region id not unique in {target}: {'; '.join(twice)}" if twice
+                          else region))
     return items
 
 
@@ -414,9 +435,15 @@ def cmd_verify(args: argparse.Namespace) -> int:
 def cmd_diagnose(args: argparse.Namespace) -> int:
     repo = _open_index(args.index)
     try:
-        rows = diagnose_index(repo)
+        rows, file_problems = diagnose_index_file(repo, full=args.full)
     finally:
         repo.close()
+    if file_problems:
+        from semantic_json.store import REBUILD_HINT
+
+        shown = "; ".join(file_problems[:MAX_FILE_PROBLEMS])
+        more = f"; and {len(file_problems) - MAX_FILE_PROBLEMS} more" if len(file_problems) > MAX_FILE_PROBLEMS else ""
+        print(f"error: {args.index}: the index file is damaged (SQLite {shown}{more}); {REBUILD_HINT}", file=sys.stderr)
     if args.json:
         print(json.dumps(rows, ensure_ascii=False, indent=2))
     else:
@@ -443,4 +470,4 @@ def cmd_diagnose(args: argparse.Namespace) -> int:
             if row.get("ocr_pages"):
                 print(f"    pages read by OCR: {row['ocr_pages']}, mean word confidence {row['ocr_confidence']:.2f}"
                       + (f"; OCR timed out on pages {row['ocr_timeouts']}" if row.get("ocr_timeouts") else ""))
-    return 1 if any(row["problems"] for row in rows) else 0
+    return 1 if file_problems or any(row["problems"] for row in rows) else 0

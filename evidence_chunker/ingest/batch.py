@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import os
 import logging
 import stat
 import sys
@@ -14,7 +15,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from .deadline import document_deadline
-from ..errors import EvidenceChunkerError, NotARegularFileError
+from ..errors import EvidenceChunkerError, NotARegularFileError, PdfNotFoundError, UnreadableFileError, UnreadableFolderError
 
 #: File suffixes a directory walk picks up: PDFs and saved DoclingDocument JSONs.
 INPUT_SUFFIXES = (".pdf", ".json")
@@ -25,35 +26,105 @@ T = TypeVar("T")
 
 
 def collect_inputs(paths: Iterable[str | Path], suffixes: tuple[str, ...] = INPUT_SUFFIXES) -> list[Path]:
-    """Files given directly, plus files under given directories with one of ``suffixes``, sorted.
+    """Files given directly, plus files under given folders with one of ``suffixes``, sorted.
 
-    A path that does not exist is kept, so the step reports it as a failure by name.
+    A path that does not exist is kept, so the step reports it as a failure by name. So is every entry of a
+    walked folder that has one of ``suffixes`` but is no readable file (a symbolic link that loops or leads
+    nowhere, a FIFO, a device, a socket, a file without read permission; see `check_input_file`), every
+    sub-folder that cannot be listed and every link back to a folder that holds it: a walk skips nothing
+    silently. A link to another folder is followed, each folder walked once.
     """
     found: list[Path] = []
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            found.extend(sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in suffixes))
+            real = os.path.realpath(path)
+            found.extend(sorted(_walk(path, suffixes, (real,), {real})))
         else:
             found.append(path)
     return found
 
 
+def _walk(folder: Path, suffixes: tuple[str, ...], holders: tuple[str, ...], seen: set[str]) -> Iterator[Path]:
+    """Entries under ``folder`` with one of ``suffixes``, and the folders that cannot be walked (see
+    `collect_inputs`); ``holders`` are the real paths of the folders being walked, ``seen`` all walked."""
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        yield folder  # cannot be listed: check_input_file says why
+        return
+    for entry in entries:
+        path = Path(entry.path)
+        try:
+            is_dir = entry.is_dir()  # follows a link; False for a link that loops or leads nowhere
+        except OSError:
+            is_dir = False
+        if not is_dir:
+            if path.suffix.lower() in suffixes:
+                yield path
+            continue
+        real = os.path.realpath(path)
+        if real in holders:
+            yield path  # a link back to a folder that holds it: check_input_file says so
+        elif real not in seen:  # a folder reached by two ways is walked once: its files are all found
+            seen.add(real)
+            yield from _walk(path, suffixes, (*holders, real), seen)
+
+
 def check_input_file(path: Path) -> None:
-    """NotARegularFileError for an input named directly that exists but cannot be read as a file: a FIFO,
-    a device or a socket (reading one would block or never end), or a symbolic link loop. A missing file is
+    """PdfError naming an input that cannot be read as a file: a FIFO, a device or a socket (reading one would
+    block or never end), a symbolic link that loops or leads nowhere, a file without read permission, or a
+    folder (a walk keeps those it cannot list and links back to a folder that holds them). A missing file is
     left to the parser, which reports it as not found."""
     try:
         mode = path.stat().st_mode
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             raise NotARegularFileError(path, "a symbolic link that loops") from None
+        if exc.errno == errno.EACCES:
+            raise UnreadableFileError(path, describe_os_error(exc)) from None
+        if path.is_symlink():
+            raise PdfNotFoundError(path, f"a symbolic link to {os.readlink(path)}, which does not exist") from None
         return
+    if stat.S_ISDIR(mode):
+        _check_walked_folder(path)
     if not stat.S_ISREG(mode):
         kind = "a FIFO" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode) else \
             "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a file"
-        if not stat.S_ISDIR(mode):
-            raise NotARegularFileError(path, kind)
+        raise NotARegularFileError(path, kind)
+    try:
+        with open(path, "rb"):
+            pass
+    except OSError as exc:
+        raise UnreadableFileError(path, describe_os_error(exc)) from None
+
+
+def _check_walked_folder(path: Path) -> None:
+    """Why a walk kept the folder ``path``: a link back to a folder that holds it, or a folder it cannot list."""
+    if path.is_symlink() and Path(os.path.realpath(path.parent)).is_relative_to(os.path.realpath(path)):
+        raise NotARegularFileError(path, f"a symbolic link that loops back to {os.readlink(path)}, a folder that "
+                                   "holds it")
+    try:
+        with os.scandir(path):
+            pass
+    except OSError as exc:
+        raise UnreadableFolderError(path, describe_os_error(exc)) from None
+    raise NotARegularFileError(path, "a folder")
+
+
+def describe_os_error(exc: OSError) -> str:
+    """What the system said, as the detail of a `FILE: why` line ("permission denied")."""
+    text = exc.strerror or str(exc)
+    return text[:1].lower() + text[1:]
+
+
+def failure_text(path: Path, exc: BaseException) -> str:
+    """The `FILE: why` line of an input that failed with ``exc`` (an OSError's ``[Errno 13] …`` made readable)."""
+    if isinstance(exc, OSError) and not isinstance(exc, EvidenceChunkerError):
+        where = exc.filename if exc.filename is not None else path
+        return f"{where}: {UnreadableFileError.problem} ({describe_os_error(exc)})"
+    text = str(exc)
+    return text if str(path) in text else f"{path}: {text}"
 
 
 @dataclass
@@ -102,9 +173,9 @@ class BatchRun:
                             page_bar(path.name, enabled=self.pages and self.progress) as on_page:
                         result = self.step(path, on_page) if self.pages else self.step(path)
                 except (EvidenceChunkerError, OSError, ValueError) as exc:
-                    self.report.failures.append(Failure(path, str(exc)))
-                    text = str(exc)
-                    _echo(f"error: {text}" if str(path) in text else f"error: {path}: {text}", bar)
+                    text = failure_text(path, exc)
+                    self.report.failures.append(Failure(path, text))
+                    _echo(f"error: {text}", bar)
                 else:
                     self.report.done.append(path)
                     log.info("%s: done in %.1f s", path, time.perf_counter() - started)

@@ -26,8 +26,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .batch import Failure, check_input_file, progress_bar
-from ..errors import NotARegularFileError
+from .batch import Failure, check_input_file, failure_text, progress_bar
+from ..errors import EvidenceChunkerError
 from ..parsing.pdf_file import file_sha256
 from .prepare import _chunker, document_id_for
 from .workers import _prepared, _sigterm_raises, _stderr
@@ -151,13 +151,9 @@ def ingest(paths: Iterable[Path], repo, parser: str = "lite", artifacts_path: st
                 summary.skipped += 1
                 summary.pages += int(repo.document_info(doc_id).get("pages", 0))
                 continue
-        except NotARegularFileError as exc:
-            summary.failures.append(Failure(path, str(exc)))
-            print(f"error: {exc}", file=sys.stderr)
-            continue
-        except OSError as exc:
-            summary.failures.append(Failure(path, f"{path}: {exc.strerror or exc}"))
-            print(f"error: {path}: {exc.strerror or exc}", file=sys.stderr)
+        except (EvidenceChunkerError, OSError) as exc:
+            summary.failures.append(Failure(path, failure_text(path, exc)))
+            print(f"error: {failure_text(path, exc)}", file=sys.stderr)
             continue
         if holder is not None:
             summary.renamed[path] = doc_id

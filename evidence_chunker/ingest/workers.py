@@ -16,7 +16,7 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
-from .batch import Failure, page_bar
+from .batch import Failure, failure_text, page_bar
 from ..errors import EvidenceChunkerError, IngestTerminated, WorkerDiedError
 from .prepare import PreparedDocument, _chunker, prepare_document
 
@@ -49,7 +49,7 @@ def _prepare_safely(args: tuple, pages: list | None = None, on_page=None) -> Pre
             return prepare_document(path, parser, artifacts_path, doc_id=doc_id, pages=pages, page_range=page_range,
                                     on_page=on_page, ocr=ocr)
     except (EvidenceChunkerError, OSError, ValueError) as exc:
-        return Failure(path, str(exc))
+        return Failure(path, failure_text(path, exc))
 
 
 def _read_pages_safely(path: Path, start: int, stop: int, ocr=None):
@@ -57,7 +57,7 @@ def _read_pages_safely(path: Path, start: int, stop: int, ocr=None):
     try:
         return _chunker("lite", None, ocr).parser.read_pages(path, start, stop)
     except (EvidenceChunkerError, OSError, ValueError) as exc:
-        return Failure(path, str(exc))
+        return Failure(path, failure_text(path, exc))
 
 
 class _sigterm_raises:

@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 
-def diagnose_index(repo) -> list[dict]:
+def diagnose_index(repo, full: bool = False) -> list[dict]:
     """One dict per indexed document (``sjt diagnose`` prints them): pages, parser, tables, captions by
     confidence and by source, split tables, oversized units, context paragraphs, text chunks kept and dropped,
     running lines dropped from the text flow (page headers and footers that title no table: how many, and the
     most frequent), pages read by OCR (how many, their words' mean confidence 0..1, the pages OCR gave up on), anchors, and ``problems`` (document integrity, the recorded PDF re-checked against its sha256, damage in
-    the index file); an empty ``problems`` list means the document verifies now."""
+    the index file); an empty ``problems`` list means the document verifies now. Every document is first
+    read whole (`SemanticRepository.check_index`); also returned: what the index file's own check finds
+    (SQLite's quick_check, or with ``full`` its integrity_check), damage no document can be named for."""
+    return diagnose_index_file(repo, full)[0]
+
+
+def diagnose_index_file(repo, full: bool = False) -> tuple[list[dict], list[str]]:
+    """`diagnose_index`'s rows, and what the index file's own check finds that no document can be named for."""
+    file_problems, _ = repo.check_index(full)  # the damaged documents are left out, into repo.damaged
     rows = []
     for document_id in repo.documents:
         info = repo.document_info(document_id)
@@ -43,4 +51,4 @@ def diagnose_index(repo) -> list[dict]:
         })
     for document_id, why in repo.damaged.items():
         rows.append({"document_id": document_id, "problems": [f"damaged in the index file: {why}"]})
-    return rows
+    return rows, file_problems

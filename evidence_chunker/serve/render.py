@@ -28,9 +28,10 @@ def box_to_pixels(box: PageBox, page_height: float, scale: float) -> tuple[float
     return (l * scale, (page_height - t) * scale, r * scale, (page_height - b) * scale)
 
 
-def render_boxes(pdf_path: str | Path, boxes: Iterable[PageBox], out_path: str | Path,
+def render_boxes(pdf_path: str | Path | bytes, boxes: Iterable[PageBox], out_path: str | Path,
                  pages: Iterable[int] | None = None, scale: float = DEFAULT_SCALE) -> list[int]:
-    """Render the pages that hold ``boxes`` (or ``pages``) with the boxes drawn; write one PNG.
+    """Render the pages that hold ``boxes`` (or ``pages``) with the boxes drawn; write one PNG. ``pdf_path``
+    is the PDF's path or its bytes (bytes already checked against a hash are drawn as they were checked).
 
     Several pages are stacked top to bottom. Returns the 1-based pages drawn.
     """
@@ -43,12 +44,14 @@ def render_boxes(pdf_path: str | Path, boxes: Iterable[PageBox], out_path: str |
     wanted = sorted(set(pages) if pages is not None else {box.page for box in boxes})
     if not wanted:
         raise ValueError("nothing to draw: no boxes and no pages given")
-    pdf = pdfium.PdfDocument(str(pdf_path))
+    from_bytes = isinstance(pdf_path, (bytes, bytearray))
+    pdf = pdfium.PdfDocument(bytes(pdf_path) if from_bytes else str(pdf_path))
     try:
         images = []
         for page_no in wanted:
             if not 1 <= page_no <= len(pdf):
-                raise ValueError(f"{pdf_path}: page {page_no} does not exist (the PDF has {len(pdf)} pages)")
+                raise ValueError(f"{'the PDF' if from_bytes else pdf_path}: page {page_no} does not exist (the PDF "
+                                 f"has {len(pdf)} pages)")
             page = pdf[page_no - 1]
             height = page.get_height()
             pixels = page.get_width() * scale * height * scale

@@ -7,12 +7,13 @@ PDFs that the index records for its own documents are ever opened: nothing the c
 
 from __future__ import annotations
 
+import hashlib
 import json
 import tempfile
 from pathlib import Path
 from typing import Any
 
-from ..errors import NotServedError, ServingError
+from ..errors import NotServedError, PdfChangedError, ServingError
 
 #: Largest ``k`` either server accepts for one search (a page of evidence, not a dump of the index).
 MAX_K = 50
@@ -85,17 +86,43 @@ def check_k(k: Any) -> int:
 
 def document_pdf(repo, document_id: str) -> Path:
     """The PDF the index records for ``document_id``; NotServedError when the document or its PDF is unknown."""
+    return _recorded_pdf(repo, document_id)[0]
+
+
+def _recorded_pdf(repo, document_id: str) -> tuple[Path, str | None]:
+    """The path and sha256 the index records for the PDF of ``document_id``; NotServedError when the document
+    is unknown, has no PDF, or its PDF is missing."""
+    from semantic_json.provenance import PDF_MISSING, recorded_pdf
+
     if document_id not in repo:
         raise NotServedError(f"the index holds no document {document_id!r}")
-    from semantic_json.provenance import recorded_pdf
-
-    pdf, _ = recorded_pdf(repo.get_document(document_id), repo.document_info(document_id))
+    pdf, digest = recorded_pdf(repo.get_document(document_id), repo.document_info(document_id))
     if not pdf:
         raise NotServedError(f"document {document_id!r} was not indexed from a PDF")
     path = Path(pdf)
     if not path.is_file():
-        raise NotServedError(f"the PDF of {document_id!r} is missing ({path})")
-    return path
+        raise NotServedError(f"{PDF_MISSING}: the PDF of {document_id!r} is not at {path}; not drawn")
+    return path, digest
+
+
+def verified_pdf(repo, document_id: str) -> tuple[Path, bytes]:
+    """The path and bytes of the PDF the index records for ``document_id``, read once and equal to the sha256
+    the index records, so that what is drawn is what was indexed. NotServedError (unknown document, no PDF,
+    PDF missing or unreadable) or PdfChangedError (other bytes at that path, or no hash recorded)."""
+    from semantic_json.provenance import PDF_CHANGED, PDF_NOT_RECORDED, PDF_UNREADABLE
+
+    path, digest = _recorded_pdf(repo, document_id)
+    if digest is None:
+        raise PdfChangedError(f"{PDF_NOT_RECORDED}: the index records no sha256 for {path}; not drawn")
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise NotServedError(f"{PDF_UNREADABLE}: {path}: {exc.strerror or exc}; not drawn") from None
+    actual = hashlib.sha256(data).hexdigest()
+    if actual != digest:
+        raise PdfChangedError(f"{PDF_CHANGED}: {path} has sha256 {actual[:12]}…, indexed as {digest[:12]}…; "
+                              "not drawn (ingest it again to see it)")
+    return path, data
 
 
 def region_summary(region) -> dict[str, Any]:
@@ -113,11 +140,14 @@ def region_summary(region) -> dict[str, Any]:
     }
 
 
-def render_page_png(pdf: Path, pages: list[int], boxes: list[dict[str, Any]], scale: float) -> bytes:
-    """PNG bytes of ``pages`` of ``pdf`` with ``boxes`` (transport box dicts) drawn, by `sjt show`'s renderer.
+def render_page_png(pdf: Path | bytes, pages: list[int], boxes: list[dict[str, Any]], scale: float) -> bytes:
+    """PNG bytes of ``pages`` of ``pdf`` (a path, or the PDF's bytes) with ``boxes`` (transport box dicts)
+    drawn, by `sjt show`'s renderer.
 
-    ServingError for a page the PDF does not have or a malformed box.
+    ServingError for a page the PDF does not have, a malformed box, or bytes pdfium cannot read as a PDF.
     """
+    from pypdfium2 import PdfiumError
+
     from .render import render_boxes
     from ..units.evidence_unit import PageBox
 
@@ -129,6 +159,8 @@ def render_page_png(pdf: Path, pages: list[int], boxes: list[dict[str, Any]], sc
         out = Path(tmp) / "page.png"
         try:
             render_boxes(pdf, page_boxes, out, pages=pages, scale=scale)
+        except PdfiumError as exc:
+            raise ServingError(f"the recorded PDF cannot be read as a PDF ({exc})") from None
         except ValueError as exc:
             raise ServingError(str(exc)) from exc
         return out.read_bytes()

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from ..errors import TransportFormatError
-from ..transport import TRANSPORT_SCHEMA_ID, citation_id
+from ..transport import TRANSPORT_SCHEMA_ID, citation_id, region_id_problem, repeated_ids
 from .models import RegionProvenance
 from .numbers import _NumberIndex
 
@@ -58,6 +58,9 @@ class _Catalog:
     frozenset every citation is checked against, `citation_ids` the ids a model is asked to cite."""
 
     regions: dict[str, _Region]
+    #: Ids of the result that name no region to trust (id → why): an id that does not belong to its region's
+    #: source, or that two regions hold.
+    refused: dict[str, str] = field(default_factory=dict)
     ids: frozenset[str] = field(init=False)
     citation_ids: list[str] = field(init=False)
     _provenance: dict[str, RegionProvenance] = field(default_factory=dict, init=False, repr=False)
@@ -67,7 +70,7 @@ class _Catalog:
         cited: dict[str, None] = {}
         for region in list(self.regions.values()):
             stable = region.citation_id
-            if stable is not None:
+            if stable is not None and stable not in self.refused:
                 self.regions.setdefault(stable, region)
             cited.setdefault(stable or region.region_id, None)
         self.ids = frozenset(self.regions)
@@ -170,14 +173,11 @@ def _make_region(region: Any, document: Mapping[str, Any], path: str) -> _Region
 
 
 def _catalog(result: Any) -> _Catalog:
-    """Index the regions of `result` by id (first occurrence wins); TransportFormatError if it is no transport."""
+    """Index the regions of `result` by id (an id two regions hold, or one that does not belong to its region's
+    source, is refused: see _trusted_catalog); TransportFormatError if it is no transport."""
     payload = _as_transport_dict(result)
-    regions: dict[str, _Region] = {}
     if isinstance(payload, list):  # a plain list of regions (e.g. list(search_result))
-        for i, region in enumerate(payload):
-            made = _make_region(region, {}, f"regions[{i}]")
-            regions.setdefault(made.region_id, made)
-        return _Catalog(regions)
+        return _trusted_catalog([(_make_region(region, {}, f"regions[{i}]"), None) for i, region in enumerate(payload)])
     if not isinstance(payload, Mapping):
         raise TransportFormatError(f"search result must be a JSON object, got {type(payload).__name__}")
     schema = payload.get("schema", TRANSPORT_SCHEMA_ID)
@@ -191,13 +191,35 @@ def _catalog(result: Any) -> _Catalog:
             f"search result has no 'documents' array (got {type(documents).__name__}); "
             f"pass a SearchResult or its {TRANSPORT_SCHEMA_ID} JSON"
         )
+    made: list[tuple[_Region, str | None]] = []
     for d, document in enumerate(documents):
         if not isinstance(document, Mapping) or not isinstance(document.get("regions"), list):
             raise TransportFormatError(f"documents[{d}]: expected an object with a 'regions' array")
         for r, region in enumerate(document["regions"]):
-            made = _make_region(region, document, f"documents[{d}].regions[{r}]")
-            regions.setdefault(made.region_id, made)
-    return _Catalog(regions)
+            made.append((_make_region(region, document, f"documents[{d}].regions[{r}]"), document.get("document_id")))
+    return _trusted_catalog(made)
+
+
+def _trusted_catalog(made: list[tuple[_Region, Any]]) -> _Catalog:
+    """The catalog of ``made`` (each region with the document id of its transport entry), leaving out, as
+    ``refused``, every id that does not belong to its region's source or that two regions hold."""
+    repeated = repeated_ids(((region.region_id, region.citation_id or region.region_id), region) for region, _ in made)
+    regions: dict[str, _Region] = {}
+    refused: dict[str, str] = {}
+    for region, entry_document in made:
+        ids = list(dict.fromkeys(i for i in (region.region_id, region.citation_id) if i is not None))
+        why = region_id_problem(region.region_id, region.document_id, region.start_char, region.end_char,
+                                region.document_sha256)
+        if why is None and isinstance(entry_document, str) and entry_document != region.document_id:
+            why = f"the region is listed under document {entry_document!r}, its source is {region.document_id!r}"
+        for region_id in ids:
+            if region_id in repeated:
+                refused[region_id] = f"{repeated[region_id]} regions of the result have this id"
+            elif why is not None:
+                refused[region_id] = why
+            else:
+                regions.setdefault(region_id, region)
+    return _Catalog(regions, refused)
 
 
 def result_region_ids(result: Any) -> list[str]:

@@ -156,11 +156,19 @@ def _ungrounded_numbers(sentence: str, region_ids: list[str], catalog: _Catalog)
     return list(found), figure
 
 
-def _unknown_detail(unknown: list[str], unresolved: Mapping[str, str]) -> str:
-    if unresolved:
-        return "cites id(s) the index does not resolve: " + "; ".join(
-            f"{cid} ({unresolved.get(cid, 'unknown')})" for cid in unknown)
-    return f"cites {len(unknown)} id(s) that the search result does not hold: {', '.join(unknown)}"
+def _unknown_detail(unknown: list[str], unresolved: Mapping[str, str], refused: Mapping[str, str]) -> str:
+    parts = []
+    untrusted = [cid for cid in unknown if cid in refused]
+    if untrusted:
+        parts.append("cites id(s) the search result holds but does not vouch for: " + "; ".join(
+            f"{cid} ({refused[cid]})" for cid in untrusted))
+    unknown = [cid for cid in unknown if cid not in refused]
+    if unknown and unresolved:
+        parts.append("cites id(s) the index does not resolve: " + "; ".join(
+            f"{cid} ({unresolved.get(cid, 'unknown')})" for cid in unknown))
+    elif unknown:
+        parts.append(f"cites {len(unknown)} id(s) that the search result does not hold: {', '.join(unknown)}")
+    return "; ".join(parts)
 
 
 def _cited_ids(payload: Any) -> list[str]:
@@ -239,7 +247,7 @@ def validate_cited_answer(
                     sentence=sentence,
                     citation_ids=citation_ids,
                     reason=REASON_INVALID_CITATION,
-                    detail=_unknown_detail(unknown, unresolved),
+                    detail=_unknown_detail(unknown, unresolved, catalog.refused),
                     unknown_ids=unknown,
                 )
             )

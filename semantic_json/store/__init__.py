@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .base import (STORE_SCHEMA_VERSION, DamagedDocumentError, IndexFileError, IndexStore, IndexVersionError,
-                   ReadOnlyIndexError, StoredDocument, is_server_url, redact)
+from .base import (REBUILD_HINT, STORE_SCHEMA_VERSION, DamagedDocumentError, IndexFileError, IndexStore,
+                   IndexVersionError, ReadOnlyIndexError, StoredDocument, is_server_url, redact)
 from .sqlite import SqliteStore
 
-__all__ = ["STORE_SCHEMA_VERSION", "DamagedDocumentError", "IndexFileError", "IndexStore", "IndexVersionError",
+__all__ = ["REBUILD_HINT", "STORE_SCHEMA_VERSION", "DamagedDocumentError", "IndexFileError", "IndexStore", "IndexVersionError",
            "ReadOnlyIndexError", "SqliteStore", "StoredDocument", "is_server_url", "open_store", "redact"]
 
 

@@ -30,6 +30,7 @@ import numpy as np
 
 from ..errors import SemanticJsonError
 from ..model import SemanticDocument
+from .engine_rows import DocumentKeys
 from .records import SearchRecord, StoredSource, UnitLayout, decode_record, decode_source
 
 #: URL schemes that name a PostgreSQL server index (the forms libpq and psycopg accept).
@@ -200,6 +201,21 @@ def read_record(where: str | Path, document_id: str, data: bytes, n_units: int, 
         raise DamagedDocumentError(where, document_id, damage(exc)) from None
 
 
+def read_whole_document(store: IndexStore, document_id: str, fingerprint: str, seq: int,
+                        keys: bytes | None = None) -> None:
+    """Read every part a store keeps of one document (its search record, the stored document, its unit
+    vectors, and its row's key list ``keys`` when given) and decode each; DamagedDocumentError (or
+    IndexFileError) when a part cannot be read."""
+    record = store.record(document_id, fingerprint)
+    whole_document(store.path, store.source(document_id, record.layout, fingerprint))
+    store.unit_vectors(seq)
+    if keys is not None:
+        try:
+            DocumentKeys.decode(keys)
+        except Exception as exc:  # shape or zlib errors: the row is damaged
+            raise DamagedDocumentError(store.path, document_id, damage(exc)) from None
+
+
 def read_documents(rows: Iterable[tuple[str, int, int, int, int, Any, str]],
                    parse_info: Callable[[str, Any], dict[str, Any]]) -> tuple[list[StoredDocument], dict[str, str]]:
     """The documents of ``rows`` (document id, seq, units, dim, length, info, fingerprint) in the order given, and
@@ -259,6 +275,10 @@ class IndexStore(Protocol):
     def source(self, document_id: str, layout: UnitLayout, fingerprint: str) -> StoredSource: ...
 
     def size_bytes(self) -> int: ...
+
+    def check_file(self, full: bool = False) -> list[str]: ...
+
+    def read_whole(self, document_id: str, fingerprint: str, seq: int) -> None: ...
 
     def close(self) -> None: ...
 

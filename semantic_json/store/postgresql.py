@@ -27,7 +27,8 @@ import numpy as np
 from ..errors import EmbedderMismatchError
 from ..model import SemanticDocument
 from .base import (STORE_SCHEMA_VERSION, TOTALS_KEY, IndexFileError, StoredDocument, StoredVocabulary, Totals,
-                   document_changed, document_fingerprint, redact, read_documents, read_record, read_source, version_error)
+                   document_changed, document_fingerprint, redact, read_documents, read_record, read_source,
+                   read_whole_document, version_error)
 from .engine_rows import DocumentKeys, posting_rows, unit_vector_rows
 from .records import SearchRecord, StoredSource, UnitLayout, encode_document, encode_record
 
@@ -354,6 +355,15 @@ class PostgresStore:
                               "read the vectors")
         return self._read("SELECT unit, entries FROM sjt_unit_vectors WHERE doc = %s AND unit = ANY(%s) ORDER BY unit",
                           (doc, list(units)), "read the vectors")
+
+    def check_file(self, full: bool = False) -> list[str]:
+        """Nothing to check here: the server keeps its own pages (its checksums and `amcheck` are its tools)."""
+        return []
+
+    def read_whole(self, document_id: str, fingerprint: str, seq: int) -> None:
+        """As SqliteStore.read_whole."""
+        rows = self._read("SELECT keys FROM sjt_documents WHERE document_id = %s", (document_id,), "read a document")
+        read_whole_document(self, document_id, fingerprint, seq, bytes(rows[0][0]) if rows else None)
 
     def _read(self, sql: str, params: tuple, action: str) -> list[tuple]:
         try:

@@ -9,8 +9,10 @@ file records the embedder that made the vectors; opening it with another embedde
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 import time
+import weakref
 from collections.abc import Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -20,9 +22,12 @@ from ..errors import EmbedderMismatchError
 from ..model import SemanticDocument
 from .base import (REBUILD_HINT, document_changed, STORE_SCHEMA_VERSION, TOTALS_KEY, IndexFileError, ReadOnlyIndexError,
                    StoredDocument, StoredVocabulary, document_fingerprint, Totals, read_documents, read_record,
-                   read_source, version_error)
+                   read_source, read_whole_document, version_error)
+from .wal import unshared_connection
 from .engine_rows import DocumentKeys, posting_rows, unit_vector_rows
 from .records import SearchRecord, StoredSource, UnitLayout, encode_document, encode_record
+
+log = logging.getLogger(__name__)
 
 #: Seconds a writer waits for another writer's lock before giving up.
 BUSY_TIMEOUT_S = 30.0
@@ -114,7 +119,9 @@ class SqliteStore:
     """Documents and vectors in one SQLite file (WAL journal, full sync: a commit survives a crash).
 
     `read_only=True` opens an existing file without writing to it (SQLite may add empty `-wal`/`-shm` files
-    beside it when the folder is writable), so an index on a read-only file system or folder can be searched; writes then raise ReadOnlyIndexError. A file that is an
+    beside it when the folder is writable), so an index on a read-only file system or folder can be searched; writes then raise ReadOnlyIndexError. It
+    never serves a state older than the last commit: a WAL holding commits in a folder it cannot write is read from
+    a private temporary copy of the index and its WAL (IndexFileError saying what to do when none can be made). A file that is an
     SQLite database of another application (tables other than ours) is refused, never altered.
     """
 
@@ -123,6 +130,8 @@ class SqliteStore:
         self.read_only = read_only
         #: An index in this process's memory (path ``:memory:``): what SemanticRepository() searches.
         self.in_memory = str(path) == MEMORY
+        #: Removes the private copy a read-only index with a pending WAL is read from (None: no copy).
+        self._cleanup: weakref.finalize | None = None
         if self.in_memory:
             self._conn = sqlite3.connect(MEMORY, isolation_level=None)
             self._check_and_prepare()
@@ -140,7 +149,7 @@ class SqliteStore:
         try:
             self._check_and_prepare()
         except BaseException:
-            self._conn.close()
+            self.close()
             raise
 
     def _check_and_prepare(self) -> None:
@@ -174,20 +183,12 @@ class SqliteStore:
                 )
 
     def _connect(self) -> sqlite3.Connection:
-        """A connection: read-write (WAL, full sync), or read-only; read-only falls back to `immutable`
-        when SQLite cannot make its shared-memory file (a WAL file in a read-only folder)."""
+        """A connection: read-write (WAL, full sync), or read-only (see `_connect_read_only`)."""
         try:
             if not self.read_only:
                 # journal_mode is set only once the file is known to be ours: it rewrites the file header
                 return sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT_S, isolation_level=None)
-            uri = self.path.resolve().as_uri()
-            conn = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_S, isolation_level=None)
-            try:
-                conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
-            except sqlite3.OperationalError:
-                conn.close()
-                conn = sqlite3.connect(f"{uri}?immutable=1", uri=True, isolation_level=None)
-            return conn
+            return self._connect_read_only()
         except sqlite3.OperationalError as exc:
             if "readonly" in str(exc) or "unable to open" in str(exc):
                 raise IndexFileError(
@@ -197,6 +198,24 @@ class SqliteStore:
             raise IndexFileError(f"{self.path}: not a readable index file ({exc})") from exc
         except sqlite3.DatabaseError as exc:
             raise IndexFileError(f"{self.path}: not a readable index file ({exc}); {REBUILD_HINT}") from exc
+
+    def _connect_read_only(self) -> sqlite3.Connection:
+        """A read-only connection that sees every committed transaction.
+
+        SQLite reads a WAL only through its shared-memory file (``-shm``); in a folder this process cannot
+        write, with no ``-shm`` left beside the index, it cannot make one. Then an index whose WAL holds no
+        frame is opened `immutable` (the main file is the whole state); one whose WAL holds frames (commits
+        not yet copied into the main file) is read from a private copy of both files in a temporary folder
+        (removed on close), never in `immutable` mode, which would ignore those commits."""
+        uri = self.path.resolve().as_uri()
+        conn = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+        try:
+            conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+            return conn
+        except sqlite3.OperationalError:
+            conn.close()
+        conn, self._cleanup = unshared_connection(self, self.path, BUSY_TIMEOUT_S)
+        return conn
 
     # -------------------------------------------------------------- metadata
 
@@ -438,8 +457,25 @@ class SqliteStore:
         wal = self.path.with_name(self.path.name + "-wal")
         return self.path.stat().st_size + (wal.stat().st_size if wal.exists() else 0)
 
+    def check_file(self, full: bool = False) -> list[str]:
+        """What SQLite's own check of the file finds wrong (``PRAGMA quick_check``: every page and b-tree; with
+        ``full``, ``integrity_check``, which also compares each index with its table); [] when nothing."""
+        pragma = "integrity_check" if full else "quick_check"
+        with _guard(self.path, "check the index file"):
+            found = [row[0] for row in self._conn.execute(f"PRAGMA {pragma}")]
+        return [] if found == ["ok"] else [f"{pragma}: {line}" for text in found for line in text.splitlines()
+                                           if not line.startswith("***")]
+
+    def read_whole(self, document_id: str, fingerprint: str, seq: int) -> None:
+        """Read and decode every part of one document (base.read_whole_document, with its row's key list)."""
+        with _guard(self.path, "read a document"):
+            row = self._conn.execute("SELECT keys FROM documents WHERE document_id = ?", (document_id,)).fetchone()
+        read_whole_document(self, document_id, fingerprint, seq, row[0] if row else None)
+
     def close(self) -> None:
         self._conn.close()
+        if self._cleanup is not None:
+            self._cleanup()  # the private copy of a read-only index with a pending WAL
 
     # -------------------------------------------------------------- helpers
 

@@ -9,6 +9,7 @@ the PDFs the index records for its documents; the request names a document id, n
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 from collections import OrderedDict
@@ -18,6 +19,8 @@ from typing import Any
 from urllib.parse import urlencode
 
 from jinja2 import Environment, PackageLoader, select_autoescape
+from pypdfium2 import PdfiumError
+from semantic_json.provenance import PDF_CHANGED, PDF_MISSING, PDF_NOT_RECORDED, PDF_UNREADABLE
 from starlette.applications import Starlette
 from starlette.datastructures import MutableHeaders
 from starlette.middleware import Middleware
@@ -27,7 +30,8 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ..serving import DEFAULT_K, MAX_K, ServingError, check_k, check_region, document_pdf, last_cli_result
+from ...errors import PdfChangedError
+from ..serving import DEFAULT_K, MAX_K, ServingError, check_k, check_region, last_cli_result, verified_pdf
 from ..serving import NotServedError, open_repository, parse_transport, render_page_png
 from .rows import NOTE_UNVERIFIED, PdfLines, cited_rows, whole_region
 
@@ -38,6 +42,8 @@ MAX_IMAGE_PAGES = 4
 MAX_IMAGE_BOXES = 64
 #: Rendered page images kept in memory (most recent first out last).
 IMAGE_CACHE_SIZE = 32
+#: Verification failures about the recorded PDF itself: the page then shows the reason instead of an image.
+PDF_PROBLEMS = (PDF_MISSING, PDF_CHANGED, PDF_UNREADABLE, PDF_NOT_RECORDED)
 #: Largest pasted answer or transport accepted, in characters.
 MAX_FORM_CHARS = 2_000_000
 STATIC_DIR = Path(__file__).parent / "static"
@@ -93,10 +99,12 @@ def _parse_box(text: str) -> dict[str, Any]:
 
 
 def _region_view(repo, region) -> dict[str, Any]:
-    """What the templates show of one region."""
+    """What the templates show of one region. A region whose recorded PDF is missing or changed gets no page
+    image: ``pdf_problem`` says why in its place."""
     verified, why = check_region(repo, region)
     pages = region.source.pages or []
     boxes = region.source.boxes or []
+    pdf_problem = why if not verified and why.startswith(PDF_PROBLEMS) else None
     return {
         "region_id": region.citation_id,  # the id shown and cited: stable, resolvable from the index
         "document_id": region.document_id,
@@ -105,7 +113,8 @@ def _region_view(repo, region) -> dict[str, Any]:
         "verified": verified,
         "why": why,
         "text": region.text,
-        "image_url": page_image_url(region.document_id, pages, boxes) if pages else None,
+        "image_url": page_image_url(region.document_id, pages, boxes) if pages and not pdf_problem else None,
+        "pdf_problem": pdf_problem,
     }
 
 
@@ -129,7 +138,9 @@ def _cited_regions(repo, data: Any):
     from semantic_json.citations import resolve_citations
 
     statements = data.get("statements") if isinstance(data, dict) else None
-    cited = [cid for s in statements or [] if isinstance(s, dict) for cid in s.get("citation_ids") or []
+    # ids of the schema's shape only: any other shape is refused by validate_cited_answer, with its JSON path
+    cited = [cid for s in (statements if isinstance(statements, list) else []) if isinstance(s, dict)
+             for cid in (s.get("citation_ids") if isinstance(s.get("citation_ids"), list) else [])
              if isinstance(cid, str)]
     if any(parse_citation_id(cid) is None for cid in cited):
         result = last_cli_result(repo)
@@ -181,8 +192,8 @@ def _point_badges_at_rows(repo, rows: list[dict[str, Any]], regions: dict[str, A
                 else:
                     if region.document_id not in readers:
                         try:
-                            readers[region.document_id] = PdfLines(document_pdf(repo, region.document_id))
-                        except NotServedError:
+                            readers[region.document_id] = PdfLines(verified_pdf(repo, region.document_id)[1])
+                        except (ServingError, PdfiumError):
                             readers[region.document_id] = None
                     reader = readers[region.document_id]
                     if reader is None:
@@ -270,6 +281,8 @@ def create_app(index_path: str | Path, allowed_hosts: list[str] | None = None,
                 data = _answer_payload(json.loads(answer_text))
             except json.JSONDecodeError as exc:
                 raise ServingError(f"answer: not JSON ({exc})") from None
+            except RecursionError:
+                raise ServingError("answer: nested too deeply to be a cited answer") from None
             result, unresolved = ((parse_transport(transport_text), {}) if transport_text.strip()
                                   else _cited_regions(repo, data))
             try:
@@ -294,7 +307,6 @@ def create_app(index_path: str | Path, allowed_hosts: list[str] | None = None,
         params = request.query_params
         try:
             document_id = params.get("doc", "")
-            pdf = document_pdf(repo, document_id)
             try:
                 pages = sorted({int(p) for p in params.getlist("page")})
             except ValueError:
@@ -304,7 +316,8 @@ def create_app(index_path: str | Path, allowed_hosts: list[str] | None = None,
                 pages = sorted({b["page"] for b in boxes})
             if not pages or len(pages) > MAX_IMAGE_PAGES or len(boxes) > MAX_IMAGE_BOXES:
                 raise ServingError(f"ask for 1 to {MAX_IMAGE_PAGES} pages and at most {MAX_IMAGE_BOXES} boxes")
-            key = (str(pdf), pdf.stat().st_mtime_ns, tuple(pages), tuple((b["page"], *b["bbox"]) for b in boxes))
+            _, pdf = verified_pdf(repo, document_id)  # read once, drawn as checked: never a replaced file
+            key = (hashlib.sha256(pdf).hexdigest(), tuple(pages), tuple((b["page"], *b["bbox"]) for b in boxes))
             png = images.get(key)
             if png is None:
                 png = render_page_png(pdf, pages, boxes, page_scale)
@@ -312,7 +325,7 @@ def create_app(index_path: str | Path, allowed_hosts: list[str] | None = None,
                 while len(images) > IMAGE_CACHE_SIZE:
                     images.popitem(last=False)
         except ServingError as exc:
-            status = 404 if isinstance(exc, NotServedError) else 400
+            status = 404 if isinstance(exc, NotServedError) else 409 if isinstance(exc, PdfChangedError) else 400
             return Response(str(exc), status_code=status, media_type="text/plain; charset=utf-8")
         return Response(png, media_type="image/png", headers={"cache-control": "private, max-age=300"})
 

@@ -162,12 +162,12 @@ class PdfLines:
     Use as a context manager, or call close(). A page the PDF does not have has no lines.
     """
 
-    def __init__(self, pdf: str | Path) -> None:
+    def __init__(self, pdf: str | Path | bytes) -> None:
         import pypdfium2 as pdfium
 
         from ...parsing.lite.settings import LiteSettings
 
-        self._pdf = pdfium.PdfDocument(str(pdf))
+        self._pdf = pdfium.PdfDocument(pdf if isinstance(pdf, bytes) else str(pdf))
         self._settings = LiteSettings()
         self._pages: dict[int, tuple[list[Any], float]] = {}
 
