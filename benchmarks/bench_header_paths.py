@@ -1,7 +1,7 @@
 """Is every value filed under its own row and column header? Hand-checked cells of real filings, one by one.
 
     python benchmarks/bench_header_paths.py [--gold FILE ...] [--pdf-dir ../shared/corpus/finqa_dev/pdfs]
-                                            [--cache DIR] [--show N]
+                                            [--cache DIR] [--show N] [--pages-only [N]]
 
 The gold set (``benchmarks/data/header_paths_gold.jsonl``: 469 cells of 97 tables in 51 finqa_dev filings,
 read by two people from page images, see ``benchmarks/data/README.md``) holds cells read from the rendered
@@ -26,7 +26,10 @@ Texts are compared normalised: case, whitespace, punctuation (commas, colons, pe
 footnote mark) and "$" do not count; a row label matches when it is the row header's last part (after
 the section labels " > ") or, failing that, when one contains the other. Totals are printed overall and
 per ``kind``, with the cl100k tokens of every flattened row of those filings (what the column labels
-cost), then every wrong and missing cell with what its rows say (``--show``: how many). A wrong cell
+cost), then every wrong and missing cell with what its rows say (``--show``: how many). ``--pages-only N``
+parses only the gold pages and N pages either side of each (default 3; what the parser reads across pages,
+running headers and the body size, comes from that window), a faster approximation for iterating on the
+parser: report figures from the full run. A wrong cell
 whose missing heading parts stand in the unit's title line (caption, period) is counted apart too: the
 reader sees them, but not beside the value. The script prints and never asserts.
 """
@@ -55,6 +58,8 @@ GOLD_DIR = REPO / "benchmarks" / "data"
 GOLD = GOLD_DIR / "header_paths_gold.jsonl"
 #: Wrong and missing cells listed by default.
 DEFAULT_SHOW = 60
+#: Pages either side of a gold page that ``--pages-only`` parses with it.
+DEFAULT_WINDOW = 3
 CORRECT, WRONG, MISSING = "correct", "wrong", "missing"
 
 _FOOTNOTE = re.compile(r"\s*\((?:[a-z]|\d{1,2})\)$|\s*\*+$")
@@ -181,6 +186,21 @@ def page_rows(units, page: int) -> list[FlatRow]:
     return out
 
 
+def gold_windows(pages: list[int], window: int) -> list:
+    """The PageRanges covering every page of ``pages`` (1-based, sorted) and ``window`` pages either side,
+    overlapping windows joined (a range may run past the last page: the parser stops there)."""
+    from evidence_chunker.parsing.pages import PageRange
+
+    spans: list[list[int]] = []
+    for page in pages:
+        first, last = max(1, page - window), page + window
+        if spans and first <= spans[-1][1] + 1:
+            spans[-1][1] = last
+        else:
+            spans.append([first, last])
+    return [PageRange(first, last) for first, last in spans]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--gold", type=Path, nargs="+", default=None,
@@ -188,6 +208,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pdf-dir", type=Path, default=FINQA_PDFS, help=f"folder of the PDFs (default: {FINQA_PDFS})")
     ap.add_argument("--cache", type=Path, default=None, help="parse cache folder (see benchmarks/parse_cache.py)")
     ap.add_argument("--show", type=int, default=DEFAULT_SHOW, help="wrong and missing cells listed")
+    ap.add_argument("--pages-only", type=int, nargs="?", const=DEFAULT_WINDOW, default=None, metavar="N",
+                    help=f"parse only the gold pages and N pages either side (default {DEFAULT_WINDOW}): a faster "
+                         "approximation for iterating; report the full run")
     args = ap.parse_args(argv)
     files = args.gold or default_gold()
     if not files:
@@ -210,11 +233,16 @@ def main(argv: list[str] | None = None) -> int:
             print(f"missing PDF: {pdf} ({len(group)} cells counted as missing)")
             verdicts.extend((cell, Verdict(MISSING, ["(no PDF)"])) for cell in group)
             continue
-        units = chunker.chunk_parsed(cached_parse(pdf, args.cache))
-        unit_count += len(units)
-        row_tokens += sum(count_tokens(row) for eu in units for row in eu.flattened_rows if row)
-        for cell in group:
-            verdicts.append((cell, classify(cell, page_rows(units, int(cell["page"])))))
+        pages = sorted({int(cell["page"]) for cell in group})
+        ranges = [None] if args.pages_only is None else gold_windows(pages, args.pages_only)
+        for page_range in ranges:
+            units = chunker.chunk_parsed(cached_parse(pdf, args.cache, page_range=page_range))
+            unit_count += len(units)
+            row_tokens += sum(count_tokens(row) for eu in units for row in eu.flattened_rows if row)
+            for cell in group:
+                page = int(cell["page"])
+                if page_range is None or page_range.first <= page <= page_range.last:
+                    verdicts.append((cell, classify(cell, page_rows(units, page))))
     tables = {(c["pdf"], c["page"], c.get("table", "")) for c in cells}
     print(f"{len(cells)} gold cells in {len(tables)} tables of {len(by_pdf)} filings "
           f"({', '.join(p.name for p in files)})")

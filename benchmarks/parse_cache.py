@@ -27,7 +27,7 @@ from evidence_chunker.parsing.pdf_file import file_sha256  # noqa: E402
 
 PARSING_SOURCES = Path(__file__).resolve().parents[1] / "evidence_chunker" / "parsing"
 #: Modules outside ``parsing/`` that the parser reads: what a figure, a caption, a year is.
-PARSER_RULES = (Path(__file__).resolve().parents[1] / "evidence_chunker" / "patterns.py",)
+PARSER_RULES = (Path(__file__).resolve().parents[1] / "semantic_json" / "rules" / "patterns.py",)
 #: Characters of a hash kept in a cache file name.
 KEY_CHARS = 16
 
@@ -41,22 +41,25 @@ def parser_fingerprint(parser: str) -> str:
     return digest.hexdigest()[:KEY_CHARS]
 
 
-def cache_path(pdf: Path, cache_dir: Path, parser: str = "lite") -> Path:
-    """Where the parse of ``pdf`` by the current ``parser`` source is (or would be) cached."""
-    return cache_dir / f"{pdf.stem}-{file_sha256(pdf)[:KEY_CHARS]}-{parser_fingerprint(parser)}.json"
+def cache_path(pdf: Path, cache_dir: Path, parser: str = "lite", page_range=None) -> Path:
+    """Where the parse of ``pdf`` (only ``page_range``'s pages, a PageRange, when given) by the current
+    ``parser`` source is (or would be) cached."""
+    pages = "" if page_range is None else f"-p{page_range.first}-{page_range.last or ''}"
+    return cache_dir / f"{pdf.stem}-{file_sha256(pdf)[:KEY_CHARS]}-{parser_fingerprint(parser)}{pages}.json"
 
 
-def cached_parse(pdf: Path, cache_dir: Path | None, parser: str = "lite") -> ParsedDoc:
-    """The ParsedDoc of ``pdf``: from the cache when the PDF and the parser are unchanged, else parsed and saved."""
+def cached_parse(pdf: Path, cache_dir: Path | None, parser: str = "lite", page_range=None) -> ParsedDoc:
+    """The ParsedDoc of ``pdf`` (only the pages of ``page_range``, a PageRange, when given): from the cache
+    when the PDF and the parser are unchanged, else parsed and saved."""
     from evidence_chunker.chunker import EvidenceChunker
 
     if cache_dir is None:
-        return EvidenceChunker(parser=parser).parse(pdf)
-    target = cache_path(pdf, cache_dir, parser)
+        return EvidenceChunker(parser=parser).parse(pdf, page_range)
+    target = cache_path(pdf, cache_dir, parser, page_range)
     if target.is_file():
         loaded = ParsedDoc.from_docling_json(target)
         return ParsedDoc(loaded.document, pdf, file_sha256(pdf), parser, loaded.page_count)
-    parsed = EvidenceChunker(parser=parser).parse(pdf)
+    parsed = EvidenceChunker(parser=parser).parse(pdf, page_range)
     cache_dir.mkdir(parents=True, exist_ok=True)
     partial = target.with_suffix(".part")
     partial.write_text(json.dumps(parsed.document.export_to_dict()), encoding="utf-8")

@@ -122,3 +122,44 @@ def test_a_label_alone_between_heading_rows_keeps_the_rows_below_it_headings():
     assert layout.header_rows == 3
     assert flatten_rows(layout) == ["Revenues | 1st Quarter / 2018: $ 9,070; 1st Quarter / 2017: $ 9,061; "
                                     "2nd Quarter / 2018 (1): $ 8,554; 2nd Quarter / 2017: $ 8,180"]
+
+
+def _long_stub_heading(path: Path) -> Path:
+    """3M's pension amounts: the label column's heading, a long phrase running into the gutter up to the
+    first figures, stands on the line of the plan headings ("United States | International"), under the
+    group heading over them all; the years are on the next line beside "(Millions)"."""
+    from reportlab.pdfgen import canvas
+
+    height = letter[1]
+    rights = [380, 420, 470, 510]  # each value column's right edge
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setFont("Times-Bold", 11)
+    c.drawString(50, height - 60, "Pension benefits")
+    c.setFont("Times-Bold", 8)
+    c.drawCentredString((rights[0] - 25 + rights[-1]) / 2, height - 90, "Qualified Pension Benefits")
+    c.drawString(50, height - 101, "Amounts recognized in accumulated other comprehensive income as of December 31,")
+    c.drawCentredString((rights[0] - 25 + rights[1]) / 2, height - 101, "United States")
+    c.drawCentredString((rights[2] - 25 + rights[3]) / 2, height - 101, "International")
+    c.drawString(50, height - 112, "(Millions)")
+    for right, year in zip(rights, ["2022", "2021", "2022", "2021"]):
+        c.drawRightString(right, height - 112, year)
+    c.setFont("Times-Roman", 8)
+    rows = [("Net actuarial loss (gain)", "4,616", "4,991", "157", "960"),
+            ("Prior service cost (credit)", "(56)", "(80)", "10", "3"),
+            ("Ending balance", "4,560", "4,911", "171", "969")]
+    for k, (label, *values) in enumerate(rows):
+        y = height - 125 - 12 * k
+        c.drawString(50, y, label)
+        for right, value in zip(rights, values):
+            c.drawRightString(right, y, value)
+    c.save()
+    return path
+
+
+def test_a_long_heading_over_the_label_column_does_not_end_the_headings_beside_it(tmp_path):
+    (unit,) = EvidenceChunker(parser="lite").chunk(_long_stub_heading(tmp_path / "pension.pdf"))
+    loss = next(row for row in unit.flattened_rows if row.startswith("Net actuarial loss (gain) |"))
+    assert loss == ("Net actuarial loss (gain) | Qualified Pension Benefits / United States / 2022: 4,616; "
+                    "Qualified Pension Benefits / United States / 2021: 4,991; "
+                    "Qualified Pension Benefits / International / 2022: 157; "
+                    "Qualified Pension Benefits / International / 2021: 960")

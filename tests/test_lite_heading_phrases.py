@@ -182,3 +182,35 @@ def test_a_title_line_over_the_heading_rows_does_not_end_them(tmp_path):
     assert unit.header_rows[-1] == "Years Ended December 31, | 2021 | 2020 | 2021 vs. 2020"
     business = next(row for row in unit.flattened_rows if row.startswith("Business |"))
     assert business.startswith("Business | 2021: 31,042; 2020: 30,962; Increase/(Decrease) / 2021 vs. 2020: 80")
+
+
+def _price_range(path: Path) -> Path:
+    """Adobe's share prices: "Price Range" over two narrow columns set flush right, "High | Low", so
+    that "Price" ends where the first column's figures end and "Range" where the second's do."""
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setFont("Times-Bold", 11)
+    c.drawString(50, HEIGHT - 60, "Market Information for Common Stock")
+    c.setFont("Times-Bold", 8)
+    start = 440.0
+    high = start + c.stringWidth("Price", "Times-Bold", 8)
+    low = start + c.stringWidth("Price Range", "Times-Bold", 8)
+    c.drawString(start, HEIGHT - 90, "Price Range")
+    c.drawRightString(high, HEIGHT - 101, "High")
+    c.drawRightString(low, HEIGHT - 101, "Low")
+    c.setFont("Times-Roman", 8)
+    rows = [("First Quarter", "9.56", "7.38"), ("Second Quarter", "10.17", "8.43"),
+            ("Third Quarter", "10.35", "9.08"), ("Fourth Quarter", "11.08", "9.87")]
+    for k, (label, first, second) in enumerate(rows):
+        y = HEIGHT - 114 - 12 * k
+        c.drawString(50, y, label)
+        c.drawRightString(high, y, first)
+        c.drawRightString(low, y, second)
+    c.save()
+    return path
+
+
+def test_a_two_word_heading_over_two_columns_is_not_cut_at_its_word_space(tmp_path):
+    (unit,) = EvidenceChunker(parser="lite").chunk(_price_range(tmp_path / "prices.pdf"))
+    second = next(row for row in unit.flattened_rows if row.startswith("Second Quarter |"))
+    assert unit.header_rows[0] == "Price Range"
+    assert second == "Second Quarter | Price Range / High: 10.17; Price Range / Low: 8.43"

@@ -42,6 +42,9 @@ from .evidence_unit import EvidenceUnit, PageBox
 CAPTION_SEARCH_WINDOW = 8
 #: Rows of the table used to judge a paragraph's similarity to it.
 SIMILARITY_ROWS = 30
+#: Pages with nothing in the body (a blank page left by the page layout, its folio alone) that a table
+#: may run on over: a statement's last rows printed two pages on still continue it.
+CONTINUATION_BLANK_PAGES = 1
 
 
 @dataclass
@@ -85,12 +88,13 @@ def reading_order(doc: DoclingDocument) -> list[DocItem]:
 
 def continues(prev: TableGroup, prev_header: list[str], table: TableItem, layout: TableLayout,
               between: list[DocItem], doc: DoclingDocument) -> bool:
-    """True when ``table`` carries on ``prev`` after a page break: next page, same columns, no caption,
-    nothing between them, and either no header row or the same header repeated."""
+    """True when ``table`` carries on ``prev`` after a page break: next page (or the one after up to
+    CONTINUATION_BLANK_PAGES pages with no body item, which ``between`` being empty says), same columns, no
+    caption, nothing between them, and either no header row or the same header repeated."""
     if between or table.captions:
         return False
     last_box, box = item_box(prev.parts[-1], doc), item_box(table, doc)
-    if last_box is None or box is None or box.page != last_box.page + 1:
+    if last_box is None or box is None or not 0 < box.page - last_box.page <= 1 + CONTINUATION_BLANK_PAGES:
         return False
     if layout.num_cols != prev.layout.num_cols:
         return False

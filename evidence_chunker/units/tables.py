@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 from docling_core.types.doc import TableCell, TableData
 
+from .heading_spans import span_group_levels, span_lone_headings
 from .leaders import without_leaders
-from ..parsing.lite.column_groups import label_groups, mostly_within
 from semantic_json.rules.patterns import find_unit, is_number, is_quantity, strip_unit
 from semantic_json.rules.patterns import is_year  # (importable from here, as before patterns.py held it)
 from .table_render import render_html, render_markdown  # noqa: F401  (importable from here, as before)
@@ -42,7 +42,8 @@ ABSTRACT_MAX_COLUMNS = 8
 BLOCK_HEADING_MIN_CELLS = 2
 #: ...each at most this many characters (a heading, not a sentence)...
 BLOCK_HEADING_MAX_CHARS = 60
-#: ...in a run of at most this many such rows, with rows of figures above and below it.
+#: ...in a run of at most this many such rows (a row with one heading, "As of December 31,", may stand
+#: above them), with rows of figures above and below it (below, a section label may come first).
 BLOCK_HEADING_MAX_ROWS = 3
 
 #: A row that closes a section ("Total current assets", "합계"): rows after it no longer belong to it.
@@ -220,12 +221,24 @@ def infer_row_header_cols(body: list[list[str]]) -> int:
     return count
 
 
+#: A range of two figures ("3% - 6%", "5% - (1)%", "$1.2 to $1.5"): numeric data as much as a figure.
+_RANGE = re.compile(r"^(.+?)\s*(?:\s-\s?|\s?-\s|[–—]|\bto\b)\s*(.+)$")
+
+
+def _is_numeric(text: str) -> bool:
+    """A number, or a range of two numbers."""
+    if is_number(text):
+        return True
+    found = _RANGE.match(text)
+    return bool(found) and is_number(found.group(1)) and is_number(found.group(2))
+
+
 def _numeric_share(texts: list[str]) -> float | None:
-    """Share of the non-empty texts that are numeric; None for an empty column."""
+    """Share of the non-empty texts that are numeric (ranges count); None for an empty column."""
     filled = [t for t in texts if t]
     if not filled:
         return None
-    return sum(1 for t in filled if is_number(t)) / len(filled)
+    return sum(1 for t in filled if _is_numeric(t)) / len(filled)
 
 
 def detect_section_rows(grid: list[list[str]], header_rows: int, row_header_cols: int) -> frozenset[int]:
@@ -250,42 +263,10 @@ def analyse_table(data: TableData, contents: bool = False) -> TableLayout:
     unit = lift_unit(grid, header_rows)
     row_header_cols = detect_row_header_cols(grid, cells, header_rows)
     span_group_levels(grid, origin, header_rows, max(row_header_cols, 1))
+    span_lone_headings(grid, origin, cells, header_rows, max(row_header_cols, 1))
     sections = detect_section_rows(grid, header_rows, row_header_cols)
     return TableLayout(grid=grid, origin=origin, header_rows=header_rows, row_header_cols=row_header_cols,
                        section_rows=sections, unit=unit)
-
-
-def span_group_levels(grid: list[list[str]], origin: list[list[tuple[int, int]]], header_rows: int,
-                      first_value_col: int) -> None:
-    """Widen each group heading over the group of value columns it heads, in place in the derived grid.
-
-    The lowest header row's labels fall into groups where a label repeats ("2022 2021 | 2022 2021 2020";
-    see :func:`.parsing.lite_column_groups.label_groups`). A header row above with as many headings over the
-    value columns as there are groups (at least two), each standing mostly over its own, has every heading
-    cover its whole group: "Capital Expenditures" printed over the middle of three years, or cut short of
-    the first, names all three. Only the derived grid changes; the cells (and the HTML) stay as read."""
-    if header_rows < 2 or first_value_col >= len(grid[0]):
-        return
-    lowest = header_rows - 1
-    cols = list(range(first_value_col, len(grid[0])))
-    labels = [grid[lowest][c] if origin[lowest][c] == (lowest, c) else "" for c in cols]
-    groups = [[cols[k] for k in group] for group in label_groups(labels)]
-    if len(groups) < 2:
-        return
-    for r in range(lowest):
-        spans: dict[tuple[int, int], list[int]] = {}
-        for c in cols:
-            if grid[r][c]:
-                spans.setdefault(origin[r][c], []).append(c)
-        if len(spans) != len(groups) or any(start[0] != r for start in spans):
-            continue
-        heads = sorted(spans.items(), key=lambda item: item[1][0])
-        if not all(mostly_within(columns, group, groups) for (_, columns), group in zip(heads, groups)):
-            continue
-        for (start, columns), group in zip(heads, groups):
-            text = grid[r][columns[0]]
-            for c in group:
-                grid[r][c], origin[r][c] = text, start
 
 
 def lift_unit(grid: list[list[str]], header_rows: int) -> str | None:
@@ -321,8 +302,47 @@ def _is_block_heading_row(layout: TableLayout, r: int) -> bool:
     )
 
 
+#: A rate or a decimal inside a text ("graded from 6.25% in 2021"): a value's words, not a heading.
+_INNER_FIGURE = re.compile(r"\d[.,]?\d*\s?%|\d\.\d")
+
+
+def _is_heading_text(text: str) -> bool:
+    """A heading over values: words or a year, short, and no figure inside (a rate, a decimal)."""
+    return not is_quantity(text) and len(text) <= BLOCK_HEADING_MAX_CHARS and (
+        is_year(text) or any(ch.isalpha() for ch in text)) and not _INNER_FIGURE.search(text)
+
+
+def _value_texts(layout: TableLayout, r: int) -> list[str]:
+    """The texts of row ``r``'s cells over the value columns, a spanning cell read once."""
+    row = layout.grid[r]
+    return [row[c] for c in _cell_starts(layout, r) if c >= layout.row_header_cols and row[c]]
+
+
 def _has_figure(layout: TableLayout, r: int) -> bool:
     return any(is_quantity(t) for t in layout.grid[r][layout.row_header_cols:] if t)
+
+
+def _heading_run(layout: TableLayout, r: int) -> int:
+    """How many rows from body row ``r`` head a block (:func:`header_blocks`): up to BLOCK_HEADING_MAX_ROWS
+    heading rows, the first may be a lone heading ("As of December 31,"); 0 when there is no heading row."""
+    run = 0
+    while r + run < layout.num_rows and run < BLOCK_HEADING_MAX_ROWS and r + run not in layout.section_rows:
+        texts = _value_texts(layout, r + run)
+        if not texts or not all(_is_heading_text(t) for t in texts):
+            break
+        run += 1
+    while run and not _is_block_heading_row(layout, r + run - 1):  # a lone heading heads the rows below it
+        run -= 1
+    return run
+
+
+def _figures_follow(layout: TableLayout, r: int) -> bool:
+    """True when row ``r`` prints a figure, or is a label alone ("Deferred tax assets:") over one that does."""
+    if r >= layout.num_rows:
+        return False
+    if _has_figure(layout, r):
+        return True
+    return not _value_texts(layout, r) and r + 1 < layout.num_rows and _has_figure(layout, r + 1)
 
 
 def header_blocks(layout: TableLayout) -> list[tuple[int, int, int]]:
@@ -330,19 +350,17 @@ def header_blocks(layout: TableLayout) -> list[tuple[int, int, int]]:
     end)`` per block in grid rows (end exclusive); one block, the whole table, when it stacks none.
 
     A run of at most BLOCK_HEADING_MAX_ROWS body rows printing headings and no figure
-    (:func:`_is_block_heading_row`), with figures above it and in the row after it, heads the rows below
-    it: "Net Sales | Operating Income" over three years, then "Assets | Capital Expenditures" over the
+    (:func:`_is_block_heading_row`; a row of one heading may open it), with figures above it and in the
+    row after it (or after a section label right under it), heads the rows below it: "Net Sales | Operating Income" over three years, then "Assets | Capital Expenditures" over the
     same years, in one grid. Under the first headings, the lower figures read as the upper measures."""
     blocks: list[tuple[int, int, int]] = []
     start, heads = 0, layout.header_rows
     figures_above = False
     r = layout.header_rows
     while r < layout.num_rows:
-        run = 0
-        while r + run < layout.num_rows and run < BLOCK_HEADING_MAX_ROWS and _is_block_heading_row(layout, r + run):
-            run += 1
+        run = _heading_run(layout, r)
         below = r + run
-        if run and figures_above and below < layout.num_rows and _has_figure(layout, below):
+        if run and figures_above and _figures_follow(layout, below):
             blocks.append((start, heads, r))
             start, heads, figures_above = r, run, False
             r = below

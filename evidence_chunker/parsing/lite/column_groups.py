@@ -9,6 +9,9 @@ its words fall, the group's first column then has no heading at all ("2022: $ 51
 Expenditures / 2022: $ 512"). The labels tell the groups apart better than the ink: a group ends where
 a label of the row below repeats. When the headings of a row are as many as those groups, each over
 its own group, every heading spans its whole group.
+
+Headings nest: a heading over a heading that spans several columns heads all of them ("Change" over
+"2022 vs. 2021", which spans the "$" and "%" columns), however narrowly its words stand over one.
 """
 
 from __future__ import annotations
@@ -53,6 +56,9 @@ def span_group_headings(table: FoundTable) -> FoundTable:
     stands mostly over its own group (:func:`mostly_within`) and no cell of the row spans rows; its texts
     and the other rows stay as they are."""
     header_rows = sorted({c.row for c in table.cells if c.column_header})
+    if len(header_rows) >= 2:
+        for row in reversed(header_rows[:-1]):
+            _span_over_wider(table, row)
     if len(header_rows) < 2 or table.n_cols < 4:
         return table
     lowest = header_rows[-1]
@@ -66,6 +72,31 @@ def span_group_headings(table: FoundTable) -> FoundTable:
     for row in header_rows[:-1]:
         _span_row(table, row, groups)
     return table
+
+
+def _span_over_wider(table: FoundTable, row: int) -> None:
+    """Widen each heading of header row ``row`` standing over part of a wider heading of the row below
+    to that heading's columns, where the cells it takes over are empty and span no rows."""
+    cells = sorted((c for c in table.cells if c.row == row and c.row_span == 1), key=lambda c: c.col)
+    under = [c for c in table.cells if c.row <= row + 1 < c.end_row and c.column_header and c.text.strip()
+             and c.col_span > 1]
+    drop: set[int] = set()
+    for heading in cells:
+        if not heading.text.strip() or heading.col < 1:
+            continue
+        wider = next((u for u in under if u.col <= heading.col and heading.end_col <= u.end_col
+                      and u.col_span > heading.col_span), None)
+        if wider is None:
+            continue
+        taken = [c for c in table.cells if c is not heading and c.end_row > row >= c.row
+                 and c.col < wider.end_col and c.end_col > wider.col]
+        if any(c.text.strip() or c.row_span > 1 or c.col < wider.col or c.end_col > wider.end_col for c in taken):
+            continue
+        drop.update(id(c) for c in taken)
+        heading.x0, heading.x1 = min(heading.x0, wider.x0), max(heading.x1, wider.x1)
+        heading.col, heading.col_span = wider.col, wider.col_span
+    if drop:
+        table.cells = [c for c in table.cells if id(c) not in drop]
 
 
 def _span_row(table: FoundTable, row: int, groups: list[list[int]]) -> None:

@@ -126,9 +126,10 @@ def header_lines_above(
             continue
         if _overhangs(line, x_lo, x_hi, extents, settings):
             break
-        # the label column's own heading ("(In millions, except per share data)") may be long, and so
-        # may a few words centred over several value columns ("Three Months Ended December 31,")
-        corner = line.phrases[0] if len(line.phrases) >= 2 and line.phrases[0].x1 <= sum(gutters[0]) / 2 else None
+        # the label column's own heading ("(In millions, except per share data)") may be long, running
+        # into the gutter up to the first value column's figures, and so may a few words centred over
+        # several value columns ("Three Months Ended December 31,")
+        corner = line.phrases[0] if len(line.phrases) >= 2 and line.phrases[0].x1 <= gutters[0][1] else None
         if is_caption(line.text) or not all(
             is_short(p, settings) or p is corner or _over_values(p, gutters, settings) for p in line.phrases
         ):
@@ -302,6 +303,9 @@ def _heading_pieces(
 #: A gap between two columns' labels is wider than the word spaces of a phrase by more than this (em); glyph
 #: boxes make equal word spaces measure a few hundredths of an em apart.
 WORD_SPACE_MARGIN = 0.03
+#: A gap between two words no wider than this (em) is a word space whatever the columns under it: a
+#: font's space is a quarter to a third of an em, and two columns' labels never stand that close.
+WORD_SPACE_MAX = 0.3
 
 
 def _gutter_gaps(words: Sequence[Word], cuts: list[int]) -> bool:
@@ -309,11 +313,21 @@ def _gutter_gaps(words: Sequence[Word], cuts: list[int]) -> bool:
     word space left inside the pieces: labels set close in one phrase ("September 30, 2023 September 24,
     2022") stand further apart than their own words do, while one heading centred over the gutters ("Year
     Ended December 31,") has its words evenly spaced wherever the gutters fall. A phrase cut at every gap
-    has no word space to compare with and is judged by alignment alone."""
+    has no word space to compare with and is judged by alignment alone, unless a cut falls in a gap no
+    wider than a space (:data:`WORD_SPACE_MAX`) between two words of letters ("Price Range" centred over
+    "High | Low")."""
+    size = max(w.size for w in words)
     gaps = [b.x0 - a.x1 for a, b in zip(words, words[1:])]
+    if any(gaps[k - 1] <= WORD_SPACE_MAX * size and _lettered(words[k - 1]) and _lettered(words[k]) for k in cuts):
+        return False
     cut_gaps = [gaps[k - 1] for k in cuts]
     kept = [g for k, g in enumerate(gaps) if k + 1 not in cuts]
-    return not kept or min(cut_gaps) > max(kept) + WORD_SPACE_MARGIN * max(w.size for w in words)
+    return not kept or min(cut_gaps) > max(kept) + WORD_SPACE_MARGIN * size
+
+
+def _lettered(word: Word) -> bool:
+    """True for a word with a letter in it (amounts and years in adjacent columns may be set close)."""
+    return any(ch.isalpha() for ch in word.text)
 
 
 #: A group heading stays within this share of the group's printed width of the group's centre (it is
@@ -453,16 +467,24 @@ def widen_lone_headings(
             row[best[0]] = (best[1], [phrase])
 
 
+#: A line that prints more than this many short phrases after its first is a row of column labels.
+_LABELS_IN_ROW = 2
+
+
 def _paragraph_tail(above: Line, line: Line, settings: LiteSettings) -> bool:
     """True when ``line`` is the last line of the prose paragraph ending with ``above``; not when all it
     prints after its first phrase is years ("(Millions)  2022  2021" right under a paragraph is a heading
-    row, its years over the value columns), nor when ``above`` ends in a colon: a sentence that ends
+    row, its years over the value columns) or more than _LABELS_IN_ROW short labels (the wrapped label
+    column's heading, then "2022  2021  2020  $  %  $  %": prose is not set in pieces), nor when ``above`` ends in a colon: a sentence that ends
     "... were as follows:" announces the table, whose heading line ("($ in millions)  June 30, 2023
-    June 30, 2022") comes next."""
+    June 30, 2022") comes next, nor when ``above`` is the table's caption ("TABLE 2: TOTAL REVENUES ..."
+    over "Years Ended December 31,  Change  Change"): a caption is no paragraph."""
     return (
         len(above.phrases) == 1
         and not above.text.rstrip().endswith(":")
+        and not is_caption(above.text)
         and not (len(line.phrases) > 1 and all(is_year(w.text) for p in line.phrases[1:] for w in p.words))
+        and not (len(line.phrases) > _LABELS_IN_ROW and all(is_short(p, settings) for p in line.phrases[1:]))
         and not is_short(above.phrases[0], settings)
         and abs(above.x0 - line.x0) <= line.size
         and line.top - above.bottom <= settings.wrap_gap * line.size
