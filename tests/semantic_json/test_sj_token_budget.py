@@ -10,10 +10,12 @@ from semantic_json.store.records import UnitLayout
 from semantic_json.token_cost import estimated_tokens
 
 KO_ROWS = ["매출채권회전율", "재고자산회전율", "총자산회전율", "유형자산회전율", "매입채무회전율", "순운전자본비율",
-           "영업현금흐름비율", "차입금의존도", "순차입금비율", "이자보상배율", "유동비율", "당좌비율"]
+           "영업현금흐름비율", "차입금의존도", "순차입금비율", "이자보상배율", "유동비율", "자기자본비율", "부채비율",
+           "총자본회전율", "당좌비율"]
 EN_ROWS = ["Receivables turnover", "Inventory turnover", "Total asset turnover", "Fixed asset turnover",
            "Payables turnover", "Net working capital ratio", "Operating cash flow ratio", "Debt dependence",
-           "Net debt ratio", "Interest coverage", "Current ratio", "Quick ratio"]
+           "Net debt ratio", "Interest coverage", "Current ratio", "Equity ratio", "Debt ratio",
+           "Total capital turnover", "Quick ratio"]
 
 
 def table(caption: str, header: str, rows: list[str], note: str) -> str:
