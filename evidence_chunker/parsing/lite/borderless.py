@@ -26,7 +26,7 @@ from .settings import LiteSettings
 from .table_headers import mark_headers
 from .found_tables import Cell, Edge, FoundTable, main_font, mostly_bold
 from .gutters import column_gutters, crosses_gutter, gutter_basis, is_data_line
-from .text import Line, Phrase, join_lines
+from .text import Line, Phrase, join_lines, horizontal_overlap
 from .values import attach_value_marks
 
 
@@ -99,7 +99,7 @@ def _join_sections(
     for table in tables:
         if out:
             prev = out[-1]
-            overlap = min(prev.x1, table.x1) - max(prev.x0, table.x0)
+            overlap = horizontal_overlap(prev, table)
             between = [
                 k for k in range(prev.lines[1] + 1, table.lines[0])
                 if lines[k].x0 < max(prev.x1, table.x1) and lines[k].x1 > min(prev.x0, table.x0)
@@ -383,7 +383,7 @@ def _rule_rows(table: FoundTable, groups, rules: Sequence[Edge]) -> set[int]:
         above = max(ln.bottom for ln in groups[r - 1][0])
         below = min(ln.top for ln in groups[r][0])
         for e in rules:
-            if above - 1 <= e.top <= below + 1 and min(e.x1, table.x1) - max(e.x0, table.x0) >= _RULE_SPAN * width:
+            if above - 1 <= e.top <= below + 1 and horizontal_overlap(e, table) >= _RULE_SPAN * width:
                 out.add(r)
                 break
     return out
@@ -411,7 +411,7 @@ def _extend_to_rules(table: FoundTable, rules: Sequence[Edge], settings: LiteSet
     near = [
         e for e in rules
         if table.top - settings.rule_reach <= e.top <= table.bottom + settings.rule_reach
-        and min(e.x1, table.x1) - max(e.x0, table.x0) >= _RULE_SPAN * width
+        and horizontal_overlap(e, table) >= _RULE_SPAN * width
     ]
     for e in near:
         framed = any(
@@ -437,11 +437,11 @@ def _plausible(table: FoundTable, rules: Sequence[Edge], settings: LiteSettings)
     rows_with_two = sum(1 for r in range(table.n_rows) if sum(1 for c in texts if c.row == r) >= 2)
     width = table.x1 - table.x0
     ruled_above = any(
-        abs(e.top - table.top) <= settings.rule_reach and min(e.x1, table.x1) - max(e.x0, table.x0) >= _BOUNDING_RULE_SPAN * width
+        abs(e.top - table.top) <= settings.rule_reach and horizontal_overlap(e, table) >= _BOUNDING_RULE_SPAN * width
         for e in rules
     )
     ruled_below = any(
-        abs(e.top - table.bottom) <= settings.rule_reach and min(e.x1, table.x1) - max(e.x0, table.x0) >= _BOUNDING_RULE_SPAN * width
+        abs(e.top - table.bottom) <= settings.rule_reach and horizontal_overlap(e, table) >= _BOUNDING_RULE_SPAN * width
         for e in rules
     )
     if rows_with_two < 2:

@@ -12,7 +12,7 @@ from typing import Sequence
 
 from semantic_json.rules.patterns import is_quantity
 from .settings import LiteSettings
-from .text import PAGE_NUMBER_RE, Line
+from .text import PAGE_NUMBER_RE, Line, horizontal_overlap
 
 _DIGITS_RE = re.compile(r"\d+")
 _SPACE_RE = re.compile(r"\s+")
@@ -159,7 +159,7 @@ def _extend_furniture_blocks(lines: Sequence[Line], marks: dict[int, str], heigh
             a, b = lines[i], lines[j]
             gap = (b.top - a.bottom) if step == 1 else (a.top - b.bottom)
             inside = b.bottom <= 2 * settings.margin_band * height if step == 1 else b.top >= (1 - 2 * settings.margin_band) * height
-            overlap = min(a.x1, b.x1) - max(a.x0, b.x0)
+            overlap = horizontal_overlap(a, b)
             aligned = overlap >= _FURNITURE_OVERLAP * min(a.x1 - a.x0, b.x1 - b.x0) or abs(a.x0 - b.x0) <= _FURNITURE_INDENT * a.size
             figures = sum(1 for q in b.phrases if is_quantity(q.text))  # a table's row, not a running line
             if inside and 0 <= gap <= _FURNITURE_GAP * a.size and abs(a.size - b.size) <= _FURNITURE_SIZE_SHARE * a.size and aligned \

@@ -10,7 +10,7 @@ from typing import NamedTuple, Sequence
 from semantic_json.rules.patterns import find_unit, is_caption, is_quantity, is_unit_alone, is_year
 from .settings import LiteSettings
 from .found_tables import Edge, bound_index
-from .text import Line, Phrase, Word
+from .text import Line, Phrase, Word, horizontal_overlap
 
 
 def is_short(phrase: Phrase, settings: LiteSettings) -> bool:
@@ -50,7 +50,7 @@ def spanner_rule(
     for e in rules:
         if not e.horizontal or not phrase.bottom - 1 <= e.top <= phrase.bottom + settings.spanner_gap * phrase.size:
             continue
-        overlap = min(e.x1, phrase.x1) - max(e.x0, phrase.x0)
+        overlap = horizontal_overlap(e, phrase)
         if overlap < _SPANNER_UNDER * width or e.x1 - e.x0 <= width + phrase.size or e.x1 - e.x0 > _SPANNER_MAX_WIDTH * table_width:
             continue
         x0, x1 = e.x0, e.x1

@@ -12,7 +12,7 @@ import re
 import statistics
 from collections import Counter
 from dataclasses import dataclass
-from typing import Iterable, NamedTuple, Sequence
+from typing import Any, Iterable, NamedTuple, Sequence
 
 import numpy as np
 
@@ -176,6 +176,11 @@ def join_lines(texts: Sequence[str]) -> str:
 
 #: Heights below this (points) count as this in overlap ratios (zero-height glyph boxes).
 _MIN_HEIGHT = 1e-3
+
+
+def horizontal_overlap(a: Any, b: Any) -> float:
+    """Width two boxes with ``x0``/``x1`` share; negative: the gap between them."""
+    return min(a.x1, b.x1) - max(a.x0, b.x0)
 
 
 def vertical_overlap(a_top: float, a_bottom: float, b_top: float, b_bottom: float) -> float:
