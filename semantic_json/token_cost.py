@@ -5,8 +5,8 @@ is several times looser for Korean than for English: cl100k spends about a quart
 character and more than one on a Hangul syllable. The estimate weighs each character by its class, the
 weights fitted by least squares to the exact cl100k counts of 2,332 units (korean_dev's four reports,
 sample_pdfs and a finqa_dev 10-Q): the sum over each set is within 1% of the exact count, and 80% of the
-units of more than 20 tokens are within 11% under to 14% over. It keeps semantic_json free of a tokenizer at search
-time (the estimate is stored per unit in the index, token_costs).
+units of more than 20 tokens are between 11% under and 14% over. It keeps semantic_json free of a tokenizer
+at search time (the estimate is stored per unit in the index, token_costs).
 """
 
 from __future__ import annotations
