@@ -43,6 +43,11 @@ def estimated_tokens(text: str) -> int:
     return max(1, round(total))
 
 
+def unit_costs(units: Any, text: str) -> list[int]:
+    """The estimated tokens of each of ``units`` (objects with start_char/end_char) of ``text``."""
+    return [estimated_tokens(text[u.start_char:u.end_char]) for u in units]
+
+
 def cumulative_costs(doc: Any, text: str | None) -> list[int]:
     """0 followed by the running sum of the estimated tokens of ``doc``'s units (a stored layout's
     token_costs; else computed from ``text``; else, for a layout stored before the costs were, four
@@ -50,6 +55,5 @@ def cumulative_costs(doc: Any, text: str | None) -> list[int]:
     costs = getattr(doc, "token_costs", None)
     if costs is None:
         units = doc.units
-        costs = ([estimated_tokens(text[u.start_char:u.end_char]) for u in units] if text is not None
-                 else [(u.end_char - u.start_char) // 4 for u in units])
+        costs = unit_costs(units, text) if text is not None else [(u.end_char - u.start_char) // 4 for u in units]
     return [0, *accumulate(int(cost) for cost in costs)]

@@ -278,11 +278,11 @@ def filing_profile(doc: DoclingDocument) -> dict[str, str]:
         company = korean_company.group("name")
     if company is None:
         company = _legal_name(texts)
+    korean_name = _korean_legal_name(texts)
     if company is None:
-        company = _korean_legal_name(texts)
+        company = korean_name
     if company:
         facts["company"] = SMALL_CAPS_SPLIT.sub(r"\1", company)
-        korean_name = _korean_legal_name(texts)
         if korean_name and korean_name not in company:  # a bilingual cover names the filer in both scripts
             facts["company_ko"] = korean_name
     ticker = _ticker(joined)

@@ -113,12 +113,13 @@ class Profiles:
         # the symbol filing_subject appends, never a legal form in capitals ("AMCOR PLC")
         is_symbol = last.isupper() and last.isalpha() and len(last) in SYMBOL_CHARS and last.casefold() not in GENERIC_NAME_WORDS
         symbol = words.pop() if is_symbol else None
-        name = tuple(t for t in normalized_terms(" ".join(words)) if t not in GENERIC_NAME_WORDS)[:2]
+        name_terms = [t for t in normalized_terms(" ".join(words)) if t not in GENERIC_NAME_WORDS]
+        name = tuple(name_terms[:2])
         if name or symbol:
             self.names[document_id] = (name, symbol.casefold() if symbol else None)
         else:
             self.names.pop(document_id, None)
-        korean = frozenset(t for t in normalized_terms(" ".join(words)) if t not in GENERIC_NAME_WORDS and is_hangul(t[0]))
+        korean = frozenset(t for t in name_terms if is_hangul(t[0]))
         if korean:
             self.korean_names[document_id] = korean
         else:

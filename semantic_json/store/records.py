@@ -32,7 +32,7 @@ from ..search.lexical import Postings, TermCounts, figure_flags
 from ..errors import DocumentIntegrityError
 from ..search.region_layout import announces, continuation_flags, is_page_furniture
 from ..search.statements import primary_statements
-from ..token_cost import estimated_tokens
+from ..token_cost import unit_costs
 from .packed_arrays import pack_arrays, pack_floats, pack_lists, smallest_uint, unpack_arrays, unpack_floats
 from ..model import Entity, Segment, SemanticDocument, UnitKind, line_starts_of, sha256_text, unit_constructor
 
@@ -102,8 +102,7 @@ class UnitLayout:
         arrays["page_number"] = np.fromiter((is_page_furniture(u, doc.text) for u in units), np.uint8, len(units))
         arrays["statement"] = np.fromiter(primary_statements(doc), np.uint8, len(units))
         arrays["figure"] = np.fromiter(figure_flags(doc), np.uint8, len(units))
-        arrays["tokens"] = smallest_uint(np.fromiter(
-            (estimated_tokens(doc.text[u.start_char:u.end_char]) for u in units), np.int64, len(units)))
+        arrays["tokens"] = smallest_uint(np.asarray(unit_costs(units, doc.text), dtype=np.int64))
         names: dict[str, int] = {}
         lists: dict[str, np.ndarray] = {}
         pack_lists("entity", [u.entities for u in units], names, lists)
