@@ -12,7 +12,7 @@ from __future__ import annotations
 import statistics
 from typing import Sequence
 
-from semantic_json.rules.patterns import is_caption, is_quantity
+from semantic_json.rules.patterns import is_caption, is_quantity, is_year
 from .headings import (
     centre_over_groups,
     column_span,
@@ -147,13 +147,16 @@ def _segment_end(lines: Sequence[Line], kinds: list[bool], start: int, settings:
     """Index of the last table-like line of the run starting at ``start``.
 
     The run continues across small vertical gaps and across at most ``max_plain_lines`` consecutive
-    plain lines (section labels, wrapped labels).
+    plain lines (section labels, wrapped labels), but not across a lead-in sentence after the rows (see
+    :func:`_introduces_table`).
     """
     last = start
     plain = 0
     for j in range(start + 1, len(lines)):
         prev, line = lines[j - 1], lines[j]
         if line.top - prev.bottom > settings.row_gap * max(line.size, prev.size) or is_caption(line.text):
+            break
+        if not kinds[j] and _introduces_table(lines, kinds, start, j, settings):
             break
         if kinds[j]:
             last, plain = j, 0
@@ -162,6 +165,26 @@ def _segment_end(lines: Sequence[Line], kinds: list[bool], start: int, settings:
             if plain > settings.max_plain_lines:
                 break
     return last
+
+
+def _introduces_table(lines: Sequence[Line], kinds: list[bool], start: int, j: int, settings: LiteSettings) -> bool:
+    """True when plain line ``j`` is a sentence that announces another table: one phrase longer than a
+    cell, ending in a colon ("Our earnings per common share were:"), after rows of figures (from
+    ``start``), with a line of headings and no figures ("December 28, 2019  December 29, 2018") as the
+    next table-like line. A long section label ending in a colon ("Adjustments to reconcile net income
+    ...:") has rows of figures under it, so the table goes on across it."""
+    line = lines[j]
+    if len(line.phrases) != 1 or is_short(line.phrases[0], settings) or not line.text.rstrip().endswith(":"):
+        return False
+    if not any(kinds[k] and _has_figures(lines[k]) for k in range(start, j)):
+        return False
+    nxt = next((k for k in range(j + 1, min(len(lines), j + 2 + settings.max_plain_lines)) if kinds[k]), None)
+    return nxt is not None and not _has_figures(lines[nxt])
+
+
+def _has_figures(line: Line) -> bool:
+    """True when a phrase after the line's first is a quantity that is not a year."""
+    return any(is_quantity(p.text) and not is_year(p.text) for p in line.phrases[1:])
 
 
 def _aligned_table(

@@ -183,8 +183,9 @@ def _section_label(line: Line, above: Line | None, x_lo: float, gutters: list[tu
                    settings: LiteSettings) -> bool:
     """A short label alone in the first column, at most a few em left of the row labels (line items are
     often indented under their section): a section row such as "Current assets:". One without a colon
-    ("Cash Flows from Operating Activities") is one only under a line of headings over the value columns
-    (``above``): alone over the first column it may as well be the table's title, or its first heading."""
+    ("Cash Flows from Operating Activities"), or one wider than a cell ("Basic Earnings Per Common Share:"),
+    is one only under a line of headings over the value columns (``above``): alone over the first column
+    it may as well be the table's title, or its first heading; under a row of figures, a table's last row."""
     if len(line.phrases) != 1:
         return False
     phrase = line.phrases[0]
@@ -194,10 +195,12 @@ def _section_label(line: Line, above: Line | None, x_lo: float, gutters: list[tu
         and not is_caption(phrase.text)
     ):
         return False
-    if phrase.text.rstrip().endswith(":"):
-        return is_short(phrase, settings)
-    # few words; the label column bounds its width (a row label may be wider than a heading)
-    return (len(phrase.words) <= settings.short_phrase_words and find_unit(phrase.text) is None
+    if phrase.text.rstrip().endswith(":") and is_short(phrase, settings):
+        return True
+    # few words; the label column bounds its width (a row label may be wider than a heading, and so may a
+    # bold section label: "Basic Earnings Per Common Share:")
+    return (len(phrase.words) <= settings.short_phrase_words
+            and (find_unit(phrase.text) is None or phrase.text.rstrip().endswith(":"))
             and above is not None and _heads_values(above, line, gutters, settings))
 
 
