@@ -359,7 +359,8 @@ def centre_over_groups(
     * one that stands over a column without being centred on it spans the widest group centred on it
       (within ``align_tolerance`` em): over an odd group it stands over the middle column;
     * one whose centre stands over a heading ``below`` it is that heading's first line ("Gross" over
-      "Unrealized Losses"), not a group's.
+      "Unrealized Losses"), not a group's, unless it reaches past its one column on both sides ("Year
+      Ended December 31," over the middle one of three years, between "2022 vs. 2021" groups).
 
     A "$" column and its amounts are one labelled column, not a group.
     """
@@ -367,13 +368,15 @@ def centre_over_groups(
     if sum(1 for first, _, _ in row if first > 0) < 2:
         return out  # a lone heading: widen_lone_headings
     for k, (first, last, pieces) in enumerate(row):
-        centre = (min(p.x0 for p in pieces) + max(p.x1 for p in pieces)) / 2
-        if first == 0 or any(b.x0 <= centre <= b.x1 for b in below):
+        lo, hi = min(p.x0 for p in pieces), max(p.x1 for p in pieces)
+        centre = (lo + hi) / 2
+        tol = settings.align_tolerance * max(p.size for p in pieces)
+        wider = first == last and lo < extents[first][0] - tol and hi > extents[first][1] + tol
+        if first == 0 or (not wider and any(b.x0 <= centre <= b.x1 for b in below)):
             continue
         floor = out[k - 1][1] + 1 if k > 0 else 1
         ceiling = row[k + 1][0] - 1 if k + 1 < len(row) else len(extents) - 1
-        tol = settings.align_tolerance * max(p.size for p in pieces)
-        group = _centred_group(centre, tol, first, last, extents, labelled, floor, ceiling)
+        group = _centred_group(centre, tol, first, last, extents, labelled, floor, ceiling, wider)
         if group is not None:
             out[k] = (group[0], group[1], pieces)
     return out
@@ -381,10 +384,12 @@ def centre_over_groups(
 
 def _centred_group(
     centre: float, tol: float, first: int, last: int, extents: list[tuple[float, float]], labelled: set[int],
-    floor: int, ceiling: int,
+    floor: int, ceiling: int, wider: bool = False,
 ) -> tuple[int, int] | None:
     """The group of columns a heading over columns ``first``..``last``, centred at ``centre``, is centred on
-    within ``tol`` (see :func:`centre_over_groups`), within ``floor``..``ceiling``, or None."""
+    within ``tol`` (see :func:`centre_over_groups`), within ``floor``..``ceiling``, or None. A heading
+    ``wider`` than the one column it stands over, reaching past it on both sides, is no label of that
+    column alone: centred on it, it heads the odd group around it."""
 
     def labels(a: int, b: int) -> bool:
         return len(labelled.intersection(range(a, b + 1))) >= 2
@@ -398,7 +403,7 @@ def _centred_group(
     if gutter is None:
         # over an odd group the heading stands over the middle column: only a centre that matches the
         # group's, and not that column's, tells it apart from the column's own label
-        if any(abs(centre - (lo + hi) / 2) <= tol for lo, hi in extents[1:]):
+        if not wider and any(abs(centre - (lo + hi) / 2) <= tol for lo, hi in extents[1:]):
             return None
         groups = [(i, j) for i in range(floor, first + 1) for j in range(max(last, i + 1), ceiling + 1)
                   if centred(i, j, 0.0) and labels(i, j)]

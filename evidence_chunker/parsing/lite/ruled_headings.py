@@ -153,6 +153,10 @@ def take_headings_above(table: FoundTable, lines: Sequence[Line], settings: Lite
     if geometry is None or not above:
         return []
     bounds, extents = geometry
+    if _join_corner_heading(table, above[-1], bounds, settings):
+        above = above[:-1]
+        if not above:
+            return []
     size = above[-1].size
     # the grid's top edge stands for its first row: the headings are read upwards from it
     top_edge = Line([Phrase([Word("", table.x0, table.top, table.x1, table.top + size, size, False, "")])])
@@ -194,6 +198,26 @@ def take_headings_above(table: FoundTable, lines: Sequence[Line], settings: Lite
     _insert_heading_rows(table, rows, bounds)
     table.top = min(table.top, min(line.top for line in headings))
     return [*headings, *labels]
+
+
+def _join_corner_heading(table: FoundTable, line: Line, bounds: list[float], settings: LiteSettings) -> bool:
+    """Join ``line``, right above the grid, to the label column's heading in the grid's first row when it
+    is that heading's first line: over the label column alone, set flush with it and a wrap's gap above
+    ("In millions, except percentages and basis" over "points ("bps")"). Read as a line above the grid,
+    it ended the headings there as a title, and the period and "Change" headings above it were lost.
+    True when joined (the table grows over the line)."""
+    corner = next((c for c in table.cells if c.row == 0 and c.col == 0 and c.column_header and c.text.strip()), None)
+    if (
+        corner is None
+        or len(line.phrases) != 1
+        or line.x1 > bounds[1]
+        or abs(line.x0 - corner.x0) > line.size
+        or corner.top - line.bottom > settings.wrap_gap * line.size
+    ):
+        return False
+    corner.text = f"{line.text} {corner.text}"
+    corner.top = table.top = min(corner.top, line.top)
+    return True
 
 
 def is_heading_grid(table: FoundTable) -> bool:
