@@ -91,3 +91,17 @@ def test_a_period_spelled_out_gives_no_word_pairs():
     repo = SemanticRepository()
     repo.add(compile(report, "credit"))
     assert "비중" in repo.search("2025년 9월 말 영업자산에서 비중이 가장 큰 부문은?", k=1)[0].text
+
+
+def test_a_period_printed_as_a_fiscal_ordinal_is_the_rows_own_term():
+    from semantic_json.search.lexical import INHERITED_WEIGHT
+
+    report = ("<표 1> 요약 재무상태표\n구 분 | 제 28 기 3분기말 (2025.09.30) | 제 27 기말 (2024.12.31)\n"
+              "자산총계 | 29,084,930 | 26,448,704\n\n"
+              "<표 2> 요약 손익계산서\n과 목 | 제 28 기 3분기 누적 | 제 27 기 3분기 누적\n"
+              "재보험손익 | 제 28 기 3분기 누적: (41,285) | 제 27 기 3분기 누적: (55,240)\n")
+    doc = compile(report, "ins")
+    row = next(u for u in doc.units if u.kind == "table_row" and u.text.startswith("재보험손익"))
+    # as own as "2024년 3분기 누적" printed in a cell would be; without the report's offset only inherited
+    assert unit_fields(row, 1997)["2024q3"] == 1.0
+    assert unit_fields(row)["2024q3"] == INHERITED_WEIGHT
