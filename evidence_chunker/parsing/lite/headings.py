@@ -10,7 +10,7 @@ from typing import NamedTuple, Sequence
 from semantic_json.rules.patterns import find_unit, is_caption, is_quantity, is_unit_alone, is_year
 from .settings import LiteSettings
 from .found_tables import Edge, bound_index
-from .text import Line, Phrase, Word, horizontal_overlap
+from .text import Line, Phrase, Word, horizontal_overlap, stacked_on
 
 
 def is_short(phrase: Phrase, settings: LiteSettings) -> bool:
@@ -105,10 +105,11 @@ def header_lines_above(
     """
     out: list[Line] = []
     sections = 0  # section labels right above the first row, kept only when headings lie above them
+    wraps = 0  # upper lines of headings wrapped over several lines: one heading line with the lines below
     k = start - 1
     below = lines[start]
     width = x_hi - x_lo
-    while k >= 0 and len(out) < settings.max_header_lines + sections:
+    while k >= 0 and len(out) < settings.max_header_lines + sections + wraps:
         line = lines[k]
         if bounds is not None and extents is not None:
             line = split_heading_line(line, bounds, extents, settings)
@@ -145,6 +146,7 @@ def header_lines_above(
         if len(line.phrases) == 1 and line.phrases[0].x0 <= x_lo + size and line.phrases[0].bold and len(out) == 0 \
                 and not any(a < line.x1 for a, _ in gutters) and not unit_label(line, gutters):
             break  # a bold label standing above the first column: a title, not a heading row
+        wraps += len(out) > sections and stacked_on(line, below, settings.wrap_gap * size, settings.align_tolerance * size)
         out.insert(0, line)
         below = line
         k -= 1
@@ -197,8 +199,7 @@ def _section_label(line: Line, above: Line | None, x_lo: float, gutters: list[tu
         return False
     if phrase.text.rstrip().endswith(":") and is_short(phrase, settings):
         return True
-    # few words; the label column bounds its width (a row label may be wider than a heading, and so may a
-    # bold section label: "Basic Earnings Per Common Share:")
+    # few words; the label column bounds its width (a row label, a section label may be wider than a heading)
     return (len(phrase.words) <= settings.short_phrase_words
             and (find_unit(phrase.text) is None or phrase.text.rstrip().endswith(":"))
             and above is not None and _heads_values(above, line, gutters, settings))

@@ -188,6 +188,16 @@ def vertical_overlap(a_top: float, a_bottom: float, b_top: float, b_bottom: floa
     return max(0.0, min(a_bottom, b_bottom) - max(a_top, b_top))
 
 
+def stacked_on(upper: Line, lower: Line, gap: float, tol: float) -> bool:
+    """True when ``upper`` ends at most ``gap`` above ``lower`` and each of its phrases stands over one of
+    ``lower``'s, centred or right-aligned with it within ``tol``: the upper lines of headings wrapped over
+    both ("Previous" over "Accounting" over "Principle", each over its own column)."""
+    return lower.top - upper.bottom <= gap and all(
+        any(abs(p.x0 + p.x1 - q.x0 - q.x1) <= 2 * tol or abs(p.x1 - q.x1) <= tol for q in lower.phrases)
+        for p in upper.phrases
+    )
+
+
 def same_baseline(a_top: float, a_bottom: float, b_top: float, b_bottom: float, ratio: float) -> bool:
     """True when two extents overlap by at least ``ratio`` of the smaller height."""
     smaller = max(min(a_bottom - a_top, b_bottom - b_top), _MIN_HEIGHT)
