@@ -12,6 +12,10 @@ its own group, every heading spans its whole group.
 
 Headings nest: a heading over a heading that spans several columns heads all of them ("Change" over
 "2022 vs. 2021", which spans the "$" and "%" columns), however narrowly its words stand over one.
+
+In a ruled grid a heading centred over its column and columns beside it that have no heading of their
+own heads them all (:func:`centre_ruled_headings`): Amcor prints each year over an amount and its
+percent of sales, and the grid puts the year in the cell of the one its words' centre falls in.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from __future__ import annotations
 import re
 
 from .found_tables import Cell, FoundTable
+from .settings import LiteSettings
 
 #: A footnote mark after a label ("2018 (1)", "2017*", "2016ᵃ"): the same label as without it.
 _NOTE_MARK = re.compile(r"(?:\s*(?:\(\w{1,2}\)|\*+|[⁽⁾⁰¹²³⁴⁵⁶⁷⁸⁹ᵃᵇᶜᵈ]+))+$")
@@ -124,3 +129,35 @@ def _span_row(table: FoundTable, row: int, groups: list[list[int]]) -> None:
             text=heading.text, bold=heading.bold, font=heading.font, column_header=True,
         ))
     table.cells = sorted(kept, key=lambda c: (c.row, c.col))
+
+
+def centre_ruled_headings(table: FoundTable, settings: LiteSettings) -> FoundTable:
+    """``table`` with each heading of a ruled grid's header rows widened over the empty heading cells
+    beside it (of one row and column each, up to the next heading) when its printed words are centred
+    (within ``align_tolerance`` em) over those columns and its own together, and not over its own
+    columns alone: the widest such run."""
+    if table.kind != "ruled":
+        return table
+    for heading in [c for c in table.cells if c.column_header and c.ink and c.text.strip() and c.col > 0]:
+        row = {c.col: c for c in table.cells if c.row == heading.row and c.row_span == 1 and c.col_span == 1
+               and c.column_header and not c.text.strip() and c.col > 0}
+        lo, hi, size = heading.ink
+        centre, tol = (lo + hi) / 2, settings.align_tolerance * size
+        if abs(centre - (heading.x0 + heading.x1) / 2) <= tol:
+            continue
+        left = [heading.col]
+        while left[-1] - 1 in row:
+            left.append(left[-1] - 1)
+        right = [heading.end_col - 1]
+        while right[-1] + 1 in row:
+            right.append(right[-1] + 1)
+        runs = [(a, b) for a in left for b in right
+                if abs(centre - ((row[a].x0 if a in row else heading.x0) + (row[b].x1 if b in row else heading.x1)) / 2) <= tol]
+        if not runs:
+            continue
+        first, last = max(runs, key=lambda run: run[1] - run[0])
+        taken = [row[k] for k in range(first, last + 1) if k in row]
+        heading.x0, heading.x1 = min(heading.x0, *(c.x0 for c in taken)), max(heading.x1, *(c.x1 for c in taken))
+        heading.col, heading.col_span = first, last - first + 1
+        table.cells = [c for c in table.cells if all(c is not t for t in taken)]
+    return table

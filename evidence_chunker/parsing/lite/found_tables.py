@@ -52,6 +52,8 @@ class Cell:
     column_header: bool = False
     row_header: bool = False
     row_section: bool = False
+    #: Where the text is printed, (x0, x1, size) in points, when the grid's box is wider than it (ruled cells).
+    ink: tuple[float, float, float] | None = None
 
     @property
     def end_row(self) -> int:

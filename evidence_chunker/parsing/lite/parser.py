@@ -51,7 +51,7 @@ from .settings import LiteSettings
 from .spacing import join_letter_fragments
 from .zones import page_zones
 from .borderless import find_aligned_tables
-from .column_groups import span_group_headings
+from .column_groups import centre_ruled_headings, span_group_headings
 from .ruled import find_ruled_tables
 from .ruled_headings import (
     is_heading_grid, join_continuations, repeats_labels, runs_between_grids, stack_heading_grids,
@@ -213,7 +213,7 @@ class LiteParser:
         tables = join_continuations(tables, settings)
         for table in tables:
             if table.kind != "index":
-                span_group_headings(table)
+                span_group_headings(centre_ruled_headings(table, settings))
         return tables
 
     def _order(self, phrases: list[Phrase], tables: list[FoundTable], body: BodyStyle, rules: PageRules) -> list[Paragraph | FoundTable]:

@@ -420,6 +420,8 @@ def _grid_cells(grid: _Grid, words: Sequence[Word]) -> list[Cell]:
                 row=r, col=c, row_span=height, col_span=width,
                 x0=xs[c], top=ys[r], x1=xs[c + width], bottom=ys[r + height],
                 text=_words_text(cell_words), bold=mostly_bold(cell_words), font=main_font(cell_words),
+                ink=(min(w.x0 for w in cell_words), max(w.x1 for w in cell_words), max(w.size for w in cell_words))
+                if cell_words else None,
             )
             cells.append(cell)
             for rr in range(r, r + height):

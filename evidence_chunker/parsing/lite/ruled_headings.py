@@ -94,7 +94,7 @@ def _insert_heading_rows(table: FoundTable, rows: list[list[tuple[int, int, list
             table.cells.append(Cell(
                 row=r, col=first, row_span=1, col_span=last - first + 1, x0=bounds[first], top=min(p.top for p in pieces),
                 x1=bounds[last + 1], bottom=max(p.bottom for p in pieces), text=" ".join(p.text for p in pieces),
-                bold=all(p.bold for p in pieces), font=pieces[0].font, column_header=True,
+                bold=all(p.bold for p in pieces), font=pieces[0].font, column_header=True, ink=_ink(pieces),
             ))
             covered.update(range(first, last + 1))
         row_top = min(p.top for _, _, pieces in row for p in pieces)
@@ -105,6 +105,14 @@ def _insert_heading_rows(table: FoundTable, rows: list[list[tuple[int, int, list
                                         x1=bounds[k + 1], bottom=row_bottom, text="", column_header=True))
     table.cells.sort(key=lambda c: (c.row, c.col))
     table.n_rows += taken
+
+
+def _ink(pieces: Sequence[Phrase | Cell]) -> tuple[float, float, float] | None:
+    """Where ``pieces`` (a line's phrases, or a heading grid's cells) print their text: (x0, x1, size)."""
+    inks = [p.ink if isinstance(p, Cell) else (p.x0, p.x1, p.size) for p in pieces]
+    if any(ink is None for ink in inks):
+        return None
+    return min(i[0] for i in inks), max(i[1] for i in inks), max(i[2] for i in inks)
 
 
 def repeats_labels(table: FoundTable) -> bool:
