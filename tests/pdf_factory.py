@@ -90,3 +90,24 @@ def statement_body(rows: list[list[str]], widths: list[int], ruled: bool = True,
         style.insert(0, ("GRID", (0, 0), (-1, -1), 0.5, "black"))
     body.setStyle(TableStyle(style))
     return body
+
+
+def draw_ruled_grid(c, bounds: list[float], top: float, pitch: float, rows: list[list[str]], size: float = 8,
+                    bold_rows: int = 0) -> None:
+    """Draw ``rows`` on the reportlab canvas ``c`` as a ruled grid: every row and column boundary a rule
+    (``bounds``: column boundaries in points; ``top``: the grid's top in points from the bottom; rows
+    ``pitch`` points apart), labels left-aligned and figures right-aligned, the first ``bold_rows`` in bold;
+    then the page and the file are finished."""
+    c.setLineWidth(0.5)
+    for r in range(len(rows) + 1):
+        c.line(bounds[0], top - r * pitch, bounds[-1], top - r * pitch)
+    for x in bounds:
+        c.line(x, top, x, top - len(rows) * pitch)
+    for r, row in enumerate(rows):
+        base = top - (r + 1) * pitch + 3
+        c.setFont("Helvetica-Bold" if r < bold_rows else "Helvetica", size)
+        c.drawString(bounds[0] + 2, base, row[0])
+        for k, text in enumerate(row[1:], start=1):
+            c.drawRightString(bounds[k + 1] - 3, base, text)
+    c.showPage()
+    c.save()

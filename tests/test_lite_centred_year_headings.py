@@ -17,6 +17,7 @@ import pytest
 pytest.importorskip("reportlab")
 
 from evidence_chunker import EvidenceChunker  # noqa: E402
+from pdf_factory import draw_ruled_grid  # noqa: E402
 
 SIZE = 8
 PITCH = 12
@@ -43,19 +44,7 @@ def _build(path: Path) -> Path:
     c.drawString(BOUNDS[0] + 2, TOP + 3, "($ in millions)")
     c.drawCentredString(_centre(1, 2), TOP + 3, "2022")
     c.drawCentredString(_centre(3, 4), TOP + 3, "2021")
-    c.setFont("Helvetica", SIZE)
-    c.setLineWidth(0.5)
-    for r in range(len(BODY) + 1):
-        c.line(BOUNDS[0], TOP - r * PITCH, BOUNDS[-1], TOP - r * PITCH)
-    for x in BOUNDS:
-        c.line(x, TOP, x, TOP - len(BODY) * PITCH)
-    for r, row in enumerate(BODY):
-        base = TOP - (r + 1) * PITCH + 3
-        c.drawString(BOUNDS[0] + 2, base, row[0])
-        for k, text in enumerate(row[1:], start=1):
-            c.drawRightString(BOUNDS[k + 1] - 3, base, text)
-    c.showPage()
-    c.save()
+    draw_ruled_grid(c, BOUNDS, TOP, PITCH, BODY, SIZE)
     return path
 
 

@@ -19,6 +19,7 @@ import pytest
 pytest.importorskip("reportlab")
 
 from evidence_chunker import EvidenceChunker  # noqa: E402
+from pdf_factory import draw_ruled_grid  # noqa: E402
 
 SIZE = 8
 PITCH = 12
@@ -47,20 +48,7 @@ def _build(path: Path) -> Path:
     c.drawCentredString(_centre(4, 5), TOP + 2 + PITCH, "2022 vs. 2021")
     c.drawCentredString(_centre(6, 7), TOP + 2 + PITCH, "2021 vs. 2020")
     c.drawString(BOUNDS[0] + 2, TOP + 2, "In millions, except percentages")
-    rows = [HEADER, *BODY]
-    c.setLineWidth(0.5)
-    for r in range(len(rows) + 1):
-        c.line(BOUNDS[0], TOP - r * PITCH, BOUNDS[-1], TOP - r * PITCH)
-    for x in BOUNDS:
-        c.line(x, TOP, x, TOP - len(rows) * PITCH)
-    for r, row in enumerate(rows):
-        y = TOP - (r + 1) * PITCH + 3
-        c.setFont("Helvetica-Bold" if r == 0 else "Helvetica", SIZE)
-        c.drawString(BOUNDS[0] + 2, y, row[0])
-        for k, text in enumerate(row[1:], start=1):
-            c.drawRightString(BOUNDS[k + 1] - 3, y, text)
-    c.showPage()
-    c.save()
+    draw_ruled_grid(c, BOUNDS, TOP, PITCH, [HEADER, *BODY], SIZE, bold_rows=1)
     return path
 
 
