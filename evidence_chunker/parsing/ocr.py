@@ -100,48 +100,111 @@ def find_tessdata(languages: str, folder: str = "") -> tuple[Path | None, str]:
     return None, f"no language data for {'+'.join(missing)} in {where}"
 
 
+class Piece(NamedTuple):
+    """A word as Tesseract returns it, with where it stands and which language read it."""
+
+    text: str
+    box: tuple[int, int, int, int]
+    line: tuple[int, int, int, int]
+    confidence: float
+    language: str
+    joins: bool  # no space before it on its line: it continues the word before
+
+
+def read_pieces(api: Any) -> list[Piece]:
+    """The words of the image ``api`` has just recognised, in reading order."""
+    import tesserocr
+
+    level, line_level = tesserocr.RIL.WORD, tesserocr.RIL.TEXTLINE
+    out: list[Piece] = []
+    for piece in tesserocr.iterate_level(api.GetIterator(), level):
+        box = piece.BoundingBox(level)
+        try:
+            text = (piece.GetUTF8Text(level) or "").strip()
+        except RuntimeError:  # an empty word
+            continue
+        if not text or box is None:
+            continue
+        joins = bool(out) and not piece.IsAtBeginningOf(line_level) and piece.BlanksBeforeWord() == 0
+        out.append(Piece(text, box, piece.BoundingBox(line_level) or box, max(0.0, piece.Confidence(level)) / _PERCENT,
+                          piece.WordRecognitionLanguage() or "", joins))
+    return out
+
+
+class ReadWord(NamedTuple):
+    """A word of a page with the languages that read its pieces and its text line's box (pixels)."""
+
+    word: OcrWord
+    languages: frozenset[str]
+    line: tuple[int, int, int, int]
+
+
+def join_pieces(pieces: list[Piece]) -> list[ReadWord]:
+    """Words of Tesseract's pieces: pieces with no space between them are one word (Korean comes back a
+    syllable a piece), its confidence weighed by characters."""
+    words: list[ReadWord] = []
+    for p in pieces:
+        if words and p.joins:
+            last, languages, line = words[-1]
+            chars, n = len(last.text), len(p.text)
+            words[-1] = ReadWord(OcrWord(
+                last.text + p.text, min(last.x0, p.box[0]), min(last.top, p.box[1]), max(last.x1, p.box[2]),
+                max(last.bottom, p.box[3]), last.line_top, last.line_bottom,
+                (last.confidence * chars + p.confidence * n) / (chars + n),
+            ), languages | {p.language}, line)
+            continue
+        words.append(ReadWord(OcrWord(p.text, *p.box, p.line[1], p.line[3], p.confidence), frozenset({p.language}), p.line))
+    return words
+
+
 class OcrEngine:
     """One Tesseract engine (tesserocr) for a language set; ``read`` turns a page image into words."""
 
-    def __init__(self, api: Any, languages: str):
+    def __init__(self, api: Any, languages: str, line_api: Any = None, line_readers: dict[str, Any] | None = None,
+                 latinless: frozenset[str] = frozenset()):
         self._api = api
         self.languages = languages
+        self._line_api = line_api
+        #: Each language of a multi-language set alone, reading one text line, and those of them without
+        #: Latin letters, for :mod:`.ocr_rereads`.
+        self.line_readers = line_readers or {}
+        self.latinless = latinless
 
     def read(self, image: Any, timeout: float) -> OcrPage:
         """Words of a PIL image; Tesseract's own words are joined where it printed no space between them
-        (Korean comes back a syllable per word), each with its text line's top and bottom."""
-        import tesserocr
+        (Korean comes back a syllable per word), each with its text line's top and bottom; words that
+        a language without Latin letters read as figures are read again (:func:`.ocr_rereads.reread_figures`)."""
+        from .ocr_rereads import reread_figures
 
         api = self._api
         api.SetImage(image)
         if not api.Recognize(timeout=max(1, int(timeout * _MS_PER_S))):
             api.Clear()
             return OcrPage([], True)
-        level, line_level = tesserocr.RIL.WORD, tesserocr.RIL.TEXTLINE
-        words: list[OcrWord] = []
-        joined: list[int] = []  # characters in each word, to weigh the confidences of joined pieces
-        iterator = api.GetIterator()
-        for piece in tesserocr.iterate_level(iterator, level):
-            text = (piece.GetUTF8Text(level) or "").strip()
-            box = piece.BoundingBox(level)
-            if not text or box is None:
-                continue
-            line = piece.BoundingBox(line_level) or box
-            confidence = max(0.0, piece.Confidence(level)) / _PERCENT
-            starts_line = piece.IsAtBeginningOf(line_level)
-            if words and not starts_line and piece.BlanksBeforeWord() == 0:
-                last, chars = words[-1], joined[-1]
-                words[-1] = OcrWord(
-                    last.text + text, min(last.x0, box[0]), min(last.top, box[1]), max(last.x1, box[2]),
-                    max(last.bottom, box[3]), last.line_top, last.line_bottom,
-                    (last.confidence * chars + confidence * len(text)) / (chars + len(text)),
-                )
-                joined[-1] = chars + len(text)
-                continue
-            words.append(OcrWord(text, *box, line[1], line[3], confidence))
-            joined.append(len(text))
+        words = join_pieces(read_pieces(api))
         api.Clear()
-        return OcrPage(words, False)
+        if self.line_readers:
+            words = reread_figures(words, image, self.line_readers, self.latinless, timeout)
+        return OcrPage([w.word for w in words], False)
+
+    def read_line(self, image: Any, timeout: float) -> list[OcrWord]:
+        """Words of a PIL image holding one line of text: the most confident reading (by characters) of
+        the engine's languages together and, for a set with a language without Latin letters, of each
+        alone (:mod:`.ocr_rereads`); none on timeout."""
+        best: list[OcrWord] = []
+        best_confidence = -1.0
+        for api in [self._line_api or self._api, *self.line_readers.values()]:
+            api.SetImage(image)
+            if not api.Recognize(timeout=max(1, int(timeout * _MS_PER_S))):
+                api.Clear()
+                continue
+            words = [w.word for w in join_pieces(read_pieces(api))]
+            api.Clear()
+            chars = sum(len(w.text) for w in words)
+            confidence = sum(w.confidence * len(w.text) for w in words) / chars if chars else 0.0
+            if confidence > best_confidence:
+                best, best_confidence = words, confidence
+        return best
 
 
 _ENGINES: dict[tuple[str, str, int], OcrEngine] = {}
@@ -164,10 +227,19 @@ def ocr_engine(languages: str, tessdata: str, pdf_path: Path, psm: int = DEFAULT
             import tesserocr
         except ImportError:
             raise OcrUnavailableError(pdf_path, f"the tesserocr binding is not installed; {HOW_TO_INSTALL_OCR}") from None
-        try:
-            api = tesserocr.PyTessBaseAPI(path=str(folder) + os.sep, lang=languages, psm=psm)
-        except RuntimeError as exc:
-            raise OcrUnavailableError(pdf_path, f"Tesseract could not load {languages} from {folder} ({exc}); "
-                                                f"{HOW_TO_INSTALL_OCR}") from None
-        engine = _ENGINES[key] = OcrEngine(api, languages)
+        from .ocr_rereads import languages_without_latin
+
+        def load(names: str, mode: int) -> Any:
+            try:
+                return tesserocr.PyTessBaseAPI(path=str(folder) + os.sep, lang=names, psm=mode)
+            except RuntimeError as exc:
+                raise OcrUnavailableError(pdf_path, f"Tesseract could not load {names} from {folder} ({exc}); "
+                                                    f"{HOW_TO_INSTALL_OCR}") from None
+
+        api = load(languages, psm)
+        names = languages.split("+")
+        latinless = languages_without_latin(folder, names) if len(names) > 1 else frozenset()
+        readers = {name: load(name, tesserocr.PSM.SINGLE_LINE) for name in names} if latinless else {}
+        line_api = load(languages, tesserocr.PSM.SINGLE_LINE)
+        engine = _ENGINES[key] = OcrEngine(api, languages, line_api, readers, latinless)
     return engine
