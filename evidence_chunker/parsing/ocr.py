@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from ..errors import OcrUnavailableError
+from .ocr_rereads import languages_without_latin, reread_figures
+from .ocr_words import OcrWord, join_pieces, read_pieces
 
 __all__ = [
     "OcrOptions", "OcrEngine", "OcrPage", "OcrWord", "TESSERACT_APT_PACKAGES", "HOW_TO_INSTALL_OCR", "find_tessdata", "ocr_engine",
@@ -54,26 +56,10 @@ TESSDATA_FOLDERS = (
     "/usr/share/tesseract-ocr/5/tessdata", "/usr/share/tesseract-ocr/4.00/tessdata", "/usr/share/tessdata",
     "/usr/local/share/tessdata", "/opt/homebrew/share/tessdata",
 )
-#: Tesseract's confidences are percentages.
-_PERCENT = 100.0
 _MS_PER_S = 1000
 #: Tesseract uses OpenMP threads within a page; pages already run in parallel, one per worker process,
 #: and extra threads on the same cores only add contention.
 _THREADS_ENV = "OMP_THREAD_LIMIT"
-
-
-class OcrWord(NamedTuple):
-    """A word as Tesseract read it: text, box in image pixels (top-down), the box of its text line
-    (pixels), and its confidence (0..1)."""
-
-    text: str
-    x0: int
-    top: int
-    x1: int
-    bottom: int
-    line_top: int
-    line_bottom: int
-    confidence: float
 
 
 class OcrPage(NamedTuple):
@@ -100,63 +86,6 @@ def find_tessdata(languages: str, folder: str = "") -> tuple[Path | None, str]:
     return None, f"no language data for {'+'.join(missing)} in {where}"
 
 
-class Piece(NamedTuple):
-    """A word as Tesseract returns it, with where it stands and which language read it."""
-
-    text: str
-    box: tuple[int, int, int, int]
-    line: tuple[int, int, int, int]
-    confidence: float
-    language: str
-    joins: bool  # no space before it on its line: it continues the word before
-
-
-def read_pieces(api: Any) -> list[Piece]:
-    """The words of the image ``api`` has just recognised, in reading order."""
-    import tesserocr
-
-    level, line_level = tesserocr.RIL.WORD, tesserocr.RIL.TEXTLINE
-    out: list[Piece] = []
-    for piece in tesserocr.iterate_level(api.GetIterator(), level):
-        box = piece.BoundingBox(level)
-        try:
-            text = (piece.GetUTF8Text(level) or "").strip()
-        except RuntimeError:  # an empty word
-            continue
-        if not text or box is None:
-            continue
-        joins = bool(out) and not piece.IsAtBeginningOf(line_level) and piece.BlanksBeforeWord() == 0
-        out.append(Piece(text, box, piece.BoundingBox(line_level) or box, max(0.0, piece.Confidence(level)) / _PERCENT,
-                          piece.WordRecognitionLanguage() or "", joins))
-    return out
-
-
-class ReadWord(NamedTuple):
-    """A word of a page with the languages that read its pieces and its text line's box (pixels)."""
-
-    word: OcrWord
-    languages: frozenset[str]
-    line: tuple[int, int, int, int]
-
-
-def join_pieces(pieces: list[Piece]) -> list[ReadWord]:
-    """Words of Tesseract's pieces: pieces with no space between them are one word (Korean comes back a
-    syllable a piece), its confidence weighed by characters."""
-    words: list[ReadWord] = []
-    for p in pieces:
-        if words and p.joins:
-            last, languages, line = words[-1]
-            chars, n = len(last.text), len(p.text)
-            words[-1] = ReadWord(OcrWord(
-                last.text + p.text, min(last.x0, p.box[0]), min(last.top, p.box[1]), max(last.x1, p.box[2]),
-                max(last.bottom, p.box[3]), last.line_top, last.line_bottom,
-                (last.confidence * chars + p.confidence * n) / (chars + n),
-            ), languages | {p.language}, line)
-            continue
-        words.append(ReadWord(OcrWord(p.text, *p.box, p.line[1], p.line[3], p.confidence), frozenset({p.language}), p.line))
-    return words
-
-
 class OcrEngine:
     """One Tesseract engine (tesserocr) for a language set; ``read`` turns a page image into words."""
 
@@ -174,8 +103,6 @@ class OcrEngine:
         """Words of a PIL image; Tesseract's own words are joined where it printed no space between them
         (Korean comes back a syllable per word), each with its text line's top and bottom; words that
         a language without Latin letters read as figures are read again (:func:`.ocr_rereads.reread_figures`)."""
-        from .ocr_rereads import reread_figures
-
         api = self._api
         api.SetImage(image)
         if not api.Recognize(timeout=max(1, int(timeout * _MS_PER_S))):
@@ -227,8 +154,6 @@ def ocr_engine(languages: str, tessdata: str, pdf_path: Path, psm: int = DEFAULT
             import tesserocr
         except ImportError:
             raise OcrUnavailableError(pdf_path, f"the tesserocr binding is not installed; {HOW_TO_INSTALL_OCR}") from None
-        from .ocr_rereads import languages_without_latin
-
         def load(names: str, mode: int) -> Any:
             try:
                 return tesserocr.PyTessBaseAPI(path=str(folder) + os.sep, lang=names, psm=mode)

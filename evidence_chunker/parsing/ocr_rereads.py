@@ -16,7 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from .ocr import ReadWord, join_pieces, read_pieces
+from .ocr_words import ReadWord, join_pieces, read_pieces
 
 __all__ = ["languages_without_latin", "reread_figures"]
 
