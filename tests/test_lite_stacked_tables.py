@@ -42,14 +42,14 @@ def _note(path, title_between: str, heading_again: bool) -> None:
     c.save()
 
 
-def _tables(path):
+def _tables(path, title_between: str, heading_again: bool) -> list[list[list[str]]]:
+    """The cell texts, row by row, of every table the lite parser finds in the note :func:`_note` draws."""
+    _note(path, title_between, heading_again)
     return [[[cell.text for cell in row] for row in table.data.grid] for table in LiteParser().parse(path).document.tables]
 
 
 def test_a_plain_title_between_blank_lines_over_repeated_headings_starts_a_second_table(tmp_path):
-    path = tmp_path / "note.pdf"
-    _note(path, "Provision for Income Taxes", heading_again=True)
-    tables = _tables(path)
+    tables = _tables(tmp_path / "note.pdf", "Provision for Income Taxes", heading_again=True)
     assert len(tables) == 2
     assert tables[0][-1] == ["Total", "6,392", "7,204", "6,795"]
     assert tables[1][0] == ["(Millions)", "2022", "2021", "2020"]
@@ -58,8 +58,6 @@ def test_a_plain_title_between_blank_lines_over_repeated_headings_starts_a_secon
 
 
 def test_a_section_label_with_rows_under_it_keeps_one_table(tmp_path):
-    path = tmp_path / "note.pdf"
-    _note(path, "Current and deferred", heading_again=False)
-    tables = _tables(path)
+    tables = _tables(tmp_path / "note.pdf", "Current and deferred", heading_again=False)
     assert len(tables) == 1
     assert tables[0][-1] == ["Total", "1,303", "1,457", "1,475"]

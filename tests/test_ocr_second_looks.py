@@ -5,33 +5,20 @@ sample_pdfs/ (benchmarks/scans.py); the tests skip where Tesseract cannot run.""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-
-import pytest
-
 from evidence_chunker.parsing import LiteParser
 from evidence_chunker.parsing.lite.ocr_pages import read_missed_ink
 from evidence_chunker.parsing.lite.settings import LiteSettings
-from evidence_chunker.parsing.ocr import find_tessdata, ocr_engine
+from evidence_chunker.parsing.ocr import ocr_engine
 from evidence_chunker.parsing.ocr_rereads import languages_without_latin
-from repo_paths import BENCHMARKS, SAMPLE_PDFS
+from ocr_support import TESSDATA, needs_tesseract, scan_pdf
+from repo_paths import SAMPLE_PDFS
 
-sys.path.insert(0, str(BENCHMARKS))
-
-from scans import scan_pdf  # noqa: E402
-
-_FOLDER, _WHY = find_tessdata(LiteSettings().ocr_languages)
-pytestmark = pytest.mark.skipif(
-    _FOLDER is None or importlib.util.find_spec("tesserocr") is None,
-    reason=f"Tesseract cannot run here ({_WHY or 'tesserocr is not installed'}): "
-    "apt-get install tesseract-ocr tesseract-ocr-kor tesseract-ocr-eng; pip install tesserocr",
-)
+pytestmark = needs_tesseract
 
 
 def test_which_languages_lack_latin_letters_comes_from_their_language_data():
-    assert languages_without_latin(_FOLDER, ["kor", "eng"]) == {"kor"}
-    assert languages_without_latin(_FOLDER / "missing", ["kor"]) == frozenset()  # unreadable: assumed to have them
+    assert languages_without_latin(TESSDATA, ["kor", "eng"]) == {"kor"}
+    assert languages_without_latin(TESSDATA / "missing", ["kor"]) == frozenset()  # unreadable: assumed to have them
 
 
 def test_a_figure_with_a_latin_letter_in_a_korean_row_is_read_as_printed(tmp_path):
