@@ -23,7 +23,6 @@ from ..errors import ChunkerUnavailableError
 from ..units.geometry import item_boxes, normalise
 from ..parsing.parsed import ParsedDoc
 from ..tokens import DEFAULT_TOKEN_LIMIT, count_tokens, get_encoding
-from ..units.evidence_unit import PageBox
 from .chunks import ChunkPart, TextChunk
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -145,7 +144,7 @@ def _part(items: list[DocItem], text: str, doc: DoclingDocument) -> ChunkPart:
     return ChunkPart(
         refs=[item.self_ref for item in items],
         text=text,
-        page_boxes=[PageBox(page=box.page, bbox=box.bbox) for box in boxes],
+        page_boxes=boxes,
         bbox=normalise(boxes[0], doc) if boxes else (0.0, 0.0, 0.0, 0.0),
     )
 
