@@ -24,7 +24,6 @@ parses); everything after the parser runs in full.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 import shutil
