@@ -100,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
           + " ".join(f"{totals[s] * 1e3:>10.1f}" for s in STAGES)
           + f" {grand * 1e3:>8.1f} {grand * 1e3 / pages_total:>8.1f}")
     print("per page (ms): " + ", ".join(f"{s} {totals[s] * 1e3 / pages_total:.1f}" for s in STAGES)
-          + f"; share of build: " + ", ".join(f"{s} {totals[s] / grand:.0%}" for s in STAGES))
+          + "; share of build: " + ", ".join(f"{s} {totals[s] / grand:.0%}" for s in STAGES))
     print(f"one-off costs: import evidence_chunker {import_seconds:.2f} s; first build (loads docling-core's "
           f"chunker, and transformers/torch when installed, plus the cl100k file) {cold_seconds:.2f} s")
     return 0

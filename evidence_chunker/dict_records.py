@@ -4,7 +4,7 @@ A class that derives from :class:`DictRecord` is declared once, as a dataclass; 
 ``from_dict`` follow its fields and their annotations:
 
 * ``to_dict`` writes every field in declaration order, None included: a set becomes a sorted list, a tuple
-  a list, a nested record its own dict.
+  a list, a nested record (or pydantic model, semantic_json's ``PageBox``) its own dict.
 * ``from_dict`` reads those dicts back. A key that is missing, or None for a field that is not optional,
   takes the field's default; every other value must have the annotated type (an int is accepted for a
   float), else :class:`~evidence_chunker.errors.CorpusFormatError` names the class, the field and what
@@ -18,6 +18,8 @@ import types
 import typing
 from functools import cache
 from typing import Any, ClassVar, Literal, TypeVar, Union
+
+from pydantic import BaseModel, ValidationError
 
 from .errors import CorpusFormatError
 
@@ -42,21 +44,38 @@ class DictRecord:
     @classmethod
     def read_json(cls: type[R], data: Any, where: str) -> R:
         """``from_dict`` for a dict found at ``where`` ("TextChunk.parts[2]"), the path errors name."""
-        _checked(data, isinstance(data, dict), "a JSON object", where)
-        known = field_types(cls)
-        unknown = set(data) - set(known)
-        if unknown and cls.refuse_unknown_keys:
-            raise CorpusFormatError(f"{where}: unknown fields {sorted(unknown)}")
-        required = _required_fields(cls)
-        values = {}
-        for field, hint in known.items():
-            if field not in data and field in required:
-                raise CorpusFormatError(f"{where}.{field}: missing; every {cls.__name__} has one")
-            value = data.get(field)
-            if value is None and field not in required and not _is_optional(hint):
-                continue  # absent, or None where None cannot stand: the default
-            values[field] = from_json(value, hint, f"{where}.{field}")
-        return cls(**values)
+        return cls(**_field_values(cls, data, where, field_types(cls), _required_fields(cls), cls.refuse_unknown_keys))
+
+
+def _field_values(cls: type, data: Any, where: str, known: dict[str, Any], required: frozenset[str],
+                  refuse_unknown_keys: bool) -> dict[str, Any]:
+    """The values of the fields ``known`` (name: annotation) read from the JSON object ``data`` found at
+    ``where``; a field absent, or None where None cannot stand, is left out (it takes its default)."""
+    _checked(data, isinstance(data, dict), "a JSON object", where)
+    unknown = set(data) - set(known)
+    if unknown and refuse_unknown_keys:
+        raise CorpusFormatError(f"{where}: unknown fields {sorted(unknown)}")
+    values = {}
+    for field, hint in known.items():
+        if field not in data and field in required:
+            raise CorpusFormatError(f"{where}.{field}: missing; every {cls.__name__} has one")
+        value = data.get(field)
+        if value is None and field not in required and not _is_optional(hint):
+            continue  # absent, or None where None cannot stand: the default
+        values[field] = from_json(value, hint, f"{where}.{field}")
+    return values
+
+
+def _read_model(cls: type[BaseModel], data: Any, where: str) -> BaseModel:
+    """A pydantic model (semantic_json's ``PageBox``) read field by field like a record, keys that name no
+    field ignored; what the model itself refuses (a page below 1) is a CorpusFormatError naming ``where``."""
+    known = {name: info.annotation for name, info in cls.model_fields.items()}
+    required = frozenset(name for name, info in cls.model_fields.items() if info.is_required())
+    try:
+        return cls(**_field_values(cls, data, where, known, required, refuse_unknown_keys=False))
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
+        raise CorpusFormatError(f"{where}: {problems}") from None
 
 
 @cache
@@ -111,6 +130,8 @@ def from_json(value: Any, hint: Any, where: str) -> Any:
         return _checked(value, value in args, f"one of {list(args)}", where)
     if isinstance(hint, type) and issubclass(hint, DictRecord):
         return hint.read_json(value, where)
+    if isinstance(hint, type) and issubclass(hint, BaseModel):
+        return _read_model(hint, value, where)
     if origin in (list, set, frozenset, tuple):
         return _read_collection(value, origin, args, where)
     if origin is dict:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from .corpus.assemble import build_corpus_parsed, mark_ocr
 from .corpus.consumed import ConsumedStats
-from .tokens import DEFAULT_TOKEN_LIMIT
+from .tokens import DEFAULT_TOKEN_LIMIT, Tokenizer, tokenizer_for
 from .units.build import BuildSettings, build_units
 from .units.filing import filing_profile
 from .units.split import SplitStats, split_oversized_units
@@ -48,11 +48,17 @@ class Pipeline:
     settings: BuildSettings = field(default_factory=BuildSettings)
     token_limit: int = DEFAULT_TOKEN_LIMIT
 
+    @property
+    def tokenizer(self) -> Tokenizer:
+        """The one Tokenizer of ``token_limit`` that split units and Text Chunks count with."""
+        return tokenizer_for(self.token_limit)
+
     def units(self, parsed: "ParsedDoc", doc_id: str) -> tuple[list["EvidenceUnit"], SplitStats]:
         """Evidence Units of every table of ``parsed`` (units over the token limit split by rows, OCR pages
         marked), and what the split did."""
         stats = SplitStats()
-        units = split_oversized_units(build_units(parsed, doc_id, self.settings), stats, limit=self.token_limit)
+        units = split_oversized_units(build_units(parsed, doc_id, self.settings), stats,
+                                      limit=self.tokenizer.get_max_tokens())
         return mark_ocr(units, parsed.ocr_pages), stats
 
     def run(self, parsed: "ParsedDoc", doc_id: str | None = None, source_uri: str | None = None,
@@ -63,7 +69,7 @@ class Pipeline:
         units, split_stats = self.units(parsed, doc_id)
         filing = filing_profile(parsed.document)
         consumed = ConsumedStats()
-        corpus = build_corpus_parsed(parsed, units, doc_id, token_limit=self.token_limit, stats=consumed,
+        corpus = build_corpus_parsed(parsed, units, doc_id, token_limit=self.tokenizer.get_max_tokens(), stats=consumed,
                                      filing=filing)
         run = DocumentRun(parsed, doc_id, units, split_stats, filing, consumed, corpus)
         if document:

@@ -1,13 +1,16 @@
 """Token counting with tiktoken's cl100k_base, offline.
 
 The BPE file ships inside the package (``data/``) and tiktoken checks its sha256 when it loads it, so
-counting works on a machine with no network. Nothing is loaded at import time.
+counting works on a machine with no network. Nothing is loaded at import time. The encoding is loaded once
+per process and shared: ``count_tokens`` and every ``Tokenizer`` (the token limit of split units and Text
+Chunks, in docling-core's tokenizer shape) count with it.
 """
 
 from __future__ import annotations
 
 import os
 import threading
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -68,6 +71,38 @@ def count_tokens(text: str) -> int:
 @lru_cache(maxsize=COUNTED_TEXTS)
 def _count(text: str) -> int:
     return len(get_encoding().encode(text, disallowed_special=()))
+
+
+@dataclass(frozen=True)
+class Tokenizer:
+    """cl100k_base counting under a token limit, in docling-core's ``BaseTokenizer`` shape (``count_tokens``,
+    ``get_max_tokens``, ``get_tokenizer``): what split units and Text Chunks count with. Every Tokenizer
+    counts with the one encoding of the process (``get_encoding``, loaded once) and its remembered counts;
+    ``tokenizer_for`` gives the one Tokenizer of a limit."""
+
+    max_tokens: int = DEFAULT_TOKEN_LIMIT
+
+    def __post_init__(self) -> None:
+        if self.max_tokens < 1:
+            raise ValueError(f"token_limit must be positive, got {self.max_tokens}")
+
+    def count_tokens(self, text: str) -> int:
+        """cl100k tokens of ``text`` (``count_tokens``)."""
+        return count_tokens(text)
+
+    def get_max_tokens(self) -> int:
+        return self.max_tokens
+
+    def get_tokenizer(self):
+        """What docling-core's chunker (semchunk) counts with: the counting function, which, unlike the
+        encoding's ``encode``, never raises on "<|endoftext|>" in a document."""
+        return count_tokens
+
+
+@lru_cache(maxsize=None)
+def tokenizer_for(max_tokens: int = DEFAULT_TOKEN_LIMIT) -> Tokenizer:
+    """The Tokenizer of ``max_tokens``, one per limit in a process (split and Text Chunks share it)."""
+    return Tokenizer(max_tokens)
 
 
 def count_eu_tokens(eu: "EvidenceUnit") -> int:

@@ -26,7 +26,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .compilation.compiler import compile
     from .embedder_choice import embedder_for_name, make_embedder
     from .embedders import LiteEmbedder, MultilingualE5Embedder, SentenceTransformerEmbedder
-    from .model import GRAMMAR_VERSION, Entity, Segment, SemanticDocument, SemanticUnit
+    from .model import GRAMMAR_VERSION, Entity, PageBox, Segment, SemanticDocument, SemanticUnit, box_pages
     from .repository import SemanticRepository
     from .transport import TRANSPORT_SCHEMA_ID, CitationRef, EvidenceRegion, SearchResult, SourceSpan, parse_citation_id
 
@@ -41,7 +41,9 @@ _EXPORTS = {
     "compile": ".compilation.compiler",
     **{name: ".embedders" for name in ("LiteEmbedder", "MultilingualE5Embedder", "SentenceTransformerEmbedder")},
     **{name: ".embedder_choice" for name in ("embedder_for_name", "make_embedder")},
-    **{name: ".model" for name in ("GRAMMAR_VERSION", "Entity", "Segment", "SemanticDocument", "SemanticUnit")},
+    **{name: ".model" for name in (
+        "GRAMMAR_VERSION", "Entity", "PageBox", "Segment", "SemanticDocument", "SemanticUnit", "box_pages",
+    )},
     "SemanticRepository": ".repository",
     **{name: ".transport" for name in (
         "TRANSPORT_SCHEMA_ID", "CitationRef", "EvidenceRegion", "SearchResult", "SourceSpan", "parse_citation_id",
@@ -67,6 +69,8 @@ __all__ = [
     "SemanticUnit",
     "Entity",
     "Segment",
+    "PageBox",
+    "box_pages",
     "SemanticRepository",
     "SearchResult",
     "EvidenceRegion",

@@ -11,6 +11,7 @@ from __future__ import annotations
 import bisect
 import hashlib
 import json
+from collections.abc import Iterable
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -43,15 +44,40 @@ def line_starts_of(text: str) -> list[int]:
     return starts
 
 
-class SegmentBox(BaseModel):
-    """A bounding box on a PDF page: bbox is [l, t, r, b] in `unit`, measured from `coord_origin`; page is 1-based."""
+class PageBox(BaseModel):
+    """A box on one PDF page, the one box type of both packages (segments, Evidence Units, Text Chunks, the
+    transport's boxes): ``bbox`` is ``(l, t, r, b)`` in ``unit`` measured from ``coord_origin`` (by default
+    PDF points from the BOTTOMLEFT corner, t > b); ``page`` is 1-based. Immutable, so a box can be shared."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
     page: int = Field(ge=1)
-    bbox: list[float] = Field(min_length=4, max_length=4)
-    coord_origin: CoordOrigin
-    unit: BoxUnit
+    bbox: tuple[float, float, float, float]
+    coord_origin: CoordOrigin = "BOTTOMLEFT"
+    unit: BoxUnit = "points"
+
+    @property
+    def top(self) -> float:
+        return self.bbox[1]
+
+    @property
+    def bottom(self) -> float:
+        return self.bbox[3]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The box as JSON data: ``{"page", "bbox", "coord_origin", "unit"}``."""
+        return self.model_dump(mode="json")
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> PageBox:
+        """A box from its JSON dict; keys that name no field are ignored (a transport's boxes also carry
+        their ``chunk_id``, vector-store metadata whatever it adds)."""
+        return cls.model_validate({key: value for key, value in data.items() if key in cls.model_fields})
+
+
+def box_pages(boxes: Iterable[PageBox]) -> list[int]:
+    """The pages ``boxes`` lie on, in order, each once: a span's pages computed from its boxes."""
+    return sorted({box.page for box in boxes})
 
 
 class Segment(BaseModel):
@@ -69,7 +95,7 @@ class Segment(BaseModel):
     chunk_id: str | None = None
     kind: str = "text"
     page_span: list[int] = Field(default_factory=list)
-    boxes: list[SegmentBox] = Field(default_factory=list)
+    boxes: list[PageBox] = Field(default_factory=list)
     pdf_sha256: str | None = None
     #: A table's title line (caption, period, unit, section); a table segment opening with it compiles it as
     #: the caption, whose words the rows inherit.

@@ -24,7 +24,7 @@ from urllib.request import url2pathname
 from pydantic import BaseModel, ConfigDict
 
 from .errors import SourceSpanError
-from .model import SemanticDocument
+from .model import SemanticDocument, box_pages
 from .transport import OPTIONAL_SOURCE_KEYS, EvidenceRegion, region_id_problem
 
 #: Segment kind value written when a region spans segments of different kinds.
@@ -98,7 +98,7 @@ def segment_provenance(doc: SemanticDocument, first: int, last: int) -> dict[str
     if not indexes:
         return {}
     segments = [doc.segments[i] for i in indexes]
-    pages = sorted({p for s in segments for p in s.page_span} | {b.page for s in segments for b in s.boxes})
+    pages = sorted({p for s in segments for p in s.page_span} | set(box_pages(b for s in segments for b in s.boxes)))
     boxes = [
         {**box.model_dump(mode="json"), "chunk_id": segment.chunk_id}
         for segment in segments

@@ -17,7 +17,7 @@ import pytest
 pytest.importorskip("reportlab")
 from reportlab.lib.pagesizes import letter  # noqa: E402
 from reportlab.lib.styles import getSampleStyleSheet  # noqa: E402
-from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer  # noqa: E402
+from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table  # noqa: E402
 
 from evidence_chunker import EvidenceChunker  # noqa: E402
 from evidence_chunker.parsing.lite.parser import LiteParser  # noqa: E402

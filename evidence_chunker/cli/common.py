@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import math
 import sys
 from collections import Counter
 from pathlib import Path
@@ -125,12 +126,18 @@ def add_document_timeout(p: argparse.ArgumentParser) -> None:
 
 def positive_seconds(text: str) -> float:
     """argparse type: a finite number of seconds above 0."""
+    return finite_above_zero(text, "a number of seconds", "a number of seconds above 0")
+
+
+def finite_above_zero(text: str, expected: str, must_be: str, most: float = math.inf) -> float:
+    """``text`` as a finite number above 0 and at most ``most``; else an argparse error ``expected <expected>``
+    (not a number) or ``must be <must_be>`` (out of range), each quoting ``text``."""
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not 0.0 < value < float("inf"):  # also false for nan
-        raise argparse.ArgumentTypeError(f"must be a number of seconds above 0, got {text}")
+        raise argparse.ArgumentTypeError(f"expected {expected}, got {text!r}") from None
+    if not (0.0 < value <= most and value != math.inf):  # also false for nan
+        raise argparse.ArgumentTypeError(f"must be {must_be}, got {text}")
     return value
 
 

@@ -25,6 +25,7 @@ from .common import (
     ocr_options,
     check_inputs_exist,
     check_output_path,
+    finite_above_zero,
     positive_int,
     say,
 )
@@ -154,13 +155,7 @@ def register(sub) -> None:
 
 def render_scale(text: str) -> float:
     """argparse type: a finite scale above 0 and at most MAX_SCALE."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not (0.0 < value <= MAX_SCALE):  # also false for nan
-        raise argparse.ArgumentTypeError(f"must be above 0 and at most {MAX_SCALE:g}, got {text}")
-    return value
+    return finite_above_zero(text, "a number", f"above 0 and at most {MAX_SCALE:g}", MAX_SCALE)
 
 
 def _open_index(path: str, must_exist: bool = True, read_only: bool = True, embedder: str | None = None):

@@ -11,8 +11,9 @@ from dataclasses import dataclass, field
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
+from semantic_json import PageBox, box_pages
+
 from ..dict_records import DictRecord
-from ..units.evidence_unit import PageBox
 
 #: ``metadata["kind"]`` of a TextChunk; EvidenceUnits say "table".
 KIND_TEXT = "text"
@@ -117,7 +118,7 @@ class TextChunk(DictRecord):
             doc_id=doc_id,
             text=CHUNK_DELIM.join(part.text for part in parts if part.text),
             headings=list(headings),
-            page_span={box.page for box in boxes},
+            page_span=set(box_pages(boxes)),
             page_boxes=boxes,
             item_refs=refs,
             bbox=first_box,

@@ -22,8 +22,7 @@ from ..deferred_imports import DeferredModule, heavy_imports_deferred
 from ..errors import ChunkerUnavailableError
 from ..units.geometry import item_boxes, normalise
 from ..parsing.parsed import ParsedDoc
-from ..tokens import DEFAULT_TOKEN_LIMIT, count_tokens, get_encoding
-from ..units.evidence_unit import PageBox
+from ..tokens import DEFAULT_TOKEN_LIMIT, Tokenizer, get_encoding, tokenizer_for
 from .chunks import ChunkPart, TextChunk
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -69,14 +68,13 @@ def make_text_chunks(
     ``tables`` are the self_refs of the tables to leave out (default: every table with rows; the corpus
     builder passes the tables its Evidence Units hold, so a table no EU holds is chunked as text).
     """
-    if token_limit < 1:
-        raise ValueError(f"token_limit must be positive, got {token_limit}")
+    tokenizer = tokenizer_for(token_limit)
     if isinstance(source, ParsedDoc):
         doc, doc_id = source.document, doc_id or source.default_doc_id
     else:
         doc, doc_id = source, doc_id or source.name or "document"
     excluded = frozenset(table_refs(doc, tables))
-    chunker, serializer = _hybrid_chunker(doc, excluded, token_limit)
+    chunker, serializer = _hybrid_chunker(doc, excluded, tokenizer)
     chunks: list[TextChunk] = []
     for doc_chunk in chunker.chunk(dl_doc=doc):
         items = _resolve_items(doc, doc_chunk.meta.doc_items, excluded)
@@ -145,7 +143,7 @@ def _part(items: list[DocItem], text: str, doc: DoclingDocument) -> ChunkPart:
     return ChunkPart(
         refs=[item.self_ref for item in items],
         text=text,
-        page_boxes=[PageBox(page=box.page, bbox=box.bbox) for box in boxes],
+        page_boxes=boxes,
         bbox=normalise(boxes[0], doc) if boxes else (0.0, 0.0, 0.0, 0.0),
     )
 
@@ -164,8 +162,8 @@ def _resolve_items(doc: DoclingDocument, doc_items: list[DocItem], excluded: fro
     return resolved
 
 
-def _hybrid_chunker(doc: DoclingDocument, excluded: frozenset[str], token_limit: int) -> tuple["HybridChunker", Any]:
-    """A HybridChunker counting cl100k tokens whose serializer leaves out ``excluded``, and that serializer."""
+def _hybrid_chunker(doc: DoclingDocument, excluded: frozenset[str], tokenizer: Tokenizer) -> tuple["HybridChunker", Any]:
+    """A HybridChunker counting with ``tokenizer`` whose serializer leaves out ``excluded``, and that serializer."""
     missing = []
     for name in CHUNKER_MODULES:
         try:
@@ -179,8 +177,14 @@ def _hybrid_chunker(doc: DoclingDocument, excluded: frozenset[str], token_limit:
 
     classes = _chunker_classes()
     provider = classes.provider(excluded)
-    tokenizer = classes.tokenizer(tokenizer=get_encoding(), max_tokens=token_limit)
-    return HybridChunker(tokenizer=tokenizer, serializer_provider=provider), provider.get_serializer(doc)
+    return HybridChunker(tokenizer=_docling_tokenizer(tokenizer), serializer_provider=provider), provider.get_serializer(doc)
+
+
+@lru_cache(maxsize=None)
+def _docling_tokenizer(tokenizer: Tokenizer) -> Any:
+    """docling-core's tokenizer over ``tokenizer``, made once per limit."""
+    return _chunker_classes().tokenizer(tokenizer=get_encoding(), max_tokens=tokenizer.get_max_tokens(),
+                                        counter=tokenizer)
 
 
 #: docling-core's Hugging Face tokenizer module: it imports transformers (and through it torch) when it
@@ -230,15 +234,17 @@ def _chunker_classes() -> _ChunkerClasses:
     from pydantic import PrivateAttr
 
     class Cl100kTokenizer(OpenAITokenizer):
-        """OpenAITokenizer over the bundled cl100k encoding; special-token strings count as plain text."""
+        """OpenAITokenizer that counts with our Tokenizer (``counter``): the bundled cl100k encoding, where
+        special-token strings count as plain text."""
+
+        counter: Any
 
         def count_tokens(self, text: str) -> int:
-            return count_tokens(text)
+            return self.counter.count_tokens(text)
 
         def get_tokenizer(self) -> Any:
-            # semchunk takes a token counter as readily as an encoding, and this one never raises on
-            # "<|endoftext|>" appearing in a document
-            return count_tokens
+            # semchunk takes a token counter as readily as an encoding
+            return self.counter.get_tokenizer()
 
     class TableFreeSerializer(ChunkingDocSerializer):
         """docling's chunking serializer with tables (and what belongs to them) excluded."""

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from docling_core.types.doc import TableData
+from semantic_json import box_pages
 
 from ..units.split import rows_boxes
 from ..units.evidence_unit import EvidenceUnit, PageBox
@@ -119,7 +120,7 @@ def _add_paragraphs(out: _CanonicalText, eu: EvidenceUnit, texts: list[str], pag
         if _one_line(text) in out.written:
             continue
         own_boxes = boxes[i] if i < len(boxes) else []
-        own_pages = [pages[i]] if i < len(pages) else sorted({b.page for b in own_boxes}) or [eu.page_no]
+        own_pages = [pages[i]] if i < len(pages) else box_pages(own_boxes) or [eu.page_no]
         out.block(text, eu.chunk_id, KIND_TEXT, own_pages, own_boxes)
 
 
@@ -148,7 +149,7 @@ def _add_text(out: _CanonicalText, chunk: TextChunk) -> None:
         return
     headings = list(chunk.metadata.get("headings") or [])
     for part in parts:  # one segment per paragraph: its pages and boxes are its own
-        pages = {box.page for box in part.page_boxes} or chunk.page_span
+        pages = box_pages(part.page_boxes) or chunk.page_span
         out.block(part.text, chunk.chunk_id, KIND_TEXT, pages, part.page_boxes, headings=headings)
 
 

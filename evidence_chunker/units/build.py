@@ -20,7 +20,7 @@ from .context import (
     collect_context,
     similarity_terms,
 )
-from .geometry import Box, bottom_left_cells, item_box, item_boxes, normalise
+from .geometry import bottom_left_cells, item_box, item_boxes, normalise
 from ..parsing.parsed import ParsedDoc
 from semantic_json.rules.patterns import is_figure_caption, strip_unit, table_label
 from .tables import (
@@ -249,7 +249,7 @@ def build_units(parsed: ParsedDoc, doc_id: str, settings: BuildSettings | None =
                     header_rows=header_lines(layout),
                     header_row_count=layout.header_rows,
                     footnotes=footnotes if k == len(blocks) - 1 else [],
-                    page_boxes=[PageBox(page=b.page, bbox=b.bbox) for b in boxes],
+                    page_boxes=list(boxes),
                     source_refs=[part.self_ref for part in group.parts],
                     context_refs=[p.self_ref for p in (*before, *after)],
                     title_refs=list(title.refs),
@@ -278,9 +278,9 @@ def table_blocks(group: TableGroup) -> list[tuple[TableData, TableLayout, int, i
     return out
 
 
-def page_text_items(doc: DoclingDocument) -> dict[int, list[tuple[Box, TextItem]]]:
+def page_text_items(doc: DoclingDocument) -> dict[int, list[tuple[PageBox, TextItem]]]:
     """Every text item with a box, body and furniture (running titles), by page."""
-    by_page: dict[int, list[tuple[Box, TextItem]]] = {}
+    by_page: dict[int, list[tuple[PageBox, TextItem]]] = {}
     for item, _level in doc.iterate_items(with_groups=False, included_content_layers={ContentLayer.BODY, ContentLayer.FURNITURE}):
         if not isinstance(item, TextItem) or not item.text.strip():
             continue
@@ -320,7 +320,7 @@ def _page_of(item: DocItem, doc: DoclingDocument, default: int) -> int:
 
 def _boxes_of(items: list[DocItem], doc: DoclingDocument) -> list[list[PageBox]]:
     """The boxes of each item, one list per item."""
-    return [[PageBox(page=b.page, bbox=b.bbox) for b in item_boxes(item, doc)] for item in items]
+    return [item_boxes(item, doc) for item in items]
 
 
 def _safe(caption: str | None) -> str | None:

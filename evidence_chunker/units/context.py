@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 
 from docling_core.types.doc import DocItem, DocItemLabel, DoclingDocument, TextItem
 
-from .geometry import Box, item_box, item_boxes
+from semantic_json import PageBox
+from .geometry import item_box, item_boxes
 from semantic_json.rules.patterns import referenced_tables
 
 #: Default reach of context collection above and below a table (points).
@@ -84,7 +85,7 @@ class PageExtents:
         return extents
 
 
-def distance(paragraph: Box, table_top: Box, table_bottom: Box, extents: PageExtents) -> float | None:
+def distance(paragraph: PageBox, table_top: PageBox, table_bottom: PageBox, extents: PageExtents) -> float | None:
     """Points between a paragraph and the table, across at most one page break; None if farther."""
     if paragraph.page == table_top.page and paragraph.bottom >= table_top.top - 1e-6:
         return paragraph.bottom - table_top.top

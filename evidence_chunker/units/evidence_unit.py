@@ -1,35 +1,18 @@
-"""EvidenceUnit: one table (or one row-wise piece of it) with the evidence around it."""
+"""EvidenceUnit: one table (or one row-wise piece of it) with the evidence around it. Its boxes are
+semantic_json's ``PageBox``, the one box type the packages share."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal
+from typing import Any, Literal
+
+from semantic_json import PageBox
 
 from ..dict_records import DictRecord
 
 CaptionConfidence = Literal["direct", "inferred", "none"]
-#: Box origin and unit written on every absolute box.
-COORD_ORIGIN = "BOTTOMLEFT"
-COORD_UNIT = "points"
 #: Between the parts of a table's title line.
 TITLE_SEP = " · "
-
-
-@dataclass
-class PageBox(DictRecord):
-    """An absolute box on one page: PDF points, BOTTOMLEFT origin, ``(l, t, r, b)`` with t > b.
-
-    ``to_dict``/``from_dict`` come from :class:`DictRecord`; keys a box dict may carry besides its fields are
-    ignored (boxes travel through transports and vector-store metadata).
-    """
-
-    refuse_unknown_keys: ClassVar[bool] = False
-
-    page: int
-    bbox: tuple[float, float, float, float]
-    coord_origin: str = COORD_ORIGIN
-    unit: str = COORD_UNIT
-
 
 @dataclass
 class EvidenceUnit(DictRecord):

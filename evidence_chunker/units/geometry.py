@@ -1,29 +1,12 @@
-"""Boxes on pages: every item's first box in PDF points with a BOTTOMLEFT origin."""
+"""Boxes on pages: every item's boxes in PDF points with a BOTTOMLEFT origin, as semantic_json's ``PageBox``."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from docling_core.types.doc import CoordOrigin, DocItem, DoclingDocument, TableData, TableItem
+from semantic_json import PageBox
 
 
-@dataclass(frozen=True)
-class Box:
-    """A box on page ``page`` (1-based): ``(l, t, r, b)`` in points, BOTTOMLEFT origin, t > b."""
-
-    page: int
-    bbox: tuple[float, float, float, float]
-
-    @property
-    def top(self) -> float:
-        return self.bbox[1]
-
-    @property
-    def bottom(self) -> float:
-        return self.bbox[3]
-
-
-def item_boxes(item: DocItem, doc: DoclingDocument | None = None) -> list[Box]:
+def item_boxes(item: DocItem, doc: DoclingDocument | None = None) -> list[PageBox]:
     """Every provenance box of ``item``, converted to BOTTOMLEFT points."""
     boxes = []
     for prov in item.prov:
@@ -32,17 +15,17 @@ def item_boxes(item: DocItem, doc: DoclingDocument | None = None) -> list[Box]:
             if doc is None or prov.page_no not in doc.pages:
                 continue
             bbox = bbox.to_bottom_left_origin(doc.pages[prov.page_no].size.height)
-        boxes.append(Box(page=prov.page_no, bbox=(bbox.l, bbox.t, bbox.r, bbox.b)))
+        boxes.append(PageBox(page=prov.page_no, bbox=(bbox.l, bbox.t, bbox.r, bbox.b)))
     return boxes
 
 
-def item_box(item: DocItem, doc: DoclingDocument | None = None) -> Box | None:
+def item_box(item: DocItem, doc: DoclingDocument | None = None) -> PageBox | None:
     """The first box of ``item`` (its position in reading order), or None without provenance."""
     boxes = item_boxes(item, doc)
     return boxes[0] if boxes else None
 
 
-def vertical_gap(a: Box, b: Box) -> float | None:
+def vertical_gap(a: PageBox, b: PageBox) -> float | None:
     """Points between two boxes on the same page stacked vertically (0 when they overlap)."""
     if a.page != b.page:
         return None
@@ -53,7 +36,7 @@ def vertical_gap(a: Box, b: Box) -> float | None:
     return 0.0
 
 
-def normalise(box: Box, doc: DoclingDocument) -> tuple[float, float, float, float]:
+def normalise(box: PageBox, doc: DoclingDocument) -> tuple[float, float, float, float]:
     """``box`` scaled to 0..1 by its page size (BOTTOMLEFT kept)."""
     page = doc.pages.get(box.page)
     if page is None or not page.size.width or not page.size.height:

@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 
 from docling_core.types.doc import ContentLayer, DocItemLabel, DoclingDocument, TableItem, TextItem
 
-from .geometry import Box, item_box
+from semantic_json import PageBox
+from .geometry import item_box
 from semantic_json.rules.patterns import find_unit, strip_unit
 
 #: Where a table's title came from (``EvidenceUnit.caption_source``).
@@ -133,11 +134,11 @@ def _is_entity_line(text: str) -> bool:
     return bool(ENTITY_LINE.search(text)) and len(text) <= TITLE_LINE_MAX_CHARS and not names_statement(text)
 
 
-def _overlaps_horizontally(a: Box, b: Box) -> bool:
+def _overlaps_horizontally(a: PageBox, b: PageBox) -> bool:
     return a.bbox[0] < b.bbox[2] and b.bbox[0] < a.bbox[2]
 
 
-def title_block_lines(table: TableItem, doc: DoclingDocument, page_items: list[tuple[Box, TextItem]]) -> list[TextItem]:
+def title_block_lines(table: TableItem, doc: DoclingDocument, page_items: list[tuple[PageBox, TextItem]]) -> list[TextItem]:
     """The short lines printed right above the table on its page, top to bottom (empty when none).
 
     Walking up from the table: the nearest line within TITLE_BLOCK_MAX_GAP, then each line within
@@ -232,7 +233,7 @@ def _title_in_top_rows(table: TableItem) -> list[str]:
 
 
 def table_title(table: TableItem, doc: DoclingDocument, headings: list[str],
-                page_items: list[tuple[Box, TextItem]]) -> TableTitle:
+                page_items: list[tuple[PageBox, TextItem]]) -> TableTitle:
     """The title of a table from its page: the title block above it, or a statement title the parser drew
     into its first rows (preferred when the block above names no statement), else the running title, else
     the innermost heading.
