@@ -21,6 +21,7 @@ from .text import (
     HEADING_NUMBER_RE,
     Line,
     Phrase,
+    Run,
     is_caption,
     is_list_item,
     join_lines,
@@ -50,7 +51,7 @@ _RUN_ON_GAP = 0.6
 
 
 @dataclass
-class Paragraph:
+class Paragraph(Run):
     """Consecutive lines of one text block, with the DocItemLabel name the parser will give it."""
 
     lines: list[Line]
@@ -58,25 +59,12 @@ class Paragraph:
     level: int = 1
 
     @property
+    def parts(self) -> list[Line]:
+        return self.lines
+
+    @property
     def text(self) -> str:
         return join_lines([ln.text for ln in self.lines])
-
-    @property
-    def box(self) -> tuple[float, float, float, float]:
-        return (
-            min(ln.x0 for ln in self.lines),
-            min(ln.top for ln in self.lines),
-            max(ln.x1 for ln in self.lines),
-            max(ln.bottom for ln in self.lines),
-        )
-
-    @property
-    def size(self) -> float:
-        return statistics.median(ln.size for ln in self.lines)
-
-    @property
-    def bold(self) -> bool:
-        return all(ln.bold for ln in self.lines)
 
 
 @dataclass

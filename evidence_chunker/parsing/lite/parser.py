@@ -247,13 +247,7 @@ class LiteParser:
         for result in self.analyse(pages):
             page = result.page
             number = page.content.number
-            for label, line in result.furniture:
-                if label == "page_header":
-                    text = line.text
-                    doc.add_text(
-                        label=DocItemLabel.PAGE_HEADER, text=text, prov=_prov(page, _line_box(line), number, text),
-                        content_layer=ContentLayer.FURNITURE,
-                    )
+            _add_furniture(doc, page, number, result.furniture, "page_header")
             list_group = None
             for item in result.items:
                 if isinstance(item, FoundTable):
@@ -280,13 +274,7 @@ class LiteParser:
                     doc.add_text(label=DocItemLabel.FOOTNOTE, text=text, prov=prov)
                 else:
                     doc.add_text(label=DocItemLabel.TEXT, text=text, prov=prov)
-            for label, line in result.furniture:
-                if label == "page_footer":
-                    text = line.text
-                    doc.add_text(
-                        label=DocItemLabel.PAGE_FOOTER, text=text, prov=_prov(page, _line_box(line), number, text),
-                        content_layer=ContentLayer.FURNITURE,
-                    )
+            _add_furniture(doc, page, number, result.furniture, "page_footer")
         return doc
 
 
@@ -331,8 +319,14 @@ def _outside(phrases: list[Phrase], tables: list[FoundTable]) -> list[Phrase]:
     ]
 
 
-def _line_box(line: Line) -> tuple[float, float, float, float]:
-    return line.x0, line.top, line.x1, line.bottom
+def _add_furniture(doc: DoclingDocument, page: _PageText, number: int, furniture: list[tuple[str, Line]],
+                   label: str) -> None:
+    """The page's running heads (``label`` "page_header") or feet ("page_footer") as furniture text items."""
+    for found, line in furniture:
+        if found == label:
+            text = line.text
+            doc.add_text(label=DocItemLabel(label), text=text, prov=_prov(page, line.box, number, text),
+                         content_layer=ContentLayer.FURNITURE)
 
 
 def _bbox(page: _PageText, box: tuple) -> BoundingBox:

@@ -98,39 +98,55 @@ class Phrase:
         return (self.top + self.bottom) / 2
 
 
+class Run:
+    """Parts set one after the other (a line's phrases, a paragraph's lines): the box they span, the median
+    of their type sizes, and bold when every part is. A subclass names its parts in ``parts``."""
+
+    __slots__ = ()
+    parts: Sequence[Any]  # a subclass's property over its own field
+
+    @property
+    def x0(self) -> float:
+        return min(p.x0 for p in self.parts)
+
+    @property
+    def x1(self) -> float:
+        return max(p.x1 for p in self.parts)
+
+    @property
+    def top(self) -> float:
+        return min(p.top for p in self.parts)
+
+    @property
+    def bottom(self) -> float:
+        return max(p.bottom for p in self.parts)
+
+    @property
+    def box(self) -> tuple[float, float, float, float]:
+        return self.x0, self.top, self.x1, self.bottom
+
+    @property
+    def size(self) -> float:
+        return statistics.median(p.size for p in self.parts)
+
+    @property
+    def bold(self) -> bool:
+        return all(p.bold for p in self.parts)
+
+
 @dataclass(slots=True)
-class Line:
+class Line(Run):
     """Phrases sharing a baseline band, left to right."""
 
     phrases: list[Phrase]
 
     @property
-    def x0(self) -> float:
-        return min(p.x0 for p in self.phrases)
-
-    @property
-    def x1(self) -> float:
-        return max(p.x1 for p in self.phrases)
-
-    @property
-    def top(self) -> float:
-        return min(p.top for p in self.phrases)
-
-    @property
-    def bottom(self) -> float:
-        return max(p.bottom for p in self.phrases)
+    def parts(self) -> list[Phrase]:
+        return self.phrases
 
     @property
     def text(self) -> str:
         return " ".join(p.text for p in self.phrases)
-
-    @property
-    def size(self) -> float:
-        return statistics.median(p.size for p in self.phrases)
-
-    @property
-    def bold(self) -> bool:
-        return all(p.bold for p in self.phrases)
 
 
 # --------------------------------------------------------------------------------------------
