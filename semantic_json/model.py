@@ -11,7 +11,7 @@ from __future__ import annotations
 import bisect
 import hashlib
 import json
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -21,6 +21,8 @@ from .errors import DocumentIntegrityError
 GRAMMAR_VERSION = "0.1"
 
 UnitKind = Literal["heading", "proposition", "list_item", "table_row", "caption"]
+#: Unit kinds by their code in a stored layout (store/records.py).
+UNIT_KINDS: tuple[str, ...] = get_args(UnitKind)
 CoordOrigin = Literal["BOTTOMLEFT", "TOPLEFT"]
 BoxUnit = Literal["points", "normalized", "pixels"]
 
