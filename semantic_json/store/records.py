@@ -196,7 +196,7 @@ class UnitLayout:
         ))
 
 
-    def entity_lists(self, position: int) -> tuple[list[str], list[str]]:
+    def entity_lists(self, position: int) -> tuple[Sequence[str], Sequence[str]]:
         """The entities and context entities of the unit at ``position``, read from the arrays without making
         the unit (what the entity filter of a search reads of its candidates)."""
         made = self.units.made(position)
@@ -208,8 +208,9 @@ class UnitLayout:
                 _names_of(self._names, a["context_ids"], context_offsets.item(position), context_offsets.item(position + 1)))
 
 
-def _names_of(names: list[str], ids: np.ndarray, start: int, end: int) -> list[str]:
-    return [names[i] for i in ids[start:end].tolist()] if end > start else []
+def _names_of(names: list[str], ids: np.ndarray, start: int, end: int) -> tuple[str, ...]:
+    # a tuple of strings: the garbage collector stops tracking it, and a search keeps thousands
+    return tuple([names[i] for i in ids[start:end].tolist()]) if end > start else ()
 
 
 def _default_ids(count: int) -> list[str]:
