@@ -44,7 +44,7 @@ from .store.documents import HeldDocuments
 from .store.engine_rows import unit_vector
 from .store.records import SearchRecord, UnitLayout
 from .store.sqlite import MEMORY, SqliteStore
-from .rules.textnorm import query_content
+from .rules.textnorm import normalized_terms, query_content
 from .transport import EvidenceRegion, SearchResult
 
 #: Prefix of caller notes in the index file's meta table (apart from the store's own keys).
@@ -374,7 +374,7 @@ class SemanticRepository(RegionAccess):
         content = query_content(query) or query
         hits = self._anchor_hits(content, k, only, kinds)
         layouts = {document_id: self._records[document_id].layout for document_id in hits}
-        drafts = best_drafts(hits, layouts, order, self._documents.source, k)
+        drafts = best_drafts(hits, layouts, order, self._documents.source, k, frozenset(normalized_terms(content)))
         by_document: dict[str, list[RegionDraft]] = {}
         for document_id, draft in drafts:
             by_document.setdefault(document_id, []).append(draft)

@@ -14,6 +14,11 @@ from ..parsing.lite.column_groups import label_groups, mostly_within
 #: A heading alone in its header row spans the labelled columns under it whose printed labels it is
 #: centred over, within this share of their width.
 LONE_HEADING_SLACK = 0.2
+#: A label of the lowest header row stands under a heading above only when it is level with the labels
+#: of the heading's own columns: its middle within this share of their height. A label printed higher,
+#: centred on the whole header block ("점포명", "소재지" beside "순매출액(억원)" over "2025년 2024년"), heads its
+#: column alone.
+LEVEL_LABEL_SLACK = 0.5
 
 
 def span_group_levels(grid: list[list[str]], origin: list[list[tuple[int, int]]], header_rows: int,
@@ -77,10 +82,13 @@ def span_lone_headings(grid: list[list[str]], origin: list[list[tuple[int, int]]
         if heading is None or heading.bbox is None or start[0] != r or start[1] < first_value_col:
             continue
         centre = (heading.bbox.l + heading.bbox.r) / 2
+        level = _level_with(cells[lowest], labels, own)
         best = None
         for i in labels:
             for j in labels:
                 if i > own[0] or j < own[-1] or (best and j - i <= best[1] - best[0]):
+                    continue
+                if not all(level[c] for c in labels if i <= c <= j):
                     continue
                 lo, hi = cells[lowest][i].bbox.l, cells[lowest][j].bbox.r
                 if abs(centre - (lo + hi) / 2) <= LONE_HEADING_SLACK * (hi - lo):
@@ -89,3 +97,18 @@ def span_lone_headings(grid: list[list[str]], origin: list[list[tuple[int, int]]
             continue
         for c in range(best[0], best[1] + 1):
             grid[r][c], origin[r][c] = grid[r][own[0]], start
+
+
+def _level_with(row: list[TableCell | None], labels: list[int], own: list[int]) -> dict[int, bool]:
+    """Per labelled column, whether its label is level with the labels under the heading's own columns
+    (LEVEL_LABEL_SLACK); every label is level when none stands under them."""
+    def middle(c: int) -> float:
+        box = row[c].bbox
+        return (box.t + box.b) / 2
+
+    under = [c for c in labels if own[0] <= c <= own[-1]]
+    if not under:
+        return dict.fromkeys(labels, True)
+    reference = sum(middle(c) for c in under) / len(under)
+    height = sum(abs(row[c].bbox.t - row[c].bbox.b) for c in under) / len(under)
+    return {c: abs(middle(c) - reference) <= LEVEL_LABEL_SLACK * height for c in labels}

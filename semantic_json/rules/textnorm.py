@@ -307,10 +307,27 @@ def term_bigrams(text: str) -> list[str]:
 
     Function words are skipped (they never break a pair) and numbers are left out: a phrase names a line
     item, a figure does not. Bigrams tell "total current liabilities" from "other non-current liabilities".
+    A period ("2025년 9월 말", "제 28 기 3분기") breaks pairs and gives none of its own: its words are the
+    date's spelling ("월 말"), which normalized_terms already reads as one term whatever the spelling.
     """
-    terms = [t for t in (normalize_token(tok) for tok in TOKEN_PATTERN.findall(text)) if t is not None]
     seen: dict[str, None] = {}
-    for left, right in zip(terms, terms[1:]):
-        if not left[0].isdigit() and not right[0].isdigit():
-            seen.setdefault(f"{left}{BIGRAM_JOIN}{right}", None)
+    for piece in _between_periods(text):
+        terms = [t for t in (normalize_token(tok) for tok in TOKEN_PATTERN.findall(piece)) if t is not None]
+        for left, right in zip(terms, terms[1:]):
+            if not left[0].isdigit() and not right[0].isdigit():
+                seen.setdefault(f"{left}{BIGRAM_JOIN}{right}", None)
     return list(seen)
+
+
+def _between_periods(text: str) -> list[str]:
+    """The pieces of ``text`` between its periods (PERIOD_RE) and fiscal ordinals (ORDINAL_PERIOD_RE)."""
+    if not any(c.isdigit() for c in text):
+        return [text]
+    spans = sorted(m.span() for pattern in (PERIOD_RE, ORDINAL_PERIOD_RE) for m in pattern.finditer(text))
+    pieces, at = [], 0
+    for start, end in spans:
+        if start >= at:
+            pieces.append(text[at:start])
+            at = end
+    pieces.append(text[at:])
+    return pieces

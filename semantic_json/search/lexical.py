@@ -34,7 +34,7 @@ import numpy as np
 
 from ..model import SemanticDocument, SemanticUnit
 from ..rules.patterns import is_cross_reference, is_form_boilerplate, prints_figure
-from ..rules.textnorm import normalized_terms, term_bigrams
+from ..rules.textnorm import normalized_terms, ordinal_period_terms, ordinal_year_offset, term_bigrams
 
 #: BM25 term-frequency saturation.
 BM25_K1 = 1.2
@@ -157,10 +157,12 @@ def query_keys(query: str, concepts: Iterable[str], entities: Iterable[str],
     return keys
 
 
-def unit_fields(unit: SemanticUnit) -> dict[str, float]:
+def unit_fields(unit: SemanticUnit, ordinal_offset: int | None = None) -> dict[str, float]:
     """The unit's lexical keys with their field weights (own term 1, inherited term INHERITED_WEIGHT, a
-    table row's year INHERITED_WEIGHT too unless it is the row's own label, ...)."""
-    own = set(normalized_terms(unit.text))
+    table row's year INHERITED_WEIGHT too unless it is the row's own label, ...). ``ordinal_offset``: the
+    document's textnorm.ordinal_year_offset, so that a period the unit prints as a fiscal ordinal ("제 27 기
+    3분기": 2024q3) is its own term as it is when printed as a date."""
+    own = set(normalized_terms(unit.text)) | set(ordinal_period_terms(unit.text, ordinal_offset))
     if unit.kind == "table_row":
         # a year in the row's label ("2024 | Pension benefits: 1,097") says which row it is
         label = unit.text.split(ROW_LABEL_END, 1)[0] if ROW_LABEL_END in unit.text and not unit.is_header else ""
@@ -200,7 +202,8 @@ def figure_flags(doc: SemanticDocument) -> list[bool]:
 
 def document_postings(doc: SemanticDocument, vocabulary: KeyVocabulary) -> Postings:
     """The postings of every unit of ``doc``, keys numbered by ``vocabulary`` (new keys are added to it)."""
-    unit_keys = [unit_fields(unit) for unit in doc.units]
+    offset = ordinal_year_offset(doc.text)
+    unit_keys = [unit_fields(unit, offset) for unit in doc.units]
     distinct = list(dict.fromkeys(key for fields in unit_keys for key in fields))
     key_id = dict(zip(distinct, vocabulary.ids(distinct)))
     rows: list[tuple[int, int, float]] = []

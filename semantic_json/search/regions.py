@@ -33,11 +33,13 @@ from dataclasses import dataclass, replace
 from typing import Any
 from collections.abc import Callable, Mapping, Sequence
 
+from ..index import SCORE_DECIMALS
 from .fusion import region_score
 from ..model import SemanticDocument
 from ..provenance import segment_provenance
 from .region_layout import RegionLayout, entity_compatible
 from .repeats import Repeats
+from ..rules.textnorm import normalized_terms
 from ..transport import EvidenceRegion, SourceSpan
 
 #: Maximum distance, in units, between two anchors of one cluster.
@@ -321,15 +323,17 @@ def _ranking(order: Mapping[str, int]) -> Callable[[tuple[str, RegionDraft]], tu
 
 
 def _distinct(drafts: list[tuple[str, RegionDraft]], documents: Callable[[str], Any], limit: int,
-              layouts: Mapping[str, Any]) -> tuple[list[tuple[str, RegionDraft]], bool]:
+              layouts: Mapping[str, Any], query_terms: frozenset[str] = frozenset()
+              ) -> tuple[list[tuple[str, RegionDraft]], bool]:
     """The first ``limit`` drafts in order without one that repeats what earlier drafts of the same document
     say (repeats.Repeats: the same text, or a passage the filing prints twice; one that says all an earlier
     one says and more takes its place), and whether none of them was held back.
 
     The same text in two documents is two pieces of evidence (two sources). A draft in another part of a
-    long table that an earlier draft already stands for is held back: it takes a place only when no
-    draft about anything else is left. ``documents`` gives a document by id: only those of the drafts
-    looked at are read."""
+    long table that an earlier draft already stands for is held back, unless its anchors print a term of
+    the query (``query_terms``) that the earlier one's do not (the second of two stores a question
+    compares): it takes a place only when no draft about anything else is left, after all of them.
+    ``documents`` gives a document by id: only those of the drafts looked at are read."""
     said = Repeats()
     kept: list[tuple[str, RegionDraft]] = []
     held: list[tuple[str, RegionDraft]] = []
@@ -353,20 +357,52 @@ def _distinct(drafts: list[tuple[str, RegionDraft]], documents: Callable[[str], 
             layout = layout_of.get(document_id)
             if layout is None:
                 layout = layout_of[document_id] = RegionLayout.of(layouts[document_id])
-            if any(other_id == document_id and _one_long_table(layout, other, draft) for other_id, other in kept):
+            parts = [other for other_id, other in kept
+                     if other_id == document_id and _one_long_table(layout, other, draft)]
+            if parts and not _asks_more(doc, draft, parts, query_terms):
                 held.append((document_id, draft))
                 continue
         kept.append((document_id, draft))
     complete = len(kept) == limit or not held
-    return kept + held[: limit - len(kept)], complete
+    return kept + _after(kept, held[: limit - len(kept)]), complete
+
+
+def _anchor_terms(doc: Any, draft: RegionDraft, query_terms: frozenset[str]) -> set[str]:
+    """The terms of ``query_terms`` that the anchors of ``draft`` print."""
+    found: set[str] = set()
+    for position in draft.anchors:
+        unit = doc.units[position]
+        found.update(query_terms.intersection(normalized_terms(doc.text[unit.start_char : unit.end_char])))
+    return found
+
+
+def _asks_more(doc: Any, draft: RegionDraft, parts: list[RegionDraft], query_terms: frozenset[str]) -> bool:
+    """Whether the anchors of ``draft`` print a query term that those of the kept ``parts`` do not."""
+    if not query_terms:
+        return False
+    seen = set().union(*(_anchor_terms(doc, part, query_terms) for part in parts))
+    return not _anchor_terms(doc, draft, query_terms) <= seen
+
+
+def _after(kept: list[tuple[str, RegionDraft]], held: list[tuple[str, RegionDraft]]) -> list[tuple[str, RegionDraft]]:
+    """``held`` drafts scored to rank after every ``kept`` one: at most one step of the scores' last decimal
+    below the lowest kept score (never below 0). A part of a long table held back is the table again; a
+    result cut to fewer regions, or read in rank order to a token budget, reaches everything else first."""
+    if not kept or not held:
+        return held
+    ceiling = max(min(draft.score for _, draft in kept) - 10.0 ** -SCORE_DECIMALS, 0.0)
+    return [(document_id, replace(draft, score=round(min(draft.score, ceiling), SCORE_DECIMALS)))
+            for document_id, draft in held]
 
 
 def best_drafts(hits: Mapping[str, Sequence[tuple[int, float]]], layouts: Mapping[str, Any],
-                order: Mapping[str, int], documents: Callable[[str], Any], limit: int) -> list[tuple[str, RegionDraft]]:
+                order: Mapping[str, int], documents: Callable[[str], Any], limit: int,
+                query_terms: frozenset[str] = frozenset()) -> list[tuple[str, RegionDraft]]:
     """The first ``limit`` distinct drafts (see _distinct) of every document's ``hits`` (document id →
     (unit position, anchor score) pairs), as (document id, draft), ranked by score, then the document's
     place in ``order``, then position. ``layouts`` gives what assemble() reads of a document, ``documents``
-    its text (read only for the drafts looked at).
+    its text (read only for the drafts looked at), ``query_terms`` the query's terms (normalized_terms:
+    what tells a part of a long table worth its own place).
 
     Only the documents that can place a draft are assembled: no region scores above region_score() of its
     document's two best anchors (the score is monotone in both, and so is its rounding), so documents are
@@ -386,12 +422,12 @@ def best_drafts(hits: Mapping[str, Sequence[tuple[int, float]]], layouts: Mappin
         if len(drafts) >= limit:
             drafts.sort(key=rank)
             if _ranks_before(drafts[limit - 1], bound, document_id, order):  # are k of them distinct?
-                kept, complete = _distinct(drafts, documents, limit, layouts)
+                kept, complete = _distinct(drafts, documents, limit, layouts, query_terms)
                 if complete and len(kept) == limit and _ranks_before(max(kept, key=rank), bound, document_id, order):
                     return sorted(kept, key=rank)
         drafts.extend((document_id, draft) for draft in assemble(layouts[document_id], hits[document_id]))
     drafts.sort(key=rank)
-    return sorted(_distinct(drafts, documents, limit, layouts)[0], key=rank)
+    return sorted(_distinct(drafts, documents, limit, layouts, query_terms)[0], key=rank)
 
 
 def _ranks_before(item: tuple[str, RegionDraft], bound: float, document_id: str, order: Mapping[str, int]) -> bool:

@@ -73,3 +73,35 @@ def test_a_fiscal_ordinal_is_keyed_as_the_year_the_report_pairs_it_with():
     repo = SemanticRepository()
     repo.add(doc)
     assert "재보험손익" in repo.search("2024년 3분기 누적 재보험손익")[0].text
+
+
+def test_a_period_spelled_out_gives_no_word_pairs():
+    from semantic_json.rules.textnorm import term_bigrams
+
+    # "2025년 9월 말" and "2025.9월말" are one period (normalized_terms: "2025-09"); its words pair with nothing
+    assert term_bigrams("2025년 9월 말 영업자산에서 비중이 가장 큰 부문은?") == [
+        "영업자산 비중", "비중 가장", "가장 큰", "큰 부문"]
+    assert term_bigrams("제 27 기 3분기 누적 재보험손익") == ["누적 재보험손익"]
+    assert term_bigrams("total current liabilities") == ["total current", "current liability"]
+    # so the row that spells the question's date like the question does not outrank the table asked about
+    report = ("<표 2> 영업자산 구성 (단위: 억원, %)\n구 분 | 2024 | 2025.9월말 | 비중(%)\n"
+              "신차 할부·리스 | 29,870 | 30,945 | 40.0\n중고차금융 | 10,385 | 11,120 | 14.4\n\n"
+              "<표 4> 유동성 대응 현황\n구 분 | 2025년 9월 말\n현금 및 현금성자산 | 3,185\n"
+              "3개월 내 회수 예정 영업자산 | 7,620\n")
+    repo = SemanticRepository()
+    repo.add(compile(report, "credit"))
+    assert "비중" in repo.search("2025년 9월 말 영업자산에서 비중이 가장 큰 부문은?", k=1)[0].text
+
+
+def test_a_period_printed_as_a_fiscal_ordinal_is_the_rows_own_term():
+    from semantic_json.search.lexical import INHERITED_WEIGHT
+
+    report = ("<표 1> 요약 재무상태표\n구 분 | 제 28 기 3분기말 (2025.09.30) | 제 27 기말 (2024.12.31)\n"
+              "자산총계 | 29,084,930 | 26,448,704\n\n"
+              "<표 2> 요약 손익계산서\n과 목 | 제 28 기 3분기 누적 | 제 27 기 3분기 누적\n"
+              "재보험손익 | 제 28 기 3분기 누적: (41,285) | 제 27 기 3분기 누적: (55,240)\n")
+    doc = compile(report, "ins")
+    row = next(u for u in doc.units if u.kind == "table_row" and u.text.startswith("재보험손익"))
+    # as own as "2024년 3분기 누적" printed in a cell would be; without the report's offset only inherited
+    assert unit_fields(row, 1997)["2024q3"] == 1.0
+    assert unit_fields(row)["2024q3"] == INHERITED_WEIGHT
