@@ -143,9 +143,23 @@ def detect_header_rows(grid: list[list[str]], cells: list[list[TableCell | None]
             if is_header:
                 count = r + 1
             elif any(grid[r][1:]):  # a row with only a label ("(Unaudited)") between heading rows is theirs
+                if count and r == count + 1 and _unflagged_heading_row(grid, r):
+                    count = r + 1  # under the label of the item column, printed beside two heading lines
+                    continue
                 break
         return min(count, len(grid) - 1) if len(grid) > 1 else count
     return infer_header_rows(grid, cells)
+
+
+def _unflagged_heading_row(grid: list[list[str]], r: int) -> bool:
+    """Whether row ``r``, right under a row that holds only the item column's label ("Item / 항목", printed
+    centred beside the two heading lines and read as a line of its own), is the lower heading line: at
+    least two headings over the value columns ("4Q24 3Q25 4Q25 QoQ YoY FY2024"), no figure among them, and
+    figures in the rows below."""
+    headings = [t for t in grid[r][1:] if t]
+    if len(headings) < 2 or any(is_quantity(t) for t in headings):
+        return False
+    return any(is_quantity(t) for row in grid[r + 1 :] for t in row[1:] if t)
 
 
 def infer_header_rows(grid: list[list[str]], cells: list[list[TableCell | None]]) -> int:

@@ -61,6 +61,11 @@ TABLE_REGION_MAX_TOKENS = 1800
 #: A table (one table segment: a block of rows under its caption and header) at most this long is taken
 #: whole: the rows next to the asked one are what a ratio or a comparison needs, and they cost little.
 TABLE_WHOLE_MAX_TOKENS = 600
+#: A part of a long table keeps its own place beside a kept part when its anchors print a term of the query
+#: that the document prints at most this many times (see _asks_more): a name or a line item the question
+#: picks out ("일산점" beside "해운대점": once each; "장기보험" 7 times in its report), not a word the filing
+#: prints everywhere (in finqa_dev 10-Ks "liability" 39, "cash" 217, "operation" 319 times).
+NAME_MAX_PRINTS = 10
 #: A lead-in block of its own ("The following table sets forth ...:") between a region and the table it
 #: announces is at most this many tokens long.
 LEAD_IN_MAX_TOKENS = 80
@@ -377,11 +382,17 @@ def _anchor_terms(doc: Any, draft: RegionDraft, query_terms: frozenset[str]) -> 
 
 
 def _asks_more(doc: Any, draft: RegionDraft, parts: list[RegionDraft], query_terms: frozenset[str]) -> bool:
-    """Whether the anchors of ``draft`` print a query term that those of the kept ``parts`` do not."""
+    """Whether the anchors of ``draft`` print a query term that those of the kept ``parts`` do not and that
+    the document prints at most NAME_MAX_PRINTS times: a name (a store, a subsidiary), not a word of every
+    other row ("operations", "cash", the filer's name)."""
     if not query_terms:
         return False
     seen = set().union(*(_anchor_terms(doc, part, query_terms) for part in parts))
-    return not _anchor_terms(doc, draft, query_terms) <= seen
+    new = _anchor_terms(doc, draft, query_terms) - seen
+    if not new:
+        return False
+    text = doc.text.lower()
+    return any(0 < text.count(term) <= NAME_MAX_PRINTS for term in new)
 
 
 def _after(kept: list[tuple[str, RegionDraft]], held: list[tuple[str, RegionDraft]]) -> list[tuple[str, RegionDraft]]:

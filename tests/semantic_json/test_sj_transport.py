@@ -310,16 +310,17 @@ def test_rows_asked_for_in_two_parts_of_a_table_come_back_as_one_region() -> Non
     assert regions[0].text == text[: segments[1]["end_char"]]  # both parts, as the table would be taken whole
 
 
-def _store_table_document() -> tuple[str, list[dict]]:
+def _store_table_document(second_kind: str = "Store") -> tuple[str, list[dict]]:
     """A store list in two parts under one caption (a long table split row-wise): Haeundae's row in the
-    first, Ilsan's in the second, 60 other stores in each; then a paragraph on net sales."""
+    first, Ilsan's in the second, 60 other stores in each (of ``second_kind`` in the second); then a
+    paragraph on net sales."""
     caption = "Net sales by store"
 
-    def rows(first: int) -> list[str]:
-        return [f"Store {k} net sales | {1000 + k} | {900 + k}" for k in range(first, first + 60)]
+    def rows(first: int, kind: str) -> list[str]:
+        return [f"{kind} {k} net sales | {1000 + k} | {900 + k}" for k in range(first, first + 60)]
 
-    first = "\n".join([caption, "Store | 2025 | 2024", "Haeundae store net sales | 2,221 | 2,277", *rows(0)])
-    second = "\n".join([caption, *rows(60), "Ilsan store net sales | 944 | 979"])
+    first = "\n".join([caption, "Store | 2025 | 2024", "Haeundae store net sales | 2,221 | 2,277", *rows(0, "Store")])
+    second = "\n".join([caption, *rows(60, second_kind), "Ilsan store net sales | 944 | 979"])
     closing = "Net sales of the stores rose in 2025 on new openings."
     return _segments_of([(first, "table"), (second, "table"), (closing, "text")], 52)
 
@@ -344,6 +345,25 @@ def test_a_part_that_prints_another_thing_asked_for_keeps_its_place() -> None:
     # two stores compared: the second part holds the other one, so it comes before the paragraph
     found = [r.source.chunk_ids for r in repo.search("Haeundae and Ilsan store net sales in 2025", k=3)]
     assert found[:2] in ([["p52-0"], ["p52-1"]], [["p52-1"], ["p52-0"]])
+
+
+def test_a_word_printed_on_every_row_of_a_part_is_no_reason_to_keep_it() -> None:
+    from semantic_json.rules.textnorm import normalized_terms
+    from semantic_json.search.regions import NAME_MAX_PRINTS, RegionDraft, _asks_more
+
+    text, segments = _store_table_document(second_kind="Outlet")
+    doc = compile(text, "stores", segments=segments)
+
+    def part(word: str) -> RegionDraft:
+        position = next(p for p, u in enumerate(doc.units) if u.text.startswith(word))
+        return RegionDraft(position, position, {position: 0.5}, frozenset(), doc.units[position].segment, is_table=True)
+
+    kept = [part("Haeundae")]
+    # "Outlet" is new beside Haeundae's part but printed on 60 rows: no row the question picks out
+    assert text.count("Outlet") > NAME_MAX_PRINTS
+    assert not _asks_more(doc, part("Outlet 61"), kept, frozenset(normalized_terms("Haeundae outlet net sales")))
+    # "Ilsan" is printed once: the second of two stores the question compares
+    assert _asks_more(doc, part("Ilsan"), kept, frozenset(normalized_terms("Haeundae and Ilsan net sales")))
 
 
 def test_the_first_regions_are_the_same_whatever_k_is() -> None:
