@@ -4,7 +4,6 @@ why, where Tesseract's language data or tesserocr is missing (.ci/run installs t
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import shutil
 import sys
@@ -18,18 +17,8 @@ from evidence_chunker.parsing.lite.ocr_pages import raster_rules
 from evidence_chunker.parsing.lite.settings import LiteSettings
 from evidence_chunker.parsing.lite.text_layer import check_text_layer, plausible_word
 from evidence_chunker.parsing.ocr import find_tessdata
-from repo_paths import BENCHMARKS, SAMPLE_PDFS
-
-sys.path.insert(0, str(BENCHMARKS))
-
-from scans import garble, scan_pdf  # noqa: E402
-
-_FOLDER, _WHY = find_tessdata(LiteSettings().ocr_languages)
-needs_tesseract = pytest.mark.skipif(
-    _FOLDER is None or importlib.util.find_spec("tesserocr") is None,
-    reason=f"Tesseract cannot run here ({_WHY or 'tesserocr is not installed'}): "
-    "apt-get install tesseract-ocr tesseract-ocr-kor tesseract-ocr-eng; pip install tesserocr",
-)
+from ocr_support import TESSDATA as _FOLDER, WHY_NOT as _WHY, garble, needs_tesseract, scan_pdf
+from repo_paths import SAMPLE_PDFS
 
 
 @pytest.fixture(scope="module")

@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from ..errors import OcrUnavailableError
+from .ocr_rereads import languages_without_latin, reread_figures
+from .ocr_words import OcrWord, join_pieces, read_pieces
 
 __all__ = [
     "OcrOptions", "OcrEngine", "OcrPage", "OcrWord", "TESSERACT_APT_PACKAGES", "HOW_TO_INSTALL_OCR", "find_tessdata", "ocr_engine",
@@ -54,26 +56,10 @@ TESSDATA_FOLDERS = (
     "/usr/share/tesseract-ocr/5/tessdata", "/usr/share/tesseract-ocr/4.00/tessdata", "/usr/share/tessdata",
     "/usr/local/share/tessdata", "/opt/homebrew/share/tessdata",
 )
-#: Tesseract's confidences are percentages.
-_PERCENT = 100.0
 _MS_PER_S = 1000
 #: Tesseract uses OpenMP threads within a page; pages already run in parallel, one per worker process,
 #: and extra threads on the same cores only add contention.
 _THREADS_ENV = "OMP_THREAD_LIMIT"
-
-
-class OcrWord(NamedTuple):
-    """A word as Tesseract read it: text, box in image pixels (top-down), the box of its text line
-    (pixels), and its confidence (0..1)."""
-
-    text: str
-    x0: int
-    top: int
-    x1: int
-    bottom: int
-    line_top: int
-    line_bottom: int
-    confidence: float
 
 
 class OcrPage(NamedTuple):
@@ -103,45 +89,49 @@ def find_tessdata(languages: str, folder: str = "") -> tuple[Path | None, str]:
 class OcrEngine:
     """One Tesseract engine (tesserocr) for a language set; ``read`` turns a page image into words."""
 
-    def __init__(self, api: Any, languages: str):
+    def __init__(self, api: Any, languages: str, line_api: Any = None, line_readers: dict[str, Any] | None = None,
+                 latinless: frozenset[str] = frozenset()):
         self._api = api
         self.languages = languages
+        self._line_api = line_api
+        #: Each language of a multi-language set alone, reading one text line, and those of them without
+        #: Latin letters, for :mod:`.ocr_rereads`.
+        self.line_readers = line_readers or {}
+        self.latinless = latinless
 
     def read(self, image: Any, timeout: float) -> OcrPage:
         """Words of a PIL image; Tesseract's own words are joined where it printed no space between them
-        (Korean comes back a syllable per word), each with its text line's top and bottom."""
-        import tesserocr
-
+        (Korean comes back a syllable per word), each with its text line's top and bottom; words that
+        a language without Latin letters read as figures are read again (:func:`.ocr_rereads.reread_figures`)."""
         api = self._api
         api.SetImage(image)
         if not api.Recognize(timeout=max(1, int(timeout * _MS_PER_S))):
             api.Clear()
             return OcrPage([], True)
-        level, line_level = tesserocr.RIL.WORD, tesserocr.RIL.TEXTLINE
-        words: list[OcrWord] = []
-        joined: list[int] = []  # characters in each word, to weigh the confidences of joined pieces
-        iterator = api.GetIterator()
-        for piece in tesserocr.iterate_level(iterator, level):
-            text = (piece.GetUTF8Text(level) or "").strip()
-            box = piece.BoundingBox(level)
-            if not text or box is None:
-                continue
-            line = piece.BoundingBox(line_level) or box
-            confidence = max(0.0, piece.Confidence(level)) / _PERCENT
-            starts_line = piece.IsAtBeginningOf(line_level)
-            if words and not starts_line and piece.BlanksBeforeWord() == 0:
-                last, chars = words[-1], joined[-1]
-                words[-1] = OcrWord(
-                    last.text + text, min(last.x0, box[0]), min(last.top, box[1]), max(last.x1, box[2]),
-                    max(last.bottom, box[3]), last.line_top, last.line_bottom,
-                    (last.confidence * chars + confidence * len(text)) / (chars + len(text)),
-                )
-                joined[-1] = chars + len(text)
-                continue
-            words.append(OcrWord(text, *box, line[1], line[3], confidence))
-            joined.append(len(text))
+        words = join_pieces(read_pieces(api))
         api.Clear()
-        return OcrPage(words, False)
+        if self.line_readers:
+            words = reread_figures(words, image, self.line_readers, self.latinless, timeout)
+        return OcrPage([w.word for w in words], False)
+
+    def read_line(self, image: Any, timeout: float) -> list[OcrWord]:
+        """Words of a PIL image holding one line of text: the most confident reading (by characters) of
+        the engine's languages together and, for a set with a language without Latin letters, of each
+        alone (:mod:`.ocr_rereads`); none on timeout."""
+        best: list[OcrWord] = []
+        best_confidence = -1.0
+        for api in [self._line_api or self._api, *self.line_readers.values()]:
+            api.SetImage(image)
+            if not api.Recognize(timeout=max(1, int(timeout * _MS_PER_S))):
+                api.Clear()
+                continue
+            words = [w.word for w in join_pieces(read_pieces(api))]
+            api.Clear()
+            chars = sum(len(w.text) for w in words)
+            confidence = sum(w.confidence * len(w.text) for w in words) / chars if chars else 0.0
+            if confidence > best_confidence:
+                best, best_confidence = words, confidence
+        return best
 
 
 _ENGINES: dict[tuple[str, str, int], OcrEngine] = {}
@@ -164,10 +154,17 @@ def ocr_engine(languages: str, tessdata: str, pdf_path: Path, psm: int = DEFAULT
             import tesserocr
         except ImportError:
             raise OcrUnavailableError(pdf_path, f"the tesserocr binding is not installed; {HOW_TO_INSTALL_OCR}") from None
-        try:
-            api = tesserocr.PyTessBaseAPI(path=str(folder) + os.sep, lang=languages, psm=psm)
-        except RuntimeError as exc:
-            raise OcrUnavailableError(pdf_path, f"Tesseract could not load {languages} from {folder} ({exc}); "
-                                                f"{HOW_TO_INSTALL_OCR}") from None
-        engine = _ENGINES[key] = OcrEngine(api, languages)
+        def load(names: str, mode: int) -> Any:
+            try:
+                return tesserocr.PyTessBaseAPI(path=str(folder) + os.sep, lang=names, psm=mode)
+            except RuntimeError as exc:
+                raise OcrUnavailableError(pdf_path, f"Tesseract could not load {names} from {folder} ({exc}); "
+                                                    f"{HOW_TO_INSTALL_OCR}") from None
+
+        api = load(languages, psm)
+        names = languages.split("+")
+        latinless = languages_without_latin(folder, names) if len(names) > 1 else frozenset()
+        readers = {name: load(name, tesserocr.PSM.SINGLE_LINE) for name in names} if latinless else {}
+        line_api = load(languages, tesserocr.PSM.SINGLE_LINE)
+        engine = _ENGINES[key] = OcrEngine(api, languages, line_api, readers, latinless)
     return engine

@@ -23,6 +23,7 @@ from .headings import (
     widen_lone_headings,
 )
 from .settings import LiteSettings
+from .stacked_tables import table_titles
 from .table_headers import mark_headers
 from .found_tables import Cell, Edge, FoundTable, main_font, mostly_bold
 from .gutters import column_gutters, crosses_gutter, gutter_basis, is_data_line
@@ -66,13 +67,14 @@ def find_aligned_tables(
     """
     lines = [attach_value_marks(ln, settings) for ln in lines]
     kinds = [is_table_line(ln, settings) and not is_caption(ln.text) for ln in lines]
+    titles = table_titles(lines, kinds, settings)
     tables: list[FoundTable] = []
     i = 0
     while i < len(lines):
         if not kinds[i]:
             i += 1
             continue
-        segment = list(range(i, _segment_end(lines, kinds, i, settings) + 1))
+        segment = list(range(i, _segment_end(lines, kinds, i, settings, titles) + 1))
         found = _aligned_table(lines, segment, kinds, rules, figures, settings)
         if found is not None:
             table, last = found
@@ -80,7 +82,7 @@ def find_aligned_tables(
             i = last + 1
         else:
             i += 1
-    return _join_sections(tables, lines, kinds, rules, figures, settings)
+    return _join_sections(tables, lines, kinds, rules, figures, settings, titles)
 
 
 def _join_sections(
@@ -90,11 +92,13 @@ def _join_sections(
     rules: Sequence[Edge],
     figures: Sequence[tuple],
     settings: LiteSettings,
+    titles: set[int] = frozenset(),
 ) -> list[FoundTable]:
     """Join consecutive borderless tables that are sections of one table (a heading block, blank lines
     between sections): they must be adjacent (only single-phrase lines between them, and no more space
-    than ``section_gap`` lines: :func:`_space_between`, and no numbered caption), overlap horizontally and
-    rebuild as one table with at least as many columns as the wider part."""
+    than ``section_gap`` lines: :func:`_space_between`, no numbered caption and no table title:
+    :func:`.stacked_tables.table_titles`), overlap horizontally and rebuild as one table with at least
+    as many columns as the wider part."""
     out: list[FoundTable] = []
     for table in tables:
         if out:
@@ -107,7 +111,7 @@ def _join_sections(
             # a numbered caption between them ("<표 2> 요약 연결손익계산서", "Table 2") opens another table
             adjacent = all(
                 not kinds[k] and len(lines[k].phrases) == 1 and lines[k].phrases[0].x1 <= min(prev.x1, table.x1)
-                and not is_caption(lines[k].text)
+                and not is_caption(lines[k].text) and k not in titles
                 for k in between
             )
             size = statistics.median(ln.size for ln in lines[prev.lines[0]:table.lines[1] + 1])
@@ -143,17 +147,19 @@ def _space_between(upper: FoundTable, between: Sequence[Line], lower: FoundTable
     return max(below[0] - above[1] for above, below in zip(edges, edges[1:]))
 
 
-def _segment_end(lines: Sequence[Line], kinds: list[bool], start: int, settings: LiteSettings) -> int:
+def _segment_end(lines: Sequence[Line], kinds: list[bool], start: int, settings: LiteSettings,
+                 titles: set[int] = frozenset()) -> int:
     """Index of the last table-like line of the run starting at ``start``.
 
     The run continues across small vertical gaps and across at most ``max_plain_lines`` consecutive
-    plain lines (section labels, wrapped labels).
+    plain lines (section labels, wrapped labels); it stops at the title of a table stacked under it
+    (``titles``).
     """
     last = start
     plain = 0
     for j in range(start + 1, len(lines)):
         prev, line = lines[j - 1], lines[j]
-        if line.top - prev.bottom > settings.row_gap * max(line.size, prev.size) or is_caption(line.text):
+        if line.top - prev.bottom > settings.row_gap * max(line.size, prev.size) or is_caption(line.text) or j in titles:
             break
         if kinds[j]:
             last, plain = j, 0

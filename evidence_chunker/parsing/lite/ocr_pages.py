@@ -22,7 +22,8 @@ from .found_tables import Edge
 from .text import Glyphs
 from ..ocr import OcrWord, ocr_engine
 
-__all__ = ["PageOcr", "OcrReader", "page_has_images", "raster_rules", "glyphs_from_words", "textless_pages"]
+__all__ = ["PageOcr", "OcrReader", "page_has_images", "raster_rules", "glyphs_from_words", "textless_pages",
+           "missed_ink", "read_missed_ink"]
 
 #: Points per inch.
 POINTS_PER_INCH = 72.0
@@ -39,6 +40,25 @@ RULE_MIN_LENGTH = 24.0
 RULE_JOIN = 1.0
 #: ...and a rule is at most this thick (points); thicker runs are filled areas.
 RULE_MAX_THICKNESS = 4.0
+#: Ink that no OCR word covers (Tesseract's layout analysis drops a lone page number, "- 2 -") is looked
+#: for in square cells this many points wide...
+MISSED_INK_CELL = 2.0
+#: ...joined into one mark across this many empty cells sideways (the space between words)...
+MISSED_INK_JOIN = 2
+#: ...and read as a line of text when its height is within these multiples of the page's usual line
+#: height (smaller specks and larger artwork are not text)...
+MISSED_INK_HEIGHT = (0.5, 2.0)
+#: ...when no word stands within this many line heights of it on its rows (ink next to a word is a
+#: piece of that word's glyphs)...
+MISSED_INK_CLEARANCE = 1.0
+#: ...its words kept when read at least this confidently, and when they hold a digit or this many
+#: letters (a chart's bars read as "T" or "ㅜ")...
+MISSED_INK_MIN_CONFIDENCE = 0.8
+MISSED_INK_MIN_LETTERS = 2
+#: ...at most this many marks a page, top to bottom (a chart's artwork leaves many). Words' boxes are
+#: widened by this many line heights before their ink is cleared, and a mark is read with that margin.
+MISSED_INK_MAX_MARKS = 40
+MISSED_INK_MARGIN = 0.25
 _FONT = "ocr"
 
 
@@ -158,6 +178,76 @@ def raster_rules(image: Any, scale: float) -> list[Edge]:
     return edges
 
 
+def _clear_rules(ink: np.ndarray, min_length: int) -> None:
+    """Clear runs of ink at least ``min_length`` long, along rows and columns (rules)."""
+    for mask in (ink, ink.T):
+        rows, starts, ends = _runs(mask, min_length)
+        for row, a, b in zip(rows.tolist(), starts.tolist(), ends.tolist()):
+            mask[row, a:b] = False
+
+
+def _marks(cells: np.ndarray) -> list[tuple[int, int, int, int]]:
+    """Groups of occupied cells, joined across :data:`MISSED_INK_JOIN` empty cells sideways and none up or
+    down: ``(row0, col0, row1, col1)`` inclusive, top to bottom."""
+    todo = {(int(r), int(c)) for r, c in np.argwhere(cells)}
+    out = []
+    while todo:
+        stack = [todo.pop()]
+        r0, c0, r1, c1 = stack[0] * 2
+        while stack:
+            r, c = stack.pop()
+            r0, c0, r1, c1 = min(r0, r), min(c0, c), max(r1, r), max(c1, c)
+            for dr in (-1, 0, 1):
+                for dc in range(-MISSED_INK_JOIN - 1, MISSED_INK_JOIN + 2):
+                    if (r + dr, c + dc) in todo:
+                        todo.discard((r + dr, c + dc))
+                        stack.append((r + dr, c + dc))
+        out.append((r0, c0, r1, c1))
+    return sorted(out)
+
+
+def missed_ink(image: Any, words: list[OcrWord], scale: float) -> list[tuple[int, int, int, int]]:
+    """Boxes (pixels, top-down) of text-sized marks on a grayscale page image (``scale`` pixels per
+    point) that no word of ``words`` covers and that are not rules."""
+    if not words:
+        return []
+    ink = np.asarray(image) < INK_LEVEL
+    _clear_rules(ink, max(1, round(RULE_MIN_LENGTH * scale)))
+    usual = _usual_height(words)
+    margin = round(MISSED_INK_MARGIN * usual)
+    for w in words:
+        ink[max(0, w.top - margin):w.bottom + margin, max(0, w.x0 - margin):w.x1 + margin] = False
+    cell = max(1, round(MISSED_INK_CELL * scale))
+    rows, cols = ink.shape[0] // cell, ink.shape[1] // cell
+    cells = ink[:rows * cell, :cols * cell].reshape(rows, cell, cols, cell).any(axis=(1, 3))
+    low, high = MISSED_INK_HEIGHT
+    clear = MISSED_INK_CLEARANCE * usual
+    boxes = [(c0 * cell, r0 * cell, (c1 + 1) * cell, (r1 + 1) * cell) for r0, c0, r1, c1 in _marks(cells)]
+    return [
+        b for b in boxes
+        if low * usual <= b[3] - b[1] <= high * usual
+        and not any(w.top < b[3] and w.bottom > b[1] and w.x0 < b[2] + clear and w.x1 > b[0] - clear for w in words)
+    ][:MISSED_INK_MAX_MARKS]
+
+
+def read_missed_ink(image: Any, words: list[OcrWord], scale: float, engine: Any, timeout: float) -> list[OcrWord]:
+    """Words read from the marks :func:`missed_ink` finds, each read as a line (pixels, top-down); words
+    read below :data:`MISSED_INK_MIN_CONFIDENCE` are left out, and marks without a digit or
+    :data:`MISSED_INK_MIN_LETTERS` letters."""
+    found: list[OcrWord] = []
+    margin = round(MISSED_INK_MARGIN * _usual_height(words))
+    for x0, top, x1, bottom in missed_ink(image, words, scale):
+        box = (max(0, x0 - margin), max(0, top - margin), min(image.width, x1 + margin), min(image.height, bottom + margin))
+        read = [w for w in engine.read_line(image.crop(box), timeout) if w.confidence >= MISSED_INK_MIN_CONFIDENCE]
+        text = "".join(w.text for w in read)
+        if not any(ch.isdigit() for ch in text) and sum(ch.isalpha() for ch in text) < MISSED_INK_MIN_LETTERS:
+            continue
+        dx, dy = box[0], box[1]
+        found += [w._replace(x0=w.x0 + dx, x1=w.x1 + dx, top=w.top + dy, bottom=w.bottom + dy,
+                             line_top=w.line_top + dy, line_bottom=w.line_bottom + dy) for w in read]
+    return found
+
+
 class OcrReader:
     """Reads pages of one PDF by OCR with the settings' languages, DPI and timeout; the engine is loaded
     on the first page that needs it (OcrUnavailableError names what to install)."""
@@ -176,7 +266,8 @@ class OcrReader:
         sx, sy = image.width / frame.width, image.height / frame.height
         result = engine.read(image, settings.ocr_timeout)
         rules = raster_rules(image, (sx + sy) / 2)
-        words = [w._replace(x0=w.x0 * sy / sx, x1=w.x1 * sy / sx) for w in result.words] if abs(sx - sy) > 1e-6 else result.words
+        words = result.words + read_missed_ink(image, result.words, (sx + sy) / 2, engine, settings.ocr_timeout)
+        words = [w._replace(x0=w.x0 * sy / sx, x1=w.x1 * sy / sx) for w in words] if abs(sx - sy) > 1e-6 else words
         glyphs = glyphs_from_words(words, sy)
         chars = sum(len(w.text) for w in words)
         confidence = sum(w.confidence * len(w.text) for w in words) / chars if chars else 0.0

@@ -139,6 +139,9 @@ class LiteSettings:
     max_plain_lines: int = 4
     #: Borderless tables this close with compatible columns are sections of one table.
     section_gap: float = 5.0
+    #: A words-only line with this much space above and below, between a table's row and a line of
+    #: column headings, titles a second table stacked under the first (:mod:`.stacked_tables`).
+    title_gap: float = 1.0
     #: A rule this close under a heading and wider than it marks the columns the heading spans.
     spanner_gap: float = 0.8
     #: A column gap may be crossed by this share of the lines (spanning headings, long labels).
