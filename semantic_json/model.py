@@ -12,7 +12,7 @@ import bisect
 import hashlib
 import json
 from collections.abc import Iterable
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -22,6 +22,8 @@ from .errors import DocumentIntegrityError
 GRAMMAR_VERSION = "0.1"
 
 UnitKind = Literal["heading", "proposition", "list_item", "table_row", "caption"]
+#: Unit kinds by their code in a stored layout (store/records.py).
+UNIT_KINDS: tuple[str, ...] = get_args(UnitKind)
 CoordOrigin = Literal["BOTTOMLEFT", "TOPLEFT"]
 BoxUnit = Literal["points", "normalized", "pixels"]
 

@@ -242,19 +242,21 @@ class CandidateSearch:
         matches no key is no evidence) or for all its units (without one). ``kinds`` keeps only units of
         those kinds (None: all)."""
         chosen: dict[str, set[int]] = {}
-        pooled: dict[str, dict[int, float]] = {}
-        ranked: list[tuple[float, int, str, int]] = []
+        pooled: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        # the cosine pools' units above min_cosine: (cosine, document's place in ``documents``, position)
+        ranked: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
         for n, document_id in enumerate(documents):
             scores = bm25.get(document_id)
             record = self.records[document_id]
-            eligible = _kind_mask(record, kinds) if kinds is not None else np.ones(record.n_units, dtype=bool)
+            eligible = _kind_mask(record, kinds) if kinds is not None else None
             if scores is not None:
-                matched = np.flatnonzero(eligible & (scores > 0))
+                matched = np.flatnonzero(scores > 0 if eligible is None else eligible & (scores > 0))
                 order = matched[np.argsort(-scores[matched], kind="stable")]
                 picked = set(order[:LEXICAL_CANDIDATES].tolist())
                 codes = record.layout.statement_codes if plan.statements else None
                 if codes is not None:  # the asked statement's best rows compete, though other units match more words
-                    lifted = np.flatnonzero(np.isin(codes, list(plan.statements)) & eligible & (scores > 0))
+                    asked = np.isin(codes, list(plan.statements)) & (scores > 0)
+                    lifted = np.flatnonzero(asked if eligible is None else asked & eligible)
                     picked.update(lifted[np.argsort(-scores[lifted], kind="stable")[:LEXICAL_CANDIDATES]].tolist())
                 if picked:
                     chosen[document_id] = picked
@@ -264,24 +266,38 @@ class CandidateSearch:
             else:
                 pool = None
             positions, values = self.cosines(plan.vector, document_id, pool)
-            pooled[document_id] = dict(zip(positions, values.tolist()))
-            ranked.extend((-v, n, document_id, p) for p, v in zip(positions, values.tolist())
-                          if v > min_cosine and eligible[p])
-        ranked.sort()
-        for _, _, document_id, position in ranked[: max(MIN_ANCHOR_CANDIDATES, k * ANCHOR_CANDIDATES_PER_REGION)]:
-            chosen.setdefault(document_id, set()).add(position)
+            units = np.asarray(positions, dtype=np.int64)
+            pooled[document_id] = units, values
+            above = values.astype(np.float64) > min_cosine
+            if eligible is not None:
+                above &= eligible[units]
+            ranked.append((values[above], np.full(int(above.sum()), n, dtype=np.int64), units[above]))
+        if ranked:
+            values, places, units = (np.concatenate(column) for column in zip(*ranked))
+            # best cosine first, then the document's place, then the position (the triples are distinct)
+            best = np.lexsort((units, places, -values))[: max(MIN_ANCHOR_CANDIDATES, k * ANCHOR_CANDIDATES_PER_REGION)]
+            for place, position in zip(places[best].tolist(), units[best].tolist()):
+                chosen.setdefault(documents[place], set()).add(position)
         out = []
         for document_id in documents:
             positions = sorted(chosen.get(document_id, ()))
             if not positions:
                 continue
-            cosines = pooled[document_id]
             layout = self.records[document_id].layout
-            out.append(Candidate(document_id, positions,
-                                 np.asarray([cosines.get(p, 0.0) for p in positions], dtype=np.float32),
+            out.append(Candidate(document_id, positions, _pooled_cosines(*pooled[document_id], positions),
                                  bm25.get(document_id), layout.statement_codes if plan.statements else None,
-                                 layout.figure_flags if plan.metric else None, layout.units))
+                                 layout.figure_flags if plan.metric else None, layout.entity_lists))
         return out
+
+
+def _pooled_cosines(units: np.ndarray, values: np.ndarray, positions: Sequence[int]) -> np.ndarray:
+    """The cosines (float32) of ``positions`` among a pool's sorted ``units`` and their ``values``; 0 for a
+    position outside the pool."""
+    wanted = np.asarray(positions, dtype=np.int64)
+    at = np.minimum(np.searchsorted(units, wanted), max(len(units) - 1, 0))
+    if not len(units):
+        return np.zeros(len(wanted), dtype=np.float32)
+    return np.where(units[at] == wanted, values[at], np.float32(0.0)).astype(np.float32)
 
 
 def _kind_mask(record: SearchRecord, kinds: frozenset[str]) -> np.ndarray:

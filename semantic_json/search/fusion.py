@@ -16,7 +16,7 @@ when the query names its parent ("Kestrel Dynamics") without the qualifier.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -75,7 +75,8 @@ class Candidate:
     bm25: np.ndarray | None  # float32 per unit of the document (None: no key of the query matched)
     statement_codes: np.ndarray | None  # per unit (None: not asked, or not recorded)
     figure_flags: np.ndarray | None  # per unit (None: not asked, or not recorded)
-    units: object  # the layout's units (entity filter)
+    #: The unit at a position's (entities, context entities): what the entity filter reads of it.
+    entity_lists: Callable[[int], tuple[Sequence[str], Sequence[str]]]
 
 
 def score_scale(priors: DocumentPriors, entities: bool, statements: bool) -> float:
@@ -102,16 +103,15 @@ def fuse(candidates: list[Candidate], priors: DocumentPriors, query_entities: fr
         lift = priors.lift(document_id)
         bm25, codes, figures = candidate.bm25, candidate.statement_codes, candidate.figure_flags
         for position, cosine in zip(candidate.positions, candidate.cosines.tolist()):
-            context = ()
-            if query_entities or query_words:  # a unit is read (made from the layout) only to filter by entity
-                unit = candidate.units[position]
-                context = unit.context_entities
+            context: Sequence[str] = ()
+            if query_entities or query_words:  # a unit's entities are read only to filter by entity
+                entities, context = candidate.entity_lists(position)
                 if context and names_parent_of(context[0], query_words):
                     continue  # about a subsidiary ("Kestrel Dynamics Korea"); the query names its parent
             if query_entities:
                 if context and query_entities.isdisjoint(context):
                     continue  # about another entity than the one asked for
-                if unit.entities and unit.entities[0] not in query_entities:
+                if entities and entities[0] not in query_entities:
                     continue  # its subject is another entity; the one asked for is only mentioned ("unlike B")
             lexical = float(bm25[position]) / best_lexical if bm25 is not None and best_lexical else 0.0
             if figures is not None and not figures[position]:

@@ -8,7 +8,9 @@ from __future__ import annotations
 from typing import Any
 from collections.abc import Iterator, Sequence
 
-from ..model import SemanticDocument, SemanticUnit
+import numpy as np
+
+from ..model import UNIT_KINDS, SemanticDocument, SemanticUnit
 from ..rules.patterns import is_lead_in, is_page_number
 from ..token_cost import cumulative_costs
 
@@ -19,6 +21,12 @@ CAPTION_MAX_LINE_GAP = 2
 
 #: Unit kinds that belong to tables.
 TABLE_KINDS = frozenset({"table_row", "caption"})
+#: A table row's code in a stored layout's kinds.
+TABLE_ROW_CODE = UNIT_KINDS.index("table_row")
+#: Not yet looked up (RegionLayout's caches hold None for "no table").
+_UNKNOWN = object()
+#: The name a stored layout keeps its RegionLayout under (RegionLayout.of).
+REGION_LAYOUT = "region_layout"
 
 
 def announces(unit: SemanticUnit, text: str) -> bool:
@@ -81,7 +89,11 @@ def entity_compatible(unit: SemanticUnit, entities: frozenset[str]) -> bool:
 
 
 class RegionLayout:
-    """Lookups used during expansion, computed lazily around the anchors (never over the whole document)."""
+    """Lookups used during expansion, computed lazily around the anchors (never over the whole document).
+
+    Over a stored layout (store.records.UnitLayout: its arrays) the blocks and the running token costs are
+    read from the arrays in one NumPy pass when first needed, and RegionLayout.of keeps the lookups with
+    the layout, so that every search assembling regions of that document reuses them."""
 
     def __init__(self, doc: SemanticDocument) -> None:
         self.units = doc.units
@@ -92,12 +104,50 @@ class RegionLayout:
         self._continues = getattr(doc, "continuation_flags", None)
         self._page_numbers = getattr(doc, "page_number_flags", None)
         self._doc = doc
-        self._cumulative: list[int] | None = None
+        #: A stored layout's arrays (None: a compiled document, whose units are walked).
+        self._arrays: dict[str, np.ndarray] | None = getattr(doc, "arrays", None)
+        self._cumulative: list[int] | np.ndarray | None = None
         self._bounds: dict[int, tuple[int, int]] = {}
         self._has_rows: dict[int, bool] = {}
+        #: table_of by position, as far as asked
+        self._tables: dict[int, tuple[int, int] | None] = {}
+        #: Over a stored layout: the first and last position of every run of one block, and whether it
+        #: holds a table row (read from the arrays when first needed).
+        self._runs: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+
+    @classmethod
+    def of(cls, doc: SemanticDocument) -> RegionLayout:
+        """The RegionLayout of ``doc``: the one kept with a stored layout (its ``derived`` lookups), else a
+        new one."""
+        derived = getattr(doc, "derived", None)
+        if derived is None:
+            return cls(doc)
+        layout = derived.get(REGION_LAYOUT)
+        if layout is None:
+            layout = derived[REGION_LAYOUT] = cls(doc)
+        return layout
+
+    def _run(self, pos: int) -> tuple[int, int, bool] | None:
+        """(first, last, holds a table row) of the run of one block that unit ``pos`` lies in, read from a
+        stored layout's arrays; None over a compiled document."""
+        if self._arrays is None:
+            return None
+        if self._runs is None:
+            blocks = self._arrays["block"]
+            breaks = np.flatnonzero(blocks[1:] != blocks[:-1]) + 1
+            firsts = np.concatenate(([0], breaks))
+            lasts = np.concatenate((breaks - 1, [len(blocks) - 1]))
+            rows = np.logical_or.reduceat(self._arrays["kind"] == TABLE_ROW_CODE, firsts) if len(blocks) else firsts
+            self._runs = firsts, lasts, rows
+        firsts, lasts, rows = self._runs
+        n = int(firsts.searchsorted(pos, side="right")) - 1
+        return firsts.item(n), lasts.item(n), bool(rows[n])
 
     def bounds(self, pos: int) -> tuple[int, int]:
         """(first, last) unit positions of the block that unit `pos` belongs to (blocks are contiguous)."""
+        run = self._run(pos)
+        if run is not None:
+            return run[0], run[1]
         block = self.units[pos].block
         cached = self._bounds.get(block)
         if cached is None:
@@ -112,6 +162,9 @@ class RegionLayout:
         return cached
 
     def _block_has_rows(self, pos: int) -> bool:
+        run = self._run(pos)
+        if run is not None:
+            return run[2]
         block = self.units[pos].block
         if block not in self._has_rows:
             first, last = self.bounds(pos)
@@ -133,15 +186,21 @@ class RegionLayout:
     def table_of(self, pos: int) -> tuple[int, int] | None:
         """(first, last) positions of the table that unit `pos` belongs to, its caption included (also a
         caption that arrived in its own segment just above); None for a unit outside tables."""
-        unit = self.units[pos]
-        if unit.kind not in TABLE_KINDS:
+        found = self._tables.get(pos, _UNKNOWN)
+        if found is _UNKNOWN:
+            found = self._tables[pos] = self._table_of(pos)
+        return found
+
+    def _table_of(self, pos: int) -> tuple[int, int] | None:
+        kind = UNIT_KINDS[self._arrays["kind"].item(pos)] if self._arrays is not None else self.units[pos].kind
+        if kind not in TABLE_KINDS:
             return None
         if self._block_has_rows(pos):
             first, last = self.bounds(pos)
             caption = self._attached_caption(first)
             return (caption if caption is not None else first), last
         following = pos + 1
-        if unit.kind == "caption" and following < len(self.units) and self.units[following].kind == "table_row":
+        if kind == "caption" and following < len(self.units) and self.units[following].kind == "table_row":
             if self._attached_caption(self.bounds(following)[0]) == pos:
                 return pos, self.bounds(following)[1]
         return None
@@ -190,6 +249,14 @@ class RegionLayout:
 
     def span_tokens(self, first: int, last: int) -> int:
         """Estimated cl100k tokens of units ``first`` to ``last`` (token_cost): what the region would cost."""
-        if self._cumulative is None:
-            self._cumulative = cumulative_costs(self._doc, self._text)
-        return self._cumulative[last + 1] - self._cumulative[first]
+        cumulative = self._cumulative
+        if cumulative is None:
+            costs = getattr(self._doc, "token_costs", None)
+            if isinstance(costs, np.ndarray):  # a stored layout's: summed once, kept as an array
+                cumulative = np.concatenate(([0], np.cumsum(costs, dtype=np.int64)))
+            else:
+                cumulative = cumulative_costs(self._doc, self._text)
+            self._cumulative = cumulative
+        if isinstance(cumulative, np.ndarray):
+            return cumulative.item(last + 1) - cumulative.item(first)
+        return cumulative[last + 1] - cumulative[first]

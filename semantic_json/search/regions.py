@@ -303,7 +303,7 @@ def assemble(doc: SemanticDocument, hits: Sequence[tuple[int, float]]) -> list[R
     """Regions of `doc` around `hits` ((unit position, anchor score) pairs), best score first."""
     if not hits:
         return []
-    layout = RegionLayout(doc)
+    layout = RegionLayout.of(doc)
     drafts = _cluster(layout, hits)
     for draft in drafts:
         if layout.is_table(draft.last) or layout.is_table(draft.first):
@@ -361,7 +361,7 @@ def _distinct(drafts: list[tuple[str, RegionDraft]], documents: Callable[[str], 
         if draft.is_table:
             layout = layout_of.get(document_id)
             if layout is None:
-                layout = layout_of[document_id] = RegionLayout(layouts[document_id])
+                layout = layout_of[document_id] = RegionLayout.of(layouts[document_id])
             parts = [other for other_id, other in kept
                      if other_id == document_id and _one_long_table(layout, other, draft)]
             if parts and not _asks_more(doc, draft, parts, query_terms):
@@ -416,28 +416,36 @@ def best_drafts(hits: Mapping[str, Sequence[tuple[int, float]]], layouts: Mappin
     what tells a part of a long table worth its own place).
 
     Only the documents that can place a draft are assembled: no region scores above region_score() of its
-    document's two best anchors (the score is monotone in both), so documents are taken from the highest of
-    those bounds down, and once ``limit`` distinct drafts rank above the next document's bound the rest
-    cannot change the answer. On a many-document index most documents have some anchors and few a
-    region among the best: this is most of a search's work saved, with the same result.
+    document's two best anchors (the score is monotone in both, and so is its rounding), so documents are
+    taken from the highest of those bounds down (the earlier in ``order`` first on a tie), and once
+    ``limit`` distinct drafts rank before any draft the next document could make, the rest cannot change
+    the answer. A draft that only ties the next document's bound ranks before it when its own document
+    comes earlier in ``order``: so copies of one filing, whose anchors tie, are assembled only as far as
+    their drafts can place. On a many-document index most documents have some anchors and few a region
+    among the best: this is most of a search's work saved, with the same result.
     """
     rank = _ranking(order)
-    # the bound as a region could reach it after rounding: one step of the scores' last decimal above
-    step = 10.0 ** -SCORE_DECIMALS
-    bounds = sorted(((region_score(score for _, score in document_hits) + step, document_id)
+    bounds = sorted(((region_score(score for _, score in document_hits), document_id)
                      for document_id, document_hits in hits.items() if document_hits),
                     key=lambda bound: (-bound[0], order[bound[1]]))
     drafts: list[tuple[str, RegionDraft]] = []
     for bound, document_id in bounds:
         if len(drafts) >= limit:
             drafts.sort(key=rank)
-            if drafts[limit - 1][1].score > bound:  # k drafts rank above the rest; are k of them distinct?
+            if _ranks_before(drafts[limit - 1], bound, document_id, order):  # are k of them distinct?
                 kept, complete = _distinct(drafts, documents, limit, layouts, query_terms)
-                if complete and len(kept) == limit and kept[-1][1].score > bound:
-                    return kept
+                if complete and len(kept) == limit and _ranks_before(max(kept, key=rank), bound, document_id, order):
+                    return sorted(kept, key=rank)
         drafts.extend((document_id, draft) for draft in assemble(layouts[document_id], hits[document_id]))
     drafts.sort(key=rank)
     return sorted(_distinct(drafts, documents, limit, layouts, query_terms)[0], key=rank)
+
+
+def _ranks_before(item: tuple[str, RegionDraft], bound: float, document_id: str, order: Mapping[str, int]) -> bool:
+    """Whether ``item`` (document id, draft) ranks before every draft of document ``document_id`` whose
+    regions score at most ``bound``: a higher score, or the same score in a document earlier in ``order``."""
+    score = item[1].score
+    return score > bound or (score == bound and order[item[0]] < order[document_id])
 
 
 def to_region(doc: SemanticDocument, draft: RegionDraft, region_id: str) -> EvidenceRegion:

@@ -18,12 +18,11 @@ row is left out and named rather than failing the whole index.
 
 from __future__ import annotations
 
-import bisect
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import Any, get_args
+from typing import Any
 
 import numpy as np
 
@@ -34,11 +33,13 @@ from ..search.region_layout import announces, continuation_flags, is_page_furnit
 from ..search.statements import primary_statements
 from ..token_cost import unit_costs
 from .packed_arrays import pack_arrays, pack_floats, pack_lists, smallest_uint, unpack_arrays, unpack_floats
-from ..model import Entity, Segment, SemanticDocument, UnitKind, line_starts_of, sha256_text, unit_constructor
+from ..model import UNIT_KINDS, Entity, Segment, SemanticDocument, line_starts_of, sha256_text, unit_constructor
 
 DOCUMENT_MAGIC = b"SJTD\x01"
-#: Unit kinds by their code in a record's layout.
-UNIT_KINDS: tuple[str, ...] = get_args(UnitKind)
+#: A newline's byte in UTF-8.
+NEWLINE = ord("\n")
+#: A UTF-8 continuation byte is 0b10xxxxxx.
+UTF8_TAIL_MASK, UTF8_TAIL = 0xC0, 0x80
 #: Unit fields the layout holds (the rest of a unit is in the stored document).
 LAYOUT_FIELDS = ("kind", "start_char", "end_char", "start_line", "end_line", "block", "sentence", "segment",
                  "is_header", "entities", "context_entities", "id")
@@ -78,6 +79,8 @@ class UnitLayout:
         self.unit_ids = unit_ids
         self._columns: list | None = None
         self._scalars: tuple[np.ndarray, ...] | None = None
+        #: What search code derives from the layout and keeps with it (search.region_layout.RegionLayout.of).
+        self.derived: dict[str, Any] = {}
         self.units = _Lazy(len(arrays["kind"]), self.make)
 
     def __len__(self) -> int:
@@ -193,8 +196,21 @@ class UnitLayout:
         ))
 
 
-def _names_of(names: list[str], ids: np.ndarray, start: int, end: int) -> list[str]:
-    return [names[i] for i in ids[start:end].tolist()] if end > start else []
+    def entity_lists(self, position: int) -> tuple[Sequence[str], Sequence[str]]:
+        """The entities and context entities of the unit at ``position``, read from the arrays without making
+        the unit (what the entity filter of a search reads of its candidates)."""
+        made = self.units.made(position)
+        if made is not None:
+            return made.entities, made.context_entities
+        a = self._arrays
+        entity_offsets, context_offsets = a["entity_offsets"], a["context_offsets"]
+        return (_names_of(self._names, a["entity_ids"], entity_offsets.item(position), entity_offsets.item(position + 1)),
+                _names_of(self._names, a["context_ids"], context_offsets.item(position), context_offsets.item(position + 1)))
+
+
+def _names_of(names: list[str], ids: np.ndarray, start: int, end: int) -> tuple[str, ...]:
+    # a tuple of strings: the garbage collector stops tracking it, and a search keeps thousands
+    return tuple([names[i] for i in ids[start:end].tolist()]) if end > start else ()
 
 
 def _default_ids(count: int) -> list[str]:
@@ -211,6 +227,10 @@ class _Lazy(Sequence):
 
     def __len__(self) -> int:
         return len(self._made)
+
+    def made(self, position: int) -> Any:
+        """The item at ``position`` when it was made already, else None."""
+        return self._made[position]
 
     def __getitem__(self, position):  # type: ignore[override]
         if position.__class__ is slice:
@@ -339,7 +359,8 @@ class StoredSource:
         if sha256_text(self.text) != self.document_sha256:
             raise DocumentIntegrityError(f"document {self.document_id!r}: text does not match document_sha256")
         self.char_count = len(self.text)
-        self.line_starts = parts["line_starts"].tolist() if "line_starts" in parts else line_starts_of(self.text)
+        #: Line starts, found in the text when first needed (a document read to compare regions needs none).
+        self._line_starts: np.ndarray | None = None
         self.units = layout.units
         self.layout = layout
         # each segment is parsed and validated when first read: a region reads a few of thousands
@@ -347,10 +368,31 @@ class StoredSource:
         self.segments = _Lazy(len(offsets) - 1, lambda n: Segment.model_validate_json(data[offsets[n] : offsets[n + 1]]))
         self._parts = parts
 
+    def _starts(self) -> np.ndarray:
+        if self._line_starts is None:
+            parts, raw = self._parts, self._parts["text"]
+            if "line_starts" in parts:
+                starts = np.asarray(parts["line_starts"], dtype=np.int64)
+            else:  # from the UTF-8 bytes: a newline's character offset is its byte offset less the
+                # continuation bytes before it
+                newlines = np.flatnonzero(raw == NEWLINE)
+                if len(raw) != self.char_count:
+                    newlines -= np.searchsorted(np.flatnonzero((raw & UTF8_TAIL_MASK) == UTF8_TAIL), newlines)
+                starts = np.concatenate(([0], newlines + 1))
+                if len(starts) > 1 and starts[-1] == self.char_count:
+                    starts = starts[:-1]  # a final newline does not open a line (model.line_starts_of)
+            self._line_starts = starts
+        return self._line_starts
+
+    @property
+    def line_starts(self) -> list[int]:
+        """Character offset of the start of every line (model.line_starts_of, or as stored)."""
+        return self._starts().tolist()
+
     def line_of(self, char: int) -> int:
         """1-based line number of character offset `char` (clamped to the text), as SemanticDocument.line_of."""
         char = min(max(char, 0), max(self.char_count - 1, 0))
-        return bisect.bisect_right(self.line_starts, char)
+        return int(np.searchsorted(self._starts(), char, side="right"))
 
     def document(self) -> SemanticDocument:
         """The whole compiled document (ValueError, DocumentIntegrityError included, when damaged)."""
