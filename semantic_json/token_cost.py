@@ -11,8 +11,9 @@ at search time (the estimate is stored per unit in the index, token_costs).
 
 from __future__ import annotations
 
-from itertools import accumulate
 from typing import Any
+
+import numpy as np
 
 #: Estimated cl100k tokens per character, by class (see the module docstring).
 HANGUL_TOKENS = 1.351
@@ -48,12 +49,12 @@ def unit_costs(units: Any, text: str) -> list[int]:
     return [estimated_tokens(text[u.start_char:u.end_char]) for u in units]
 
 
-def cumulative_costs(doc: Any, text: str | None) -> list[int]:
-    """0 followed by the running sum of the estimated tokens of ``doc``'s units (a stored layout's
+def cumulative_costs(doc: Any, text: str | None) -> np.ndarray:
+    """0 followed by the running sum (int64) of the estimated tokens of ``doc``'s units (a stored layout's
     token_costs; else computed from ``text``; else, for a layout stored before the costs were, four
     characters a token, as English reads on average)."""
     costs = getattr(doc, "token_costs", None)
     if costs is None:
         units = doc.units
         costs = unit_costs(units, text) if text is not None else [(u.end_char - u.start_char) // 4 for u in units]
-    return [0, *accumulate(int(cost) for cost in costs)]
+    return np.concatenate(([0], np.cumsum(np.asarray(costs, dtype=np.int64))))

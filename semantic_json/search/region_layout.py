@@ -106,7 +106,7 @@ class RegionLayout:
         self._doc = doc
         #: A stored layout's arrays (None: a compiled document, whose units are walked).
         self._arrays: dict[str, np.ndarray] | None = getattr(doc, "arrays", None)
-        self._cumulative: list[int] | np.ndarray | None = None
+        self._cumulative: np.ndarray | None = None
         self._bounds: dict[int, tuple[int, int]] = {}
         self._has_rows: dict[int, bool] = {}
         #: table_of by position, as far as asked
@@ -249,14 +249,6 @@ class RegionLayout:
 
     def span_tokens(self, first: int, last: int) -> int:
         """Estimated cl100k tokens of units ``first`` to ``last`` (token_cost): what the region would cost."""
-        cumulative = self._cumulative
-        if cumulative is None:
-            costs = getattr(self._doc, "token_costs", None)
-            if isinstance(costs, np.ndarray):  # a stored layout's: summed once, kept as an array
-                cumulative = np.concatenate(([0], np.cumsum(costs, dtype=np.int64)))
-            else:
-                cumulative = cumulative_costs(self._doc, self._text)
-            self._cumulative = cumulative
-        if isinstance(cumulative, np.ndarray):
-            return cumulative.item(last + 1) - cumulative.item(first)
-        return cumulative[last + 1] - cumulative[first]
+        if self._cumulative is None:
+            self._cumulative = cumulative_costs(self._doc, self._text)
+        return self._cumulative.item(last + 1) - self._cumulative.item(first)
