@@ -111,7 +111,7 @@ def replicate(base: Path, target: Path, base_pages: int, pages: int) -> int:
                 " length, info_json, added_at, seq + ?, record, keys, ? FROM documents WHERE seq = ?",
                 (copy_id, offset, _renamed(blob, len(DOCUMENT_MAGIC), copy_id), seq))
         for table, columns in (("postings", "key_id, doc + ?, entries"), ("doc_terms", "key_id, doc + ?, count"),
-                               ("unit_vectors", "doc + ?, unit, entries")):
+                               ("doc_vectors", "doc + ?, vectors")):
             conn.execute(f"INSERT INTO {table} SELECT {columns} FROM {table} WHERE doc <= ?", (offset, top))
     conn.execute("UPDATE key_stats SET units = units * ?, docs = docs * ?", (replicas, replicas))
     units, length, documents, document_length = json.loads(
@@ -176,7 +176,7 @@ def load_postgres(source: Path, url: str) -> None:
     pg = store._conn
     with pg.transaction():
         for table, columns in (("vocabulary", None), ("documents", None), ("postings", None), ("doc_terms", None),
-                               ("key_stats", None), ("unit_vectors", None)):
+                               ("key_stats", None), ("doc_vectors", None)):
             if table == "vocabulary":
                 sql_in, sql_out = "SELECT key, id FROM vocabulary", "COPY sjt_keys (key, id) FROM STDIN"
             elif table == "documents":

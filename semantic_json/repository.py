@@ -39,9 +39,9 @@ from .search.filters import SearchFilter, matching_documents
 from .search.fusion import DocumentPriors, fuse
 from .search.regions import RegionDraft, best_drafts, to_region
 from .store import open_store
-from .store.base import DamagedDocumentError, IndexFileError, IndexStore, document_fingerprint
+from .store.base import DamagedDocumentError, IndexFileError, IndexStore, damage, document_fingerprint
 from .store.documents import HeldDocuments
-from .store.engine_rows import unit_vector
+from .store.engine_rows import block_vectors
 from .store.records import SearchRecord, UnitLayout
 from .store.sqlite import MEMORY, SqliteStore
 from .rules.textnorm import normalized_terms, query_content
@@ -296,10 +296,10 @@ class SemanticRepository(RegionAccess):
         store = self._writable_store()
         index = VectorIndex(self.embedder.dim, self.embedder.name)
         for document_id, held in self._held.items():
-            rows = store.unit_vectors(held.seq)
-            matrix = np.zeros((held.n_units, self.embedder.dim), dtype=np.float32)
-            for unit, data in rows:
-                matrix[unit] = unit_vector(data, self.embedder.dim)
+            try:
+                matrix = block_vectors(store.vectors(held.seq), held.n_units, self.embedder.dim)
+            except ValueError as exc:
+                raise DamagedDocumentError(store.path, document_id, damage(exc)) from None
             index.add(document_id, list(range(held.n_units)), matrix)
         return index
 

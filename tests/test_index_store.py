@@ -17,7 +17,9 @@ from evidence_chunker.ingest.prepare import prepare_document
 from repo_paths import SAMPLE_PDFS, SAMPLE_QUESTIONS
 from semantic_json import SemanticDocument, SemanticRepository, compile
 from semantic_json.store import IndexFileError, IndexVersionError, SqliteStore
-from semantic_json.store.engine_rows import DocumentKeys, posting_entries, unit_vector
+from semantic_json.store.engine_rows import DocumentKeys, block_dots, block_vectors, pack_vectors, posting_entries
+from semantic_json.rules.textnorm import query_content
+from semantic_json.search.candidates import plan_query
 from semantic_json.store.records import decode_document, decode_record, encode_document
 
 QUESTIONS = [json.loads(line)["question"] for line in SAMPLE_QUESTIONS.read_text(encoding="utf-8").splitlines()
@@ -115,7 +117,7 @@ def test_opening_reads_no_document_record_nor_vector_and_a_search_reads_only_wha
     read: list[str] = []
     records: list[str] = []
     vectors: list[int] = []
-    source, record, unit_vectors = SqliteStore.source, SqliteStore.record, SqliteStore.unit_vectors
+    source, record, vector_block = SqliteStore.source, SqliteStore.record, SqliteStore.vectors
 
     def counting(self, document_id, layout, fingerprint):
         read.append(document_id)
@@ -125,14 +127,13 @@ def test_opening_reads_no_document_record_nor_vector_and_a_search_reads_only_wha
         records.append(document_id)
         return record(self, document_id, fingerprint)
 
-    def counting_vectors(self, doc, units=None):
-        rows = unit_vectors(self, doc, units)
-        vectors.append(len(rows))
-        return rows
+    def counting_vectors(self, doc):
+        vectors.append(doc)
+        return vector_block(self, doc)
 
     monkeypatch.setattr(SqliteStore, "source", counting)
     monkeypatch.setattr(SqliteStore, "record", counting_records)
-    monkeypatch.setattr(SqliteStore, "unit_vectors", counting_vectors)
+    monkeypatch.setattr(SqliteStore, "vectors", counting_vectors)
     repo = SemanticRepository.open(index, read_only=True)
     assert read == [] and records == [] and vectors == []
     question = "2026년 원리금 상환 합계"
@@ -140,7 +141,10 @@ def test_opening_reads_no_document_record_nor_vector_and_a_search_reads_only_wha
     assert result.region_count == 2
     assert read == list(dict.fromkeys(region.document_id for region in result))
     assert len(read) < len(repo.documents)
-    assert 0 < sum(vectors) < repo.anchor_count / 4  # the candidates' vectors, not the corpus's
+    # the vector blocks of the documents a query key matches, each once
+    matched = {document_id for document_id in repo.documents
+               if repo._search.bm25(plan_query(query_content(question), repo.embedder), [document_id], repo._store.totals(), {})}
+    assert 0 < len(vectors) == len(set(vectors)) == len(matched)
     assert len(records) == len(set(records))  # each routed document's record once
     repo.search(question, k=2)
     assert len(records) == len(set(records))  # kept between searches
@@ -148,11 +152,11 @@ def test_opening_reads_no_document_record_nor_vector_and_a_search_reads_only_wha
 
 
 def test_a_document_whose_vectors_are_damaged_is_left_out_when_a_query_reads_them(prepared, index, tmp_path):
-    repo = _damaged(index, tmp_path, "UPDATE unit_vectors SET entries = substr(entries, 1, 3)"
+    repo = _damaged(index, tmp_path, "UPDATE doc_vectors SET vectors = substr(vectors, 1, 30)"
                                      " WHERE doc = (SELECT seq FROM documents WHERE document_id = 'annual_report_en')")
     question = "operating income 2024"
     result = repo.search(question, k=5)
-    assert list(repo.damaged) == ["annual_report_en"] and "vector row" in repo.damaged["annual_report_en"]
+    assert list(repo.damaged) == ["annual_report_en"] and "vector block" in repo.damaged["annual_report_en"]
     # the other documents answer, in the order an index without the document gives (scores and region
     # extents may differ a little: the engine's corpus statistics still count the damaged document's rows)
     assert "annual_report_en" not in {region.document_id for region in result}
@@ -168,11 +172,15 @@ def test_a_search_record_its_postings_and_vector_rows_keep_the_vectors_postings_
     doc, info = next((doc, info) for doc, info in prepared if doc.document_id == document_id)
     built = SemanticRepository()
     built.add(doc, info)
-    stored = np.zeros((n_units, dim), dtype=np.float32)
-    for unit, entries in store.unit_vectors(seq):
-        stored[unit] = unit_vector(entries, dim)
+    block = store.vectors(seq)
+    stored = block_vectors(block, n_units, dim)
     assert stored.tobytes() == built.index.matrix.tobytes()
+    query = stored[n_units // 2]
+    assert np.allclose(block_dots(block, n_units, query), stored @ query, atol=1e-6)
+    some = np.asarray([0, n_units // 2, n_units - 1])
+    assert block_dots(block, n_units, query, some).tobytes() == block_dots(block, n_units, query)[some].tobytes()
     assert np.flatnonzero(stored).size < stored.size / 2  # hashed features: mostly zeros, kept as their entries
+    assert block[:1] == b"b" and len(block) < stored.nbytes / 2
     # the postings rows give back every (key, unit, weight) the compiler's postings hold
     from semantic_json.search.lexical import Vocabulary, document_postings
 
@@ -243,9 +251,29 @@ def test_an_index_of_an_older_layout_is_refused_unchanged_with_the_way_to_rebuil
     _older_layout(path)
     before = hashlib.sha256(path.read_bytes()).hexdigest()
     for read_only in (True, False):
-        with pytest.raises(IndexVersionError, match="index layout version 1; .* reads version 4 only: re-ingest"):
+        with pytest.raises(IndexVersionError, match="index layout version 1; .* reads version 5 only: re-ingest"):
             SemanticRepository.open(path, read_only=read_only)
     assert sjt(["search", "--index", str(path), "revenue"]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"error: {path}: index layout version 1") and "sjt ingest PDFS --index NEW_INDEX" in err
     assert hashlib.sha256(path.read_bytes()).hexdigest() == before
+
+
+@pytest.mark.parametrize("dim, nonzero", [(64, 5), (300, 7), (16, 16)])
+def test_a_vector_block_gives_back_every_vector_and_its_dots_sparse_or_dense(dim, nonzero):
+    rng = np.random.default_rng(dim)
+    matrix = np.zeros((40, dim), dtype=np.float32)
+    for row in matrix[:-1]:  # the last unit has no feature at all
+        row[rng.choice(dim, nonzero, replace=False)] = rng.standard_normal(nonzero)
+    block = pack_vectors(matrix)
+    assert block[:1] == (b"d" if nonzero == dim else b"b" if dim <= 256 else b"s")
+    assert block_vectors(block, 40, dim).tobytes() == matrix.tobytes()
+    query = rng.standard_normal(dim).astype(np.float32)
+    units = np.asarray([0, 7, 39])
+    assert np.allclose(block_dots(block, 40, query, units), matrix[units] @ query, atol=1e-5)
+    assert np.allclose(block_dots(block, 40, query), matrix @ query, atol=1e-5)
+    for damaged in (block[:-1], b"x" + block[1:], b""):
+        with pytest.raises(ValueError, match="vector block"):
+            block_dots(damaged, 40, query)
+    with pytest.raises(ValueError, match="outside"):
+        block_dots(block, 40, query, np.asarray([40]))

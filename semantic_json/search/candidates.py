@@ -37,7 +37,7 @@ from ..lexicon import load_lexicon
 from .priors import Profiles, document_prior
 from .statements import query_statements
 from ..store.base import DamagedDocumentError, IndexStore, Totals, damage
-from ..store.engine_rows import posting_entries, unit_dots
+from ..store.engine_rows import block_dots, posting_entries
 from ..store.records import UNIT_KINDS, SearchRecord
 from ..rules.textnorm import BIGRAM_JOIN
 from .fusion import Candidate, DocumentPriors
@@ -224,15 +224,16 @@ class CandidateSearch:
                 total[units] += weight * tf * (BM25_K1 + 1.0) / (tf + norm[units])
         return {d: s * self.records[d].postings.damping for d, s in scores.items()}
 
-    def cosines(self, vector: np.ndarray, document_id: str, positions: Sequence[int] | None) -> tuple[list[int], np.ndarray]:
+    def cosines(self, vector: np.ndarray, document_id: str, positions: Sequence[int] | None) -> tuple[np.ndarray, np.ndarray]:
         """The cosines (dot products of L2-normalised vectors) of the units ``positions`` (all when None) of a
-        document with the query ``vector``, read unit by unit from the engine."""
+        document with the query ``vector``, from the document's vector block."""
         held = self.documents[document_id]
-        rows = self.store.unit_vectors(held.seq, None if positions is None else sorted(positions))
+        units = None if positions is None else np.asarray(sorted(positions), dtype=np.int64)
         try:
-            return [unit for unit, _ in rows], unit_dots([data for _, data in rows], vector)
+            values = block_dots(self.store.vectors(held.seq), held.n_units, vector, units)
         except ValueError as exc:
             raise DamagedDocumentError(self.store.path, document_id, damage(exc)) from None
+        return (np.arange(held.n_units) if units is None else units), values
 
     def candidates(self, plan: QueryPlan, documents: Sequence[str], bm25: Mapping[str, np.ndarray], k: int,
                    gate: bool, min_cosine: float, kinds: frozenset[str] | None) -> list[Candidate]:
@@ -265,8 +266,7 @@ class CandidateSearch:
                 continue
             else:
                 pool = None
-            positions, values = self.cosines(plan.vector, document_id, pool)
-            units = np.asarray(positions, dtype=np.int64)
+            units, values = self.cosines(plan.vector, document_id, pool)
             pooled[document_id] = units, values
             above = values.astype(np.float64) > min_cosine
             if eligible is not None:

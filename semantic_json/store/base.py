@@ -30,16 +30,17 @@ import numpy as np
 
 from ..errors import SemanticJsonError
 from ..model import SemanticDocument
-from .engine_rows import DocumentKeys
+from .engine_rows import DocumentKeys, block_vectors
 from .records import SearchRecord, StoredSource, UnitLayout, decode_record, decode_source
 
 #: URL schemes that name a PostgreSQL server index (the forms libpq and psycopg accept).
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 #: Version of the stores' layout (tables and record format); an index of another version is refused with
-#: IndexVersionError. 4: periods are keyed as canonical terms (textnorm.PERIOD_RE: "2025.9월말" and
+#: IndexVersionError. 5: a document's vectors are one block (engine_rows.pack_vectors), read in one go by a
+#: search that routes to it; 4: periods are keyed as canonical terms (textnorm.PERIOD_RE: "2025.9월말" and
 #: "2025년 9월 말" are one key); 3: the engine's tables (postings by key, term counts, key statistics,
 #: vectors by unit) beside each document's record; 2: search records read whole at open; 1: documents as JSON.
-STORE_SCHEMA_VERSION = 4
+STORE_SCHEMA_VERSION = 5
 
 
 class IndexFileError(SemanticJsonError, ValueError):
@@ -208,12 +209,13 @@ def read_whole_document(store: IndexStore, document_id: str, fingerprint: str, s
     IndexFileError) when a part cannot be read."""
     record = store.record(document_id, fingerprint)
     whole_document(store.path, store.source(document_id, record.layout, fingerprint))
-    store.unit_vectors(seq)
-    if keys is not None:
-        try:
+    vectors = store.vectors(seq)
+    try:
+        block_vectors(vectors, record.n_units, record.dim)
+        if keys is not None:
             DocumentKeys.decode(keys)
-        except Exception as exc:  # shape or zlib errors: the row is damaged
-            raise DamagedDocumentError(store.path, document_id, damage(exc)) from None
+    except Exception as exc:  # shape or zlib errors: the row is damaged
+        raise DamagedDocumentError(store.path, document_id, damage(exc)) from None
 
 
 def read_documents(rows: Iterable[tuple[str, int, int, int, int, Any, str]],
@@ -270,7 +272,7 @@ class IndexStore(Protocol):
 
     def postings(self, key_ids: Sequence[int], docs: Sequence[int]) -> list[tuple[int, int, bytes]]: ...
 
-    def unit_vectors(self, doc: int, units: Sequence[int] | None = None) -> list[tuple[int, bytes]]: ...
+    def vectors(self, doc: int) -> bytes: ...
 
     def source(self, document_id: str, layout: UnitLayout, fingerprint: str) -> StoredSource: ...
 

@@ -2,9 +2,9 @@
 
 The engine (a store's tables, store/base.py) holds a document's postings by key (one row per key and
 document: the units that hold the key and their field weights), its term counts by key (the document
-prior), and its anchor vectors by unit (one row per unit). A query reads the rows of its own keys and the
-vectors of the units it scores. What a document added to the key statistics is kept with it (DocumentKeys),
-so that removing or replacing it takes exactly that back.
+prior), and its anchor vectors in one block (one row per document). A query reads the rows of its own keys
+and the vector blocks of the documents it routes to. What a document added to the key statistics is kept
+with it (DocumentKeys), so that removing or replacing it takes exactly that back.
 """
 
 from __future__ import annotations
@@ -24,9 +24,12 @@ KEYS_MAGIC = b"SJTK\x01"
 #: (the units, then the weights). A unit holds a key at one of a few field weights (lexical.unit_fields), so
 #: most rows are of one weight: two bytes an entry instead of six.
 ONE_WEIGHT, WEIGHT_EACH = b"1", b"w"
-#: First byte of a unit's vector row: its non-zero entries (dimensions as uint8 when the embedding has at most
-#: 256 dimensions, else uint16; then float32 values), or the whole float32 vector.
+#: First byte of a document's vector block: its units' non-zero entries (after BLOCK_PAD, each unit's first
+#: entry as uint32 and one past the last; the float32 values; their dimensions as uint8 when the embedding has
+#: at most 256 dimensions, else uint16), or the whole float32 matrix (one row per unit).
 SPARSE_BYTE, SPARSE_VECTOR, DENSE_VECTOR = b"b", b"s", b"d"
+#: Bytes after a block's first, so that its arrays start on 4-byte boundaries.
+BLOCK_PAD = b"\x00\x00\x00"
 
 
 def unit_dtype(n_units: int) -> np.dtype:
@@ -97,83 +100,78 @@ def posting_entries(data: bytes, n_units: int) -> tuple[np.ndarray, np.ndarray]:
     return units.astype(np.int64), weights
 
 
-def unit_vector_rows(vectors: np.ndarray | SparseVectors) -> list[tuple[int, bytes]]:
-    """(unit position, stored row) of every unit: its non-zero entries when that is smaller than the whole
-    float32 vector (see SPARSE_BYTE), else the whole vector."""
+def pack_vectors(vectors: np.ndarray | SparseVectors) -> bytes:
+    """One document's unit vectors as one stored block (see SPARSE_BYTE): every unit's non-zero entries when
+    that is smaller than the whole float32 matrix, else the matrix. A search reads a routed document's block
+    in one read and scores the units it needs from it."""
     dense = vectors.to_dense() if isinstance(vectors, SparseVectors) else np.ascontiguousarray(vectors, dtype=np.float32)
-    dim = dense.shape[1] if dense.ndim == 2 else 0
+    dense = dense.reshape(len(dense), -1)
+    dim = dense.shape[1]
+    units, dims = np.nonzero(dense.view(np.uint32))
     kind, dims_dtype = (SPARSE_BYTE, np.uint8) if dim <= 256 else (SPARSE_VECTOR, np.uint16)
     width = np.dtype(dims_dtype).itemsize + 4
-    out = []
-    for position, row in enumerate(dense):
-        nonzero = np.flatnonzero(row.view(np.uint32))
-        if len(nonzero) * width < row.nbytes and dim <= np.iinfo(np.uint16).max + 1:
-            out.append((position, kind + nonzero.astype(dims_dtype).tobytes() + row[nonzero].tobytes()))
-        else:
-            out.append((position, DENSE_VECTOR + row.tobytes()))
-    return out
+    if len(units) * width + 4 * (len(dense) + 1) >= dense.nbytes or dim > np.iinfo(np.uint16).max + 1:
+        return DENSE_VECTOR + BLOCK_PAD + dense.tobytes()
+    starts = np.searchsorted(units, np.arange(len(dense) + 1)).astype("<u4")
+    # float32 values before the dimensions: every array of the block starts on a 4-byte boundary
+    return kind + BLOCK_PAD + starts.tobytes() + dense[units, dims].astype("<f4").tobytes() + dims.astype(dims_dtype).tobytes()
 
 
-def unit_vector(data: bytes, dim: int) -> np.ndarray:
-    """The float32 vector (``dim``,) of a stored unit row; ValueError when damaged."""
-    vector = np.zeros(dim, dtype=np.float32)
-    kind, body = bytes(data[:1]), bytes(data[1:])
-    if kind == DENSE_VECTOR and len(body) == 4 * dim:
-        return np.frombuffer(body, dtype=np.float32).copy()
+def _block_arrays(data: bytes, n_units: int, dim: int) -> tuple[np.ndarray, np.ndarray, np.ndarray] | np.ndarray:
+    """A stored block's float32 matrix (dense), or its (unit starts, values, dimensions) (sparse); ValueError
+    when damaged."""
+    kind, head = bytes(data[:1]), len(BLOCK_PAD) + 1
+    if kind == DENSE_VECTOR:
+        if len(data) != head + 4 * n_units * dim:
+            raise ValueError(f"vector block of {len(data)} bytes for {n_units} units of {dim} dimensions")
+        return np.frombuffer(data, dtype="<f4", offset=head).reshape(n_units, dim)
     width = {SPARSE_BYTE: 1, SPARSE_VECTOR: 2}.get(kind)
-    if width is None or len(body) % (width + 4):
-        raise ValueError(f"vector row of {len(data)} bytes for {dim} dimensions")
-    count = len(body) // (width + 4)
-    dims = np.frombuffer(body, dtype=np.uint8 if width == 1 else np.uint16, count=count)
-    if count and int(dims.max()) >= dim:
-        raise ValueError(f"vector row names dimension {int(dims.max())} of {dim}")
-    vector[dims] = np.frombuffer(body, dtype=np.float32, offset=width * count)
-    return vector
+    if width is None or len(data) < head + 4 * (n_units + 1):
+        raise ValueError(f"vector block of {len(data)} bytes for {n_units} units")
+    starts = np.frombuffer(data, dtype="<u4", count=n_units + 1, offset=head).astype(np.int64)
+    entries = int(starts[-1])
+    if starts[0] != 0 or (np.diff(starts) < 0).any() or len(data) != head + 4 * (n_units + 1) + (4 + width) * entries:
+        raise ValueError(f"vector block of {len(data)} bytes does not hold its {n_units} units' entries")
+    at = head + 4 * (n_units + 1)
+    values = np.frombuffer(data, dtype="<f4", count=entries, offset=at)
+    dims = np.frombuffer(data, dtype=np.uint8 if width == 1 else "<u2", count=entries, offset=at + 4 * entries)
+    return starts, values, dims
 
 
-def unit_dots(rows: Sequence[bytes], query: np.ndarray) -> np.ndarray:
-    """The dot products (float32) of stored unit rows with the float32 vector ``query``, read all at once
-    (a search reads hundreds of rows: one NumPy pass, not a vector per row); ValueError when a row is
-    damaged."""
+def block_vectors(data: bytes, n_units: int, dim: int) -> np.ndarray:
+    """The float32 matrix (``n_units``, ``dim``) of a stored vector block; ValueError when damaged."""
+    arrays = _block_arrays(data, n_units, dim)
+    if isinstance(arrays, np.ndarray):
+        return arrays.copy()
+    starts, values, dims = arrays
+    if len(dims) and int(dims.max()) >= dim:
+        raise ValueError(f"vector block names dimension {int(dims.max())} of {dim}")
+    matrix = np.zeros((n_units, dim), dtype=np.float32)
+    matrix[np.repeat(np.arange(n_units), np.diff(starts)), dims.astype(np.int64)] = values
+    return matrix
+
+
+def block_dots(data: bytes, n_units: int, query: np.ndarray, units: np.ndarray | None = None) -> np.ndarray:
+    """The dot products (float32) of the float32 vector ``query`` with the vectors of ``units`` (positions;
+    all when None) of a stored vector block, one NumPy pass; ValueError when damaged."""
     dim = len(query)
-    count = len(rows)
-    out = np.zeros(count, dtype=np.float32)
-    if not count:
+    arrays = _block_arrays(data, n_units, dim)
+    wanted = np.arange(n_units) if units is None else np.asarray(units, dtype=np.int64)
+    if len(wanted) and (int(wanted.min()) < 0 or int(wanted.max()) >= n_units):
+        raise ValueError(f"a unit outside the document's {n_units}")
+    if isinstance(arrays, np.ndarray):
+        return arrays[wanted] @ query
+    starts, values, dims = arrays
+    first, counts = starts[wanted], starts[wanted + 1] - starts[wanted]
+    out = np.zeros(len(wanted), dtype=np.float32)
+    total = int(counts.sum())
+    if not total:
         return out
-    lengths = np.fromiter((len(row) for row in rows), dtype=np.int64, count=count)
-    joined = np.frombuffer(b"".join(rows), dtype=np.uint8)
-    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
-    kinds = joined[starts]
-    dense = kinds == DENSE_VECTOR[0]
-    if (lengths[dense] != 1 + 4 * dim).any():
-        raise ValueError(f"a vector row of the wrong size for {dim} dimensions")
-    if dense.any():
-        at = starts[dense][:, None] + 1 + np.arange(4 * dim)
-        out[dense] = np.ascontiguousarray(joined[at]).view("<f4").reshape(-1, dim) @ query
-    known = dense.copy()
-    for kind, width in ((SPARSE_BYTE, 1), (SPARSE_VECTOR, 2)):
-        sparse = kinds == kind[0]
-        known |= sparse
-        if not sparse.any():
-            continue
-        if ((lengths[sparse] - 1) % (width + 4)).any():
-            raise ValueError(f"a vector row of the wrong size for {dim} dimensions")
-        entries = (lengths[sparse] - 1) // (width + 4)
-        if not entries.sum():
-            continue
-        first = starts[sparse] + 1
-        within = np.arange(int(entries.sum())) - np.repeat(np.cumsum(entries) - entries, entries)
-        at = np.repeat(first, entries) + width * within
-        dims = joined[at].astype(np.int64)
-        if width == 2:
-            dims |= joined[at + 1].astype(np.int64) << 8
-        if int(dims.max()) >= dim:
-            raise ValueError(f"vector row names dimension {int(dims.max())} of {dim}")
-        at = np.repeat(first + width * entries, entries) + 4 * within
-        values = np.ascontiguousarray(joined[at[:, None] + np.arange(4)]).view("<f4").reshape(-1)
-        held = entries > 0
-        sums = np.add.reduceat(query[dims] * values, (np.cumsum(entries) - entries)[held])
-        out[np.flatnonzero(sparse)[held]] = sums
-    if not known.all():
-        raise ValueError("a vector row of an unknown kind")
+    offsets = np.cumsum(counts) - counts
+    at = np.repeat(first - offsets, counts) + np.arange(total)
+    picked = dims[at].astype(np.int64)
+    if int(picked.max()) >= dim:
+        raise ValueError(f"vector block names dimension {int(picked.max())} of {dim}")
+    held = counts > 0
+    out[held] = np.add.reduceat(query[picked] * values[at], offsets[held])
     return out

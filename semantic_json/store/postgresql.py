@@ -3,9 +3,9 @@
 Same contract and the same tables as the SQLite file (store/sqlite.py, store/base.py): one transaction per
 document, the embedder recorded once and enforced, damaged rows left out and named, the same bytes in every
 row, so both stores give the same results. Stage 1 of a search runs on the server: the rows of the query's
-keys (``sjt_postings``, ``sjt_doc_terms``, ``sjt_key_stats``, each under its primary key) and the vectors of
-the candidate units (``sjt_unit_vectors``); a reader's memory is its candidates, and many readers share one
-server. Each anchor is also a row with its float32 vector in a pgvector ``vector(dim)`` column under an
+keys (``sjt_postings``, ``sjt_doc_terms``, ``sjt_key_stats``, each under its primary key) and the vector
+blocks of the documents routed to (``sjt_doc_vectors``); a reader's memory is its candidates, and many
+readers share one server. Each anchor is also a row with its float32 vector in a pgvector ``vector(dim)`` column under an
 HNSW cosine index, so other tools (and ``nearest``) can query the anchors on the server.
 
 Concurrency: writers serialise on the totals row of ``sjt_meta`` (each takes it first), so the key
@@ -29,7 +29,7 @@ from ..model import SemanticDocument
 from .base import (STORE_SCHEMA_VERSION, TOTALS_KEY, IndexFileError, StoredDocument, StoredVocabulary, Totals,
                    document_changed, document_fingerprint, redact, read_documents, read_record, read_source,
                    read_whole_document, version_error)
-from .engine_rows import DocumentKeys, posting_rows, unit_vector_rows
+from .engine_rows import DocumentKeys, pack_vectors, posting_rows
 from .records import SearchRecord, StoredSource, UnitLayout, encode_document, encode_record
 
 #: Seconds to wait for the server when connecting.
@@ -91,17 +91,15 @@ CREATE TABLE IF NOT EXISTS sjt_key_stats (
     units   BIGINT NOT NULL,
     docs    BIGINT NOT NULL
 );
-CREATE TABLE IF NOT EXISTS sjt_unit_vectors (
-    doc      BIGINT NOT NULL,
-    unit     INTEGER NOT NULL,
-    entries  BYTEA NOT NULL,
-    PRIMARY KEY (doc, unit)
+CREATE TABLE IF NOT EXISTS sjt_doc_vectors (
+    doc      BIGINT PRIMARY KEY,
+    vectors  BYTEA NOT NULL
 );
 INSERT INTO sjt_meta (key, value) VALUES ('totals', '[0, 0.0, 0, 0]') ON CONFLICT (key) DO NOTHING;
 """
 #: The tables of the index (what size_bytes counts).
 TABLES = ("sjt_meta", "sjt_documents", "sjt_anchors", "sjt_keys", "sjt_postings", "sjt_doc_terms", "sjt_key_stats",
-          "sjt_unit_vectors")
+          "sjt_doc_vectors")
 
 
 #: The anchors' HNSW cosine index (drop it before a large first load and run this after: see docs/scale.md).
@@ -253,15 +251,13 @@ class PostgresStore:
                     for key_id, count in zip(keys.key_ids.tolist(), keys.counts.tolist()):
                         if count:
                             copy.write_row((key_id, seq, count))
-                with cursor.copy("COPY sjt_unit_vectors (doc, unit, entries) FROM STDIN") as copy:
-                    for unit, entries in unit_vector_rows(vectors):
-                        copy.write_row((seq, unit, entries))
                 with cursor.copy(
                     "COPY sjt_anchors (document_id, position, embedding) FROM STDIN WITH (FORMAT BINARY)"
                 ) as copy:
                     copy.set_types(["text", "int4", "vector"])
                     for position in range(len(doc.units)):
                         copy.write_row((doc.document_id, position, vectors[position]))
+            self._conn.execute("INSERT INTO sjt_doc_vectors (doc, vectors) VALUES (%s, %s)", (seq, pack_vectors(vectors)))
             self._conn.execute(
                 "INSERT INTO sjt_key_stats (key_id, units, docs) SELECT * FROM unnest(%s::int[], %s::bigint[],"
                 " %s::bigint[]) ON CONFLICT (key_id) DO UPDATE SET units = sjt_key_stats.units + EXCLUDED.units,"
@@ -286,7 +282,7 @@ class PostgresStore:
             "UPDATE sjt_key_stats AS s SET units = s.units - d.units, docs = s.docs - d.docs FROM unnest(%s::int[],"
             " %s::bigint[], %s::bigint[]) AS d (key_id, units, docs) WHERE s.key_id = d.key_id",
             (key_ids, keys.units.tolist(), (keys.counts > 0).astype(int).tolist()))
-        self._conn.execute("DELETE FROM sjt_unit_vectors WHERE doc = %s", (seq,))
+        self._conn.execute("DELETE FROM sjt_doc_vectors WHERE doc = %s", (seq,))
         self._conn.execute("DELETE FROM sjt_documents WHERE document_id = %s", (document_id,))
         return totals.plus(Totals.of(read_record(self.path, document_id, record_bytes, n_units, dim)), -1)
 
@@ -348,13 +344,10 @@ class PostgresStore:
                           " ORDER BY doc, key_id",
                           (list(key_ids), list(docs)), "read the postings")
 
-    def unit_vectors(self, doc: int, units: Sequence[int] | None = None) -> list[tuple[int, bytes]]:
-        """As SqliteStore.unit_vectors."""
-        if units is None:
-            return self._read("SELECT unit, entries FROM sjt_unit_vectors WHERE doc = %s ORDER BY unit", (doc,),
-                              "read the vectors")
-        return self._read("SELECT unit, entries FROM sjt_unit_vectors WHERE doc = %s AND unit = ANY(%s) ORDER BY unit",
-                          (doc, list(units)), "read the vectors")
+    def vectors(self, doc: int) -> bytes:
+        """As SqliteStore.vectors."""
+        rows = self._read("SELECT vectors FROM sjt_doc_vectors WHERE doc = %s", (doc,), "read the vectors")
+        return bytes(rows[0][0]) if rows else b""
 
     def check_file(self, full: bool = False) -> list[str]:
         """Nothing to check here: the server keeps its own pages (its checksums and `amcheck` are its tools)."""

@@ -24,7 +24,7 @@ from .base import (REBUILD_HINT, document_changed, STORE_SCHEMA_VERSION, TOTALS_
                    StoredDocument, StoredVocabulary, document_fingerprint, Totals, read_documents, read_record,
                    read_source, read_whole_document, version_error)
 from .wal import unshared_connection
-from .engine_rows import DocumentKeys, posting_rows, unit_vector_rows
+from .engine_rows import DocumentKeys, pack_vectors, posting_rows
 from .records import SearchRecord, StoredSource, UnitLayout, encode_document, encode_record
 
 log = logging.getLogger(__name__)
@@ -78,12 +78,10 @@ CREATE TABLE IF NOT EXISTS key_stats (
     units   INTEGER NOT NULL,
     docs    INTEGER NOT NULL
 );
-CREATE TABLE IF NOT EXISTS unit_vectors (
-    doc      INTEGER NOT NULL,
-    unit     INTEGER NOT NULL,
-    entries  BLOB NOT NULL,
-    PRIMARY KEY (doc, unit)
-) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS doc_vectors (
+    doc      INTEGER PRIMARY KEY,
+    vectors  BLOB NOT NULL
+);
 """
 #: Meta key holding the next free key id of the vocabulary.
 NEXT_KEY_ID = "next_key_id"
@@ -92,7 +90,7 @@ MEMORY = ":memory:"
 
 
 #: Tables of our layout; a file holding any other table belongs to another application and is refused.
-OUR_TABLES = frozenset({"meta", "documents", "vocabulary", "postings", "doc_terms", "key_stats", "unit_vectors"})
+OUR_TABLES = frozenset({"meta", "documents", "vocabulary", "postings", "doc_terms", "key_stats", "doc_vectors"})
 
 
 @contextmanager
@@ -324,8 +322,7 @@ class SqliteStore:
                 "INSERT INTO key_stats (key_id, units, docs) VALUES (?, ?, ?) ON CONFLICT (key_id) DO UPDATE SET "
                 "units = units + excluded.units, docs = docs + excluded.docs",
                 ((k, u, int(c > 0)) for k, u, c in zip(keys.key_ids.tolist(), keys.units.tolist(), keys.counts.tolist())))
-            self._conn.executemany("INSERT INTO unit_vectors (doc, unit, entries) VALUES (?, ?, ?)",
-                                   ((seq, unit, entries) for unit, entries in unit_vector_rows(record.vectors)))
+            self._conn.execute("INSERT INTO doc_vectors (doc, vectors) VALUES (?, ?)", (seq, pack_vectors(record.vectors)))
             self._add_totals(Totals.of(record), 1)
         return seq
 
@@ -343,7 +340,7 @@ class SqliteStore:
         self._conn.executemany("UPDATE key_stats SET units = units - ?, docs = docs - ? WHERE key_id = ?",
                                ((u, int(c > 0), k) for k, u, c in
                                 zip(keys.key_ids.tolist(), keys.units.tolist(), keys.counts.tolist())))
-        self._conn.execute("DELETE FROM unit_vectors WHERE doc = ?", (seq,))
+        self._conn.execute("DELETE FROM doc_vectors WHERE doc = ?", (seq,))
         self._conn.execute("DELETE FROM documents WHERE document_id = ?", (document_id,))
         self._add_totals(Totals.of(read_record(self.path, document_id, record_bytes, n_units, dim)), -1)
         return True
@@ -419,14 +416,11 @@ class SqliteStore:
         return self._many(f"SELECT key_id, doc, entries FROM postings WHERE key_id IN ({{}}) AND doc IN ({marks})"
                           " ORDER BY doc, key_id", key_ids, "read the postings", tuple(docs))
 
-    def unit_vectors(self, doc: int, units: Sequence[int] | None = None) -> list[tuple[int, bytes]]:
-        """(unit position, vector row) of the units ``units`` (all when None) of document number ``doc``."""
-        if units is None:
-            with _guard(self.path, "read the vectors"):
-                return self._conn.execute("SELECT unit, entries FROM unit_vectors WHERE doc = ? ORDER BY unit",
-                                          (doc,)).fetchall()
-        return self._many("SELECT unit, entries FROM unit_vectors WHERE doc = ? AND unit IN ({}) ORDER BY unit", units,
-                          "read the vectors", (doc,), leading=True)
+    def vectors(self, doc: int) -> bytes:
+        """The vector block of document number ``doc`` (engine_rows.pack_vectors; empty when missing)."""
+        with _guard(self.path, "read the vectors"):
+            row = self._conn.execute("SELECT vectors FROM doc_vectors WHERE doc = ?", (doc,)).fetchone()
+        return b"" if row is None else row[0]
 
     def _many(self, sql: str, values: Sequence[int], action: str, extra: tuple = (),
               leading: bool = False) -> list[tuple]:
