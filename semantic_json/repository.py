@@ -297,7 +297,7 @@ class SemanticRepository(RegionAccess):
         index = VectorIndex(self.embedder.dim, self.embedder.name)
         for document_id, held in self._held.items():
             try:
-                matrix = block_vectors(store.vectors(held.seq), held.n_units, self.embedder.dim)
+                matrix = block_vectors(store.vectors(document_id, held.fingerprint), held.n_units, self.embedder.dim)
             except ValueError as exc:
                 raise DamagedDocumentError(store.path, document_id, damage(exc)) from None
             index.add(document_id, list(range(held.n_units)), matrix)
@@ -396,7 +396,7 @@ class SemanticRepository(RegionAccess):
         found: dict[str, str] = {}
         for document_id, held in list(self._held.items()):
             try:
-                self._store.read_whole(document_id, held.fingerprint, held.seq)
+                self._store.read_whole(document_id, held.fingerprint)
             except IndexFileError as exc:  # DamagedDocumentError, or SQLite's own error on a damaged page
                 found[document_id] = exc.why if isinstance(exc, DamagedDocumentError) else str(exc.__cause__ or exc)
                 self._leave_out(document_id, found[document_id])

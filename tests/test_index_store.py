@@ -127,9 +127,9 @@ def test_opening_reads_no_document_record_nor_vector_and_a_search_reads_only_wha
         records.append(document_id)
         return record(self, document_id, fingerprint)
 
-    def counting_vectors(self, doc):
-        vectors.append(doc)
-        return vector_block(self, doc)
+    def counting_vectors(self, document_id, fingerprint):
+        vectors.append(document_id)
+        return vector_block(self, document_id, fingerprint)
 
     monkeypatch.setattr(SqliteStore, "source", counting)
     monkeypatch.setattr(SqliteStore, "record", counting_records)
@@ -172,7 +172,7 @@ def test_a_search_record_its_postings_and_vector_rows_keep_the_vectors_postings_
     doc, info = next((doc, info) for doc, info in prepared if doc.document_id == document_id)
     built = SemanticRepository()
     built.add(doc, info)
-    block = store.vectors(seq)
+    block = store.vectors(document_id, store._conn.execute("SELECT fingerprint FROM documents WHERE seq = ?", (seq,)).fetchone()[0])
     stored = block_vectors(block, n_units, dim)
     assert stored.tobytes() == built.index.matrix.tobytes()
     query = stored[n_units // 2]

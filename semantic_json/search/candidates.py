@@ -150,15 +150,19 @@ class CandidateSearch:
 
     def priors(self, plan: QueryPlan, query: str, only: Collection[str] | None, totals: Totals) -> DocumentPriors:
         """The priors of a search over several documents (``only``: those; None: all)."""
-        ids = {key: self.key_id(key) for key in sorted(plan.prior_keys)}
-        by_key: dict[int, list[tuple[str, int]]] = {i: [] for i in ids.values() if i is not None}
-        wanted = sorted(by_key)
-        for key_id, seq, count in self.store.document_counts(wanted) if wanted else ():
-            document_id = self.by_seq.get(seq)
-            if document_id is not None:
-                by_key[key_id].append((document_id, count))
-        lengths = {d: self.documents[d].length for docs in by_key.values() for d, _ in docs}
-        prior = document_prior(by_key.values(), lengths, totals.documents, totals.document_length)
+        # the keys in the order of their words: the order the document prior adds their scores up in
+        ranked = [key_id for key_id in map(self.key_id, sorted(plan.prior_keys)) if key_id is not None]
+        rows = np.asarray(self.store.document_counts(sorted(ranked)) if ranked else [], dtype=np.int64).reshape(-1, 3)
+        seqs, at = np.unique(rows[:, 1], return_inverse=True)
+        ids = [self.by_seq.get(seq) for seq in seqs.tolist()]
+        lengths = np.asarray([self.documents[d].length if d is not None else -1 for d in ids], dtype=np.float64)
+        row_lengths = lengths[at.reshape(-1)]
+        held = row_lengths >= 0  # rows of a document not held (left out as damaged) do not count
+        order = np.empty(len(ranked), dtype=np.int64)
+        order[np.argsort(ranked)] = np.arange(len(ranked))
+        by_rank = np.argsort(order[np.searchsorted(np.sort(ranked), rows[held, 0])], kind="stable")
+        scored = document_prior(rows[held][by_rank], row_lengths[held][by_rank], totals.documents, totals.document_length)
+        prior = {self.by_seq[int(seq)]: value for seq, value in scored.tolist()}
         profile = self.profiles.scores(set(plan.keys))
         period = self.profiles.of_period(query, self.documents if only is None else only)
         return DocumentPriors(True, prior, profile, period)
@@ -230,7 +234,7 @@ class CandidateSearch:
         held = self.documents[document_id]
         units = None if positions is None else np.asarray(sorted(positions), dtype=np.int64)
         try:
-            values = block_dots(self.store.vectors(held.seq), held.n_units, vector, units)
+            values = block_dots(self.store.vectors(document_id, held.fingerprint), held.n_units, vector, units)
         except ValueError as exc:
             raise DamagedDocumentError(self.store.path, document_id, damage(exc)) from None
         return (np.arange(held.n_units) if units is None else units), values

@@ -16,6 +16,8 @@ from collections import Counter
 from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
+import numpy as np
+
 from .lexical import YEAR_TERM_RE, hangul_pairs
 from ..rules.textnorm import BIGRAM_JOIN, TOKEN_PATTERN, is_hangul, normalized_terms, term_bigrams
 
@@ -39,29 +41,32 @@ QUARTER_QUERY = re.compile(r"\bQ[1-4]\b|\bquarter(?:ly|s)?\b|\b10-Q\b|\d\s*ë¶„ê¸
 DOC_BM25_K1 = 1.2
 DOC_BM25_B = 0.75
 
-def document_prior(rows: Iterable[tuple[str, int]], lengths: Mapping[str, int], documents: int,
-                   length: int) -> dict[str, float]:
+def document_prior(rows: np.ndarray, lengths: np.ndarray, documents: int, length: int) -> np.ndarray:
     """BM25 of each document for the query's keys, the best document scaled to 1.0: the prior that lifts every
     anchor of the documents a query matches as a whole (in a corpus of many reports a table row never names
     its company; the document around it does).
 
-    ``rows`` holds, per query key, its (document id, count) pairs (an iterable of such iterables); ``lengths``
-    each document's total count, ``documents`` and ``length`` the corpus's number of documents and total
-    count. Empty for a corpus of fewer than two documents."""
-    if documents < 2:
-        return {}
+    ``rows`` holds (key, document, count) triples as an int64 array, grouped by key (every document holding
+    the key; a key's documents count as its document frequency), the keys in the order their scores add up;
+    ``lengths`` the total count of each row's document, ``documents`` and ``length`` the corpus's number of
+    documents and total count. Returns each row's document and its prior as the columns of a (documents, 2)
+    float64 array, the documents in first-row order (empty for a corpus of fewer than two documents)."""
+    if documents < 2 or not len(rows):
+        return np.zeros((0, 2))
     average = length / documents
-    totals: dict[str, float] = {}
-    for docs in rows:
-        docs = list(docs)
-        if not docs:
-            continue
-        idf = math.log(1.0 + (documents - len(docs) + 0.5) / (len(docs) + 0.5))
-        for document_id, tf in docs:
-            norm = tf + DOC_BM25_K1 * (1 - DOC_BM25_B + DOC_BM25_B * lengths[document_id] / average)
-            totals[document_id] = totals.get(document_id, 0.0) + idf * tf * (DOC_BM25_K1 + 1) / norm
-    best = max(totals.values(), default=0.0)
-    return {d: v / best for d, v in totals.items()} if best > 0 else {}
+    keys, docs, tf = rows[:, 0], rows[:, 1], rows[:, 2].astype(np.float64)
+    starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
+    held = np.diff(np.append(starts, len(keys)))
+    idf = np.repeat([math.log(1.0 + (documents - n + 0.5) / (n + 0.5)) for n in held.tolist()], held)
+    norm = tf + DOC_BM25_K1 * (1 - DOC_BM25_B + DOC_BM25_B * lengths / average)
+    first, at = np.unique(docs, return_index=True, return_inverse=True)[1:]
+    # one document's scores add up row by row, in the keys' order (np.bincount adds in row order)
+    totals = np.bincount(at.reshape(-1), weights=idf * tf * (DOC_BM25_K1 + 1) / norm)
+    order = np.argsort(first, kind="stable")
+    best = totals.max()
+    if not best > 0:
+        return np.zeros((0, 2))
+    return np.column_stack((docs[first[order]].astype(np.float64), totals[order] / best))
 
 
 def info_text(info: dict[str, Any] | None, key: str) -> str:

@@ -202,14 +202,13 @@ def read_record(where: str | Path, document_id: str, data: bytes, n_units: int, 
         raise DamagedDocumentError(where, document_id, damage(exc)) from None
 
 
-def read_whole_document(store: IndexStore, document_id: str, fingerprint: str, seq: int,
-                        keys: bytes | None = None) -> None:
+def read_whole_document(store: IndexStore, document_id: str, fingerprint: str, keys: bytes | None = None) -> None:
     """Read every part a store keeps of one document (its search record, the stored document, its unit
     vectors, and its row's key list ``keys`` when given) and decode each; DamagedDocumentError (or
     IndexFileError) when a part cannot be read."""
     record = store.record(document_id, fingerprint)
     whole_document(store.path, store.source(document_id, record.layout, fingerprint))
-    vectors = store.vectors(seq)
+    vectors = store.vectors(document_id, fingerprint)
     try:
         block_vectors(vectors, record.n_units, record.dim)
         if keys is not None:
@@ -272,7 +271,7 @@ class IndexStore(Protocol):
 
     def postings(self, key_ids: Sequence[int], docs: Sequence[int]) -> list[tuple[int, int, bytes]]: ...
 
-    def vectors(self, doc: int) -> bytes: ...
+    def vectors(self, document_id: str, fingerprint: str) -> bytes: ...
 
     def source(self, document_id: str, layout: UnitLayout, fingerprint: str) -> StoredSource: ...
 
@@ -280,7 +279,7 @@ class IndexStore(Protocol):
 
     def check_file(self, full: bool = False) -> list[str]: ...
 
-    def read_whole(self, document_id: str, fingerprint: str, seq: int) -> None: ...
+    def read_whole(self, document_id: str, fingerprint: str) -> None: ...
 
     def close(self) -> None: ...
 

@@ -344,19 +344,22 @@ class PostgresStore:
                           " ORDER BY doc, key_id",
                           (list(key_ids), list(docs)), "read the postings")
 
-    def vectors(self, doc: int) -> bytes:
+    def vectors(self, document_id: str, fingerprint: str) -> bytes:
         """As SqliteStore.vectors."""
-        rows = self._read("SELECT vectors FROM sjt_doc_vectors WHERE doc = %s", (doc,), "read the vectors")
-        return bytes(rows[0][0]) if rows else b""
+        rows = self._read("SELECT d.fingerprint, v.vectors FROM sjt_documents d LEFT JOIN sjt_doc_vectors v ON v.doc = d.seq"
+                          " WHERE d.document_id = %s", (document_id,), "read the vectors")
+        if not rows or rows[0][0] != fingerprint:
+            raise document_changed(self.path, document_id)
+        return bytes(rows[0][1]) if rows[0][1] is not None else b""  # no block: damaged (a 0-byte block)
 
     def check_file(self, full: bool = False) -> list[str]:
         """Nothing to check here: the server keeps its own pages (its checksums and `amcheck` are its tools)."""
         return []
 
-    def read_whole(self, document_id: str, fingerprint: str, seq: int) -> None:
+    def read_whole(self, document_id: str, fingerprint: str) -> None:
         """As SqliteStore.read_whole."""
         rows = self._read("SELECT keys FROM sjt_documents WHERE document_id = %s", (document_id,), "read a document")
-        read_whole_document(self, document_id, fingerprint, seq, bytes(rows[0][0]) if rows else None)
+        read_whole_document(self, document_id, fingerprint, bytes(rows[0][0]) if rows else None)
 
     def _read(self, sql: str, params: tuple, action: str) -> list[tuple]:
         try:

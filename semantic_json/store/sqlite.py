@@ -416,11 +416,15 @@ class SqliteStore:
         return self._many(f"SELECT key_id, doc, entries FROM postings WHERE key_id IN ({{}}) AND doc IN ({marks})"
                           " ORDER BY doc, key_id", key_ids, "read the postings", tuple(docs))
 
-    def vectors(self, doc: int) -> bytes:
-        """The vector block of document number ``doc`` (engine_rows.pack_vectors; empty when missing)."""
+    def vectors(self, document_id: str, fingerprint: str) -> bytes:
+        """The vector block of ``document_id`` as read at open (``fingerprint``; engine_rows.pack_vectors);
+        IndexFileError when the document changed since."""
         with _guard(self.path, "read the vectors"):
-            row = self._conn.execute("SELECT vectors FROM doc_vectors WHERE doc = ?", (doc,)).fetchone()
-        return b"" if row is None else row[0]
+            row = self._conn.execute("SELECT d.fingerprint, v.vectors FROM documents d LEFT JOIN doc_vectors v ON v.doc = d.seq"
+                                     " WHERE d.document_id = ?", (document_id,)).fetchone()
+        if row is None or row[0] != fingerprint:
+            raise document_changed(self.path, document_id)
+        return row[1] if row[1] is not None else b""  # no block: damaged (a 0-byte block)
 
     def _many(self, sql: str, values: Sequence[int], action: str, extra: tuple = (),
               leading: bool = False) -> list[tuple]:
@@ -460,11 +464,11 @@ class SqliteStore:
         return [] if found == ["ok"] else [f"{pragma}: {line}" for text in found for line in text.splitlines()
                                            if not line.startswith("***")]
 
-    def read_whole(self, document_id: str, fingerprint: str, seq: int) -> None:
+    def read_whole(self, document_id: str, fingerprint: str) -> None:
         """Read and decode every part of one document (base.read_whole_document, with its row's key list)."""
         with _guard(self.path, "read a document"):
             row = self._conn.execute("SELECT keys FROM documents WHERE document_id = ?", (document_id,)).fetchone()
-        read_whole_document(self, document_id, fingerprint, seq, row[0] if row else None)
+        read_whole_document(self, document_id, fingerprint, row[0] if row else None)
 
     def close(self) -> None:
         self._conn.close()
