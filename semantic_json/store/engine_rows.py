@@ -9,7 +9,6 @@ with it (DocumentKeys), so that removing or replacing it takes exactly that back
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
