@@ -16,7 +16,8 @@
    server, tests/pg_server.py) the largest size is loaded into PostgreSQL and searched by ``--readers``
    processes at once: each one's p50/p95 and RSS.
 
-The machine's other load shows in every figure: run it on a quiet machine for numbers to quote.
+The machine's other load shows in every figure: run it on a quiet machine for numbers to quote (the CPU
+milliseconds a search, its process's own, are the figure the load distorts least).
 """
 
 from __future__ import annotations
@@ -107,8 +108,8 @@ def replicate(base: Path, target: Path, base_pages: int, pages: int) -> int:
             copy_id = f"{document_id}~r{replica}"
             conn.execute(
                 "INSERT INTO documents (document_id, fingerprint, sha256, source_uri, n_units, dim, length, info_json,"
-                " added_at, seq, record, keys, document) SELECT ?, fingerprint, sha256, source_uri, n_units, dim,"
-                " length, info_json, added_at, seq + ?, record, keys, ? FROM documents WHERE seq = ?",
+                " added_at, seq, profile, record, keys, document) SELECT ?, fingerprint, sha256, source_uri, n_units,"
+                " dim, length, info_json, added_at, seq + ?, profile, record, keys, ? FROM documents WHERE seq = ?",
                 (copy_id, offset, _renamed(blob, len(DOCUMENT_MAGIC), copy_id), seq))
         for table, columns in (("postings", "key_id, doc + ?, entries"), ("doc_terms", "key_id, doc + ?, count"),
                                ("doc_vectors", "doc + ?, vectors")):
@@ -136,16 +137,18 @@ opened = time.perf_counter() - t0
 questions = json.loads(sys.argv[2])
 n = int(sys.argv[3])
 times = []
+cpu = time.process_time()
 for i in range(n):
     t0 = time.perf_counter()
     repo.search(questions[i % len(questions)], k=5)
     times.append((time.perf_counter() - t0) * 1000)
+cpu = (time.process_time() - cpu) / n * 1000
 status = open("/proc/self/status").read()
 rss = int(status.split("VmRSS:")[1].split()[0]) / 1024
 peak = int(status.split("VmHWM:")[1].split()[0]) / 1024  # not ru_maxrss: Linux keeps the parent's across exec
 ordered = sorted(times)
 print(json.dumps({"open_s": opened, "import_s": imported, "p50": statistics.median(times),
-                  "p95": ordered[int(0.95 * (len(ordered) - 1))], "rss_mb": rss, "peak_mb": peak,
+                  "p95": ordered[int(0.95 * (len(ordered) - 1))], "cpu_ms": cpu, "rss_mb": rss, "peak_mb": peak,
                   "documents": len(repo)}))
 """
 
@@ -159,7 +162,8 @@ def measure(label: str, location: str, asked: list[str], count: int, pages: int,
     figures = json.loads(search_process(location, asked, count).communicate()[0])
     per_page = f", {size / pages / 1024:.1f} KB/page" if size else ""
     print(f"{label:<22} {pages:>9,} pages, {figures['documents']:>5} docs | open {figures['open_s']:.3f} s | "
-          f"p50 {figures['p50']:6.1f} ms, p95 {figures['p95']:6.1f} ms | RSS after {count} searches "
+          f"p50 {figures['p50']:6.1f} ms, p95 {figures['p95']:6.1f} ms, CPU {figures['cpu_ms']:5.1f} ms a search | "
+          f"RSS after {count} searches "
           f"{figures['rss_mb']:.0f} MB (peak {figures['peak_mb']:.0f}){per_page}"
           + (f", index {size / 2**20:,.0f} MiB" if size else ""))
 
@@ -181,9 +185,9 @@ def load_postgres(source: Path, url: str) -> None:
                 sql_in, sql_out = "SELECT key, id FROM vocabulary", "COPY sjt_keys (key, id) FROM STDIN"
             elif table == "documents":
                 sql_in = ("SELECT document_id, fingerprint, sha256, source_uri, n_units, dim, length, info_json,"
-                          " added_at, seq, record, keys, document FROM documents")
+                          " added_at, seq, profile, record, keys, document FROM documents")
                 sql_out = ("COPY sjt_documents (document_id, fingerprint, sha256, source_uri, n_units, dim, length,"
-                           " info_json, added_at, seq, record, keys, document) FROM STDIN")
+                           " info_json, added_at, seq, profile, record, keys, document) FROM STDIN")
             else:
                 names = [row[1] for row in conn.execute(f"PRAGMA table_info({table})")]
                 sql_in = f"SELECT {', '.join(names)} FROM {table}"
@@ -242,7 +246,8 @@ def main() -> None:
             results = [json.loads(r.communicate()[0]) for r in readers]
             print(f"PostgreSQL, {args.readers} readers at once: p50 "
                   f"{statistics.median(r['p50'] for r in results):.1f} ms (median of readers), p95 worst "
-                  f"{max(r['p95'] for r in results):.1f} ms, RSS per reader {max(r['rss_mb'] for r in results):.0f} MB "
+                  f"{max(r['p95'] for r in results):.1f} ms, CPU {statistics.median(r['cpu_ms'] for r in results):.1f} ms a "
+                  f"search in a reader (median), RSS per reader {max(r['rss_mb'] for r in results):.0f} MB "
                   f"at most")
         finally:
             if server is not None:

@@ -15,6 +15,7 @@ is re-compiled or re-embedded when an index is opened.
 
 from __future__ import annotations
 
+import json
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -110,7 +111,8 @@ class SemanticRepository(RegionAccess):
             store.close()
             raise
         for s in stored:
-            repo._hold(s.document_id, HeldDocument(s.seq, s.n_units, s.length, s.fingerprint), s.info)
+            repo._hold(s.document_id, HeldDocument(s.seq, s.n_units, s.length, s.fingerprint), s.info,
+                       _profile_keys(s.profile))
             repo._documents.stored(s.document_id, s.fingerprint)
         repo._documents.where = store.path
         repo._documents.read = lambda document_id, fingerprint: store.source(
@@ -118,13 +120,15 @@ class SemanticRepository(RegionAccess):
         repo.damaged = damaged
         return repo
 
-    def _hold(self, document_id: str, held: HeldDocument, info: dict[str, Any] | None) -> None:
-        """Hold a document's entry (last in the order of addition), its profile and its filter fields."""
+    def _hold(self, document_id: str, held: HeldDocument, info: dict[str, Any] | None,
+              profile: dict[str, list[str]] | None = None) -> None:
+        """Hold a document's entry (last in the order of addition), its profile (``profile``: what
+        Profiles.derive gave for its info, when kept) and its filter fields."""
         self._forget_seq(document_id)
         self._held[document_id] = held
         self._by_seq[held.seq] = document_id
         self._records.forget(document_id)
-        self._profiles.set(document_id, info_text(info, PROFILE_KEY), info_text(info, SUBJECT_KEY))
+        self._profiles.set(document_id, info_text(info, PROFILE_KEY), info_text(info, SUBJECT_KEY), profile)
         self._fields[document_id] = SearchFilter.fields_of(info)
 
     def _key_id(self, key: str) -> int | None:
@@ -232,8 +236,10 @@ class SemanticRepository(RegionAccess):
             )
         counts = document_term_counts(doc, self._vocabulary)
         record = SearchRecord(vectors, document_postings(doc, self._vocabulary), counts, UnitLayout.from_document(doc))
-        seq = store.put(doc, record, info, fingerprint)  # first in the engine: memory never holds what it lacks
-        self._hold(document_id, HeldDocument(seq, len(doc.units), counts.length, fingerprint), info)
+        profile = Profiles.derive(info_text(info, PROFILE_KEY), info_text(info, SUBJECT_KEY))
+        # first in the engine: memory never holds what it lacks
+        seq = store.put(doc, record, info, fingerprint, json.dumps(profile, ensure_ascii=False))
+        self._hold(document_id, HeldDocument(seq, len(doc.units), counts.length, fingerprint), info, profile)
         self._documents.forget(document_id)
         if self._in_memory:
             self._documents[document_id] = doc
@@ -406,3 +412,15 @@ class SemanticRepository(RegionAccess):
         """Drop a stored document found damaged from memory (not from the store) and name it in `damaged`."""
         self._forget(document_id)
         self.damaged[document_id] = why
+
+
+def _profile_keys(kept: str) -> dict[str, list[str]] | None:
+    """The profile keys kept with a document (Profiles.derive, as JSON); None when there are none to read
+    (they are worked out again from the document's info)."""
+    try:
+        profile = json.loads(kept) if kept else None
+    except ValueError:
+        return None
+    if not isinstance(profile, dict) or any(not isinstance(profile.get(name), list) for name in ("keys", "subject", "name")):
+        return None
+    return profile

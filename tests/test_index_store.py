@@ -277,3 +277,29 @@ def test_a_vector_block_gives_back_every_vector_and_its_dots_sparse_or_dense(dim
             block_dots(damaged, 40, query)
     with pytest.raises(ValueError, match="outside"):
         block_dots(block, 40, query, np.asarray([40]))
+
+
+def test_opening_reads_each_documents_profile_keys_as_kept_and_works_them_out_again_only_when_damaged(
+        prepared, index, tmp_path, monkeypatch):
+    from semantic_json.search.priors import Profiles
+
+    question = "Kestrel Dynamics operating income 2024"
+    expected = SemanticRepository.open(index, read_only=True).search(question, k=5).to_json()
+    derive = Profiles.derive
+
+    def not_again(text, subject):
+        raise AssertionError("opening tokenised a profile again")
+
+    monkeypatch.setattr(Profiles, "derive", staticmethod(not_again))
+    repo = SemanticRepository.open(index, read_only=True)
+    assert repo.search(question, k=5).to_json() == expected
+    assert repo._profiles.keys and repo._profiles.subjects.keys() <= set(repo.documents)
+    repo.close()
+    monkeypatch.setattr(Profiles, "derive", staticmethod(derive))
+    damaged = tmp_path / "damaged_profiles.sqlite"
+    damaged.write_bytes(Path(index).read_bytes())
+    with sqlite3.connect(damaged) as conn:
+        conn.execute("UPDATE documents SET profile = '{\"keys\": 3'")
+    repo = SemanticRepository.open(damaged, read_only=True)
+    assert repo.damaged == {} and repo.search(question, k=5).to_json() == expected
+    repo.close()

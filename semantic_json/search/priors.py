@@ -69,6 +69,15 @@ def document_prior(rows: np.ndarray, lengths: np.ndarray, documents: int, length
     return np.column_stack((docs[first[order]].astype(np.float64), totals[order] / best))
 
 
+def _name_words(subject: str) -> tuple[list[str], str | None]:
+    """The words of a subject's company name, and the trading symbol after them (None without one)."""
+    words = subject.split()
+    last = words[-1] if len(words) > 1 else ""
+    # the symbol filing_subject appends, never a legal form in capitals ("AMCOR PLC")
+    is_symbol = last.isupper() and last.isalpha() and len(last) in SYMBOL_CHARS and last.casefold() not in GENERIC_NAME_WORDS
+    return words[:-1] if is_symbol else words, last if is_symbol else None
+
+
 def info_text(info: dict[str, Any] | None, key: str) -> str:
     value = (info or {}).get(key)
     return value if isinstance(value, str) else ""
@@ -93,13 +102,29 @@ class Profiles:
         #: Per first name word, the second words that follow it in the names (see named); None: not yet read.
         self._following: dict[str, set[str]] | None = None
 
-    def set(self, document_id: str, text: str, subject: str = "") -> None:
-        """Keep (or, with empty texts, forget) a document's profile and subject keys."""
-        for store, value in ((self.keys, text), (self.subjects, subject)):
+    @staticmethod
+    def derive(text: str, subject: str) -> dict[str, list[str]]:
+        """What set() reads of a document's profile ``text`` and ``subject``, worked out once when the
+        document is added and kept beside it in the index (opening an index of thousands of filings then
+        re-tokenises none of them): the profile's keys, the subject's keys and the terms of the company's
+        name (the subject without a trailing trading symbol)."""
+        derived: dict[str, list[str]] = {}
+        for name, value in (("keys", text), ("subject", subject)):
             terms = normalized_terms(value)
-            keys = frozenset(terms) | frozenset(term_bigrams(value))
-            if store is self.subjects:  # the syllable pairs of the subject's Korean name name it too
-                keys |= frozenset(pair for term in terms for pair in hangul_pairs(term))
+            keys = set(terms) | set(term_bigrams(value))
+            if name == "subject":  # the syllable pairs of the subject's Korean name name it too
+                keys |= {pair for term in terms for pair in hangul_pairs(term)}
+            derived[name] = sorted(keys)
+        words = _name_words(subject)[0]
+        derived["name"] = [t for t in normalized_terms(" ".join(words)) if t not in GENERIC_NAME_WORDS]
+        return derived
+
+    def set(self, document_id: str, text: str, subject: str = "", derived: dict[str, list[str]] | None = None) -> None:
+        """Keep (or, with empty texts, forget) a document's profile and subject keys (``derived``: what
+        derive() gave for these texts; worked out here when None)."""
+        if derived is None:
+            derived = self.derive(text, subject)
+        for store, keys in ((self.keys, frozenset(derived["keys"])), (self.subjects, frozenset(derived["subject"]))):
             if keys:
                 store[document_id] = keys
             else:
@@ -113,12 +138,8 @@ class Profiles:
             self.years[document_id] = years
         else:
             self.years.pop(document_id, None)
-        words = subject.split()
-        last = words[-1] if len(words) > 1 else ""
-        # the symbol filing_subject appends, never a legal form in capitals ("AMCOR PLC")
-        is_symbol = last.isupper() and last.isalpha() and len(last) in SYMBOL_CHARS and last.casefold() not in GENERIC_NAME_WORDS
-        symbol = words.pop() if is_symbol else None
-        name_terms = [t for t in normalized_terms(" ".join(words)) if t not in GENERIC_NAME_WORDS]
+        symbol = _name_words(subject)[1]
+        name_terms = list(derived["name"])
         name = tuple(name_terms[:2])
         if name or symbol:
             self.names[document_id] = (name, symbol.casefold() if symbol else None)
