@@ -363,8 +363,10 @@ class PostgresStore:
         read_whole_document(self, document_id, fingerprint, bytes(rows[0][0]) if rows else None)
 
     def _read(self, sql: str, params: tuple, action: str) -> list[tuple]:
+        """The rows of a query, in the binary protocol: a vector block or a record comes as its bytes, not
+        as hex text twice their size."""
         try:
-            return self._conn.execute(sql, params).fetchall()
+            return self._conn.execute(sql, params, binary=True).fetchall()
         except self._psycopg.Error as exc:
             raise IndexFileError(f"{self.path}: cannot {action} ({_first_line(exc)})") from exc
 
@@ -373,8 +375,8 @@ class PostgresStore:
         what a search result shows of it, the whole document by its ``document()``; IndexFileError when it
         has changed since, DamagedDocumentError when it cannot be read."""
         try:
-            row = self._conn.execute(
-                "SELECT document, fingerprint FROM sjt_documents WHERE document_id = %s", (document_id,)).fetchone()
+            row = self._conn.execute("SELECT document, fingerprint FROM sjt_documents WHERE document_id = %s",
+                                     (document_id,), binary=True).fetchone()
         except self._psycopg.Error as exc:
             raise IndexFileError(f"{self.path}: cannot read document {document_id!r} ({_first_line(exc)})") from exc
         return read_source(self.path, document_id, row, layout, fingerprint)
