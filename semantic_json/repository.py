@@ -34,7 +34,7 @@ from .index import VectorIndex
 from .search.lexical import document_postings, document_term_counts
 from .model import SemanticDocument
 from .region_access import RegionAccess
-from .search.priors import PROFILE_KEY, SUBJECT_KEY, Profiles, info_text
+from .search.priors import PROFILE_FIELDS, PROFILE_KEY, SUBJECT_KEY, Profiles, info_text
 from .search.candidates import CandidateSearch, HeldDocument, RecordCache, plan_query
 from .search.filters import SearchFilter, matching_documents
 from .search.fusion import DocumentPriors, fuse
@@ -121,7 +121,7 @@ class SemanticRepository(RegionAccess):
         return repo
 
     def _hold(self, document_id: str, held: HeldDocument, info: dict[str, Any] | None,
-              profile: dict[str, list[str]] | None = None) -> None:
+              profile: dict[str, Any] | None = None) -> None:
         """Hold a document's entry (last in the order of addition), its profile (``profile``: what
         Profiles.derive gave for its info, when kept) and its filter fields."""
         self._forget_seq(document_id)
@@ -414,13 +414,13 @@ class SemanticRepository(RegionAccess):
         self.damaged[document_id] = why
 
 
-def _profile_keys(kept: str) -> dict[str, list[str]] | None:
-    """The profile keys kept with a document (Profiles.derive, as JSON); None when there are none to read
+def _profile_keys(kept: str) -> dict[str, Any] | None:
+    """The profile keys kept with a document (Profiles.derive, as JSON); None when they cannot be read
     (they are worked out again from the document's info)."""
     try:
         profile = json.loads(kept) if kept else None
     except ValueError:
         return None
-    if not isinstance(profile, dict) or any(not isinstance(profile.get(name), list) for name in ("keys", "subject", "name")):
+    if not isinstance(profile, dict) or not PROFILE_FIELDS <= profile.keys():
         return None
     return profile

@@ -37,6 +37,8 @@ SYMBOL_CHARS = range(2, 6)
 QUARTERLY_PROFILE = re.compile(r"\b10-Q\b|quarterly\s+period|\bquarter\s+ended|분기보고서|반기보고서", re.IGNORECASE)
 #: A query that asks about a quarter: "Q2 of FY2023", "second quarter", "quarterly", "10-Q", 분기, 반기.
 QUARTER_QUERY = re.compile(r"\bQ[1-4]\b|\bquarter(?:ly|s)?\b|\b10-Q\b|\d\s*분기|분기|반기", re.IGNORECASE)
+#: What Profiles.derive gives (and an index keeps) of a document's profile.
+PROFILE_FIELDS = frozenset({"keys", "subject", "years", "quarterly", "name", "symbol", "korean"})
 #: BM25 parameters of the document prior.
 DOC_BM25_K1 = 1.2
 DOC_BM25_B = 0.75
@@ -69,15 +71,6 @@ def document_prior(rows: np.ndarray, lengths: np.ndarray, documents: int, length
     return np.column_stack((docs[first[order]].astype(np.float64), totals[order] / best))
 
 
-def _name_words(subject: str) -> tuple[list[str], str | None]:
-    """The words of a subject's company name, and the trading symbol after them (None without one)."""
-    words = subject.split()
-    last = words[-1] if len(words) > 1 else ""
-    # the symbol filing_subject appends, never a legal form in capitals ("AMCOR PLC")
-    is_symbol = last.isupper() and last.isalpha() and len(last) in SYMBOL_CHARS and last.casefold() not in GENERIC_NAME_WORDS
-    return words[:-1] if is_symbol else words, last if is_symbol else None
-
-
 def info_text(info: dict[str, Any] | None, key: str) -> str:
     value = (info or {}).get(key)
     return value if isinstance(value, str) else ""
@@ -103,53 +96,49 @@ class Profiles:
         self._following: dict[str, set[str]] | None = None
 
     @staticmethod
-    def derive(text: str, subject: str) -> dict[str, list[str]]:
-        """What set() reads of a document's profile ``text`` and ``subject``, worked out once when the
-        document is added and kept beside it in the index (opening an index of thousands of filings then
-        re-tokenises none of them): the profile's keys, the subject's keys and the terms of the company's
-        name (the subject without a trailing trading symbol)."""
-        derived: dict[str, list[str]] = {}
+    def derive(text: str, subject: str) -> dict[str, Any]:
+        """What set() keeps of a document's profile ``text`` and ``subject``, worked out once when the
+        document is added and kept beside it in the index as JSON (opening an index of thousands of filings
+        then re-tokenises none of them): the profile's keys, the subject's keys, the years among the
+        profile's keys, whether the profile is of a quarterly report, the first two distinctive words of the
+        company's name, its trading symbol and the Korean words of its name."""
+        derived: dict[str, Any] = {}
         for name, value in (("keys", text), ("subject", subject)):
             terms = normalized_terms(value)
             keys = set(terms) | set(term_bigrams(value))
             if name == "subject":  # the syllable pairs of the subject's Korean name name it too
                 keys |= {pair for term in terms for pair in hangul_pairs(term)}
             derived[name] = sorted(keys)
-        words = _name_words(subject)[0]
-        derived["name"] = [t for t in normalized_terms(" ".join(words)) if t not in GENERIC_NAME_WORDS]
+        derived["years"] = [k for k in derived["keys"] if YEAR_TERM_RE.fullmatch(k)]
+        derived["quarterly"] = bool(QUARTERLY_PROFILE.search(text))
+        words = subject.split()
+        last = words[-1] if len(words) > 1 else ""
+        # the symbol filing_subject appends, never a legal form in capitals ("AMCOR PLC")
+        is_symbol = last.isupper() and last.isalpha() and len(last) in SYMBOL_CHARS and last.casefold() not in GENERIC_NAME_WORDS
+        symbol = words.pop() if is_symbol else None
+        name_terms = [t for t in normalized_terms(" ".join(words)) if t not in GENERIC_NAME_WORDS]
+        derived["name"] = name_terms[:2]
+        derived["symbol"] = symbol.casefold() if symbol else None
+        derived["korean"] = sorted({t for t in name_terms if is_hangul(t[0])})
         return derived
 
-    def set(self, document_id: str, text: str, subject: str = "", derived: dict[str, list[str]] | None = None) -> None:
+    def set(self, document_id: str, text: str, subject: str = "", derived: dict[str, Any] | None = None) -> None:
         """Keep (or, with empty texts, forget) a document's profile and subject keys (``derived``: what
         derive() gave for these texts; worked out here when None)."""
         if derived is None:
             derived = self.derive(text, subject)
-        for store, keys in ((self.keys, frozenset(derived["keys"])), (self.subjects, frozenset(derived["subject"]))):
-            if keys:
-                store[document_id] = keys
+        name, symbol = tuple(derived["name"]), derived["symbol"]
+        for held, value in ((self.keys, frozenset(derived["keys"])), (self.subjects, frozenset(derived["subject"])),
+                            (self.years, frozenset(derived["years"])), (self.korean_names, frozenset(derived["korean"])),
+                            (self.names, (name, symbol) if name or symbol else None)):
+            if value:
+                held[document_id] = value
             else:
-                store.pop(document_id, None)
-        if QUARTERLY_PROFILE.search(text):
+                held.pop(document_id, None)
+        if derived["quarterly"]:
             self.quarterly.add(document_id)
         else:
             self.quarterly.discard(document_id)
-        years = frozenset(k for k in self.keys.get(document_id, ()) if YEAR_TERM_RE.fullmatch(k))
-        if years:
-            self.years[document_id] = years
-        else:
-            self.years.pop(document_id, None)
-        symbol = _name_words(subject)[1]
-        name_terms = list(derived["name"])
-        name = tuple(name_terms[:2])
-        if name or symbol:
-            self.names[document_id] = (name, symbol.casefold() if symbol else None)
-        else:
-            self.names.pop(document_id, None)
-        korean = frozenset(t for t in name_terms if is_hangul(t[0]))
-        if korean:
-            self.korean_names[document_id] = korean
-        else:
-            self.korean_names.pop(document_id, None)
         self._following = None
 
     def named(self, query: str) -> frozenset[str]:
