@@ -59,8 +59,7 @@ CREATE TABLE IF NOT EXISTS documents (
     document     BLOB NOT NULL
 );
 -- what opening reads of every document, without the pages of its large columns
-CREATE INDEX IF NOT EXISTS documents_held ON documents (seq, document_id, n_units, dim, length, info_json, fingerprint,
-                                                        profile);
+CREATE INDEX IF NOT EXISTS documents_held ON documents (seq, document_id, n_units, dim, length, info_json, fingerprint, profile);
 CREATE TABLE IF NOT EXISTS vocabulary (
     key  TEXT PRIMARY KEY,
     id   INTEGER NOT NULL
@@ -422,8 +421,7 @@ class SqliteStore:
                           " ORDER BY doc, key_id", key_ids, "read the postings", tuple(docs))
 
     def vectors(self, document_id: str, fingerprint: str) -> bytes:
-        """The vector block of ``document_id`` as read at open (``fingerprint``; engine_rows.pack_vectors);
-        IndexFileError when the document changed since."""
+        """The vector block of ``document_id`` as read at open (``fingerprint``); IndexFileError when changed."""
         with _guard(self.path, "read the vectors"):
             row = self._conn.execute("SELECT d.fingerprint, v.vectors FROM documents d LEFT JOIN doc_vectors v ON v.doc = d.seq"
                                      " WHERE d.document_id = ?", (document_id,)).fetchone()
