@@ -13,7 +13,8 @@ answers with what those keys touch and nothing else:
    BM25 with the corpus's statistics (units and documents per key, total lengths: kept by the engine).
 3. **Anchors.** Per document its best units by BM25 (and the best rows of the statement the query names),
    and the best units by cosine over the documents searched, among each document's COSINE_POOL best by
-   BM25 (an embedder whose scores need no lexical match: among all its units). Vectors are read by unit.
+   BM25 (an embedder whose scores need no lexical match: among all its units), scored from the
+   document's vector block (one row).
 
 What a search holds is then the rows of its keys and the records of the documents it routes to; opening an
 index reads one small row per document.

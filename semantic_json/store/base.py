@@ -7,11 +7,12 @@ index). Both stores hold the same things and are the search engine's stage 1 (se
   document), the compiled document (read when a search returns one of its regions), caller info, and
   what it added to the key statistics (so that removing it takes that back);
 - the engine's tables: postings by (key, document), the document prior's term counts by (key, document),
-  per key how many units and documents hold it, the corpus totals, and the anchor vectors by unit;
+  per key how many units and documents hold it, the corpus totals, and each document's anchor vectors in
+  one block;
 - the key vocabulary the postings are numbered by, and meta strings.
 
-Opening an index reads one small row per document; a search reads the rows of its own keys, the vectors of
-the units it scores, and the records of the documents it ranks. A process's memory is then what its
+Opening an index reads one small row per document; a search reads the rows of its own keys, the vector
+blocks and the records of the documents it routes to. A process's memory is then what its
 searches hold, not the corpus. Both stores return the same bytes, so the same questions give the same
 regions from either.
 """

@@ -4,7 +4,7 @@ read when a search returns one of its regions.
 The **search record** holds what stage 2 of a search reads of a document, as NumPy arrays: the unit layout
 that entity filtering and region assembly walk, and each unit's BM25 length and damping. Reading it back is
 a few array views: no JSON, no tokenising, no re-embedding. The postings, term counts and anchor vectors are
-the engine's rows (engine_rows.py), read by key and by unit.
+the engine's rows (engine_rows.py), read by key and by document.
 
 The **document** (its canonical text, segments, entities, the units' sections, terms and concepts) is read
 only for the documents whose regions a search returns, and then only the text and the segments the regions
