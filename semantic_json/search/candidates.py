@@ -153,7 +153,7 @@ class CandidateSearch:
         """The priors of a search over several documents (``only``: those; None: all)."""
         # the keys in the order of their words: the order the document prior adds their scores up in
         ranked = [key_id for key_id in map(self.key_id, sorted(plan.prior_keys)) if key_id is not None]
-        rows = np.asarray(self.store.document_counts(sorted(ranked)) if ranked else [], dtype=np.int64).reshape(-1, 3)
+        rows = self.store.document_counts(sorted(ranked)) if ranked else np.zeros((0, 3), dtype=np.int64)
         seqs, at = np.unique(rows[:, 1], return_inverse=True)
         ids = [self.by_seq.get(seq) for seq in seqs.tolist()]
         lengths = np.asarray([self.documents[d].length if d is not None else -1 for d in ids], dtype=np.float64)

@@ -15,8 +15,11 @@ import time
 import weakref
 from collections.abc import Sequence
 from contextlib import contextmanager
+from itertools import chain
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from ..errors import EmbedderMismatchError
 from ..model import SemanticDocument
@@ -407,10 +410,11 @@ class SqliteStore:
         return dict((k, (u, d)) for k, u, d in self._many("SELECT key_id, units, docs FROM key_stats WHERE key_id IN ({})",
                                                             key_ids, "read the key statistics"))
 
-    def document_counts(self, key_ids: Sequence[int]) -> list[tuple[int, int, int]]:
-        """(key id, document number, count) of every document counting a key of ``key_ids``."""
+    def document_counts(self, key_ids: Sequence[int]) -> np.ndarray:
+        """(key id, document number, count) of every document counting a key of ``key_ids`` (sorted), as the
+        rows of an int64 array, by key then document."""
         return self._many("SELECT key_id, doc, count FROM doc_terms WHERE key_id IN ({}) ORDER BY key_id, doc",
-                          key_ids, "read the term counts")
+                          key_ids, "read the term counts", flat=True).reshape(-1, 3)
 
     def postings(self, key_ids: Sequence[int], docs: Sequence[int]) -> list[tuple[int, int, bytes]]:
         """(key id, document number, entries) of the postings of ``key_ids`` in the documents ``docs``."""
@@ -429,18 +433,18 @@ class SqliteStore:
             raise document_changed(self.path, document_id)
         return row[1] if row[1] is not None else b""  # no block: damaged (a 0-byte block)
 
-    def _many(self, sql: str, values: Sequence[int], action: str, extra: tuple = (),
-              leading: bool = False) -> list[tuple]:
-        """Rows of ``sql`` with its ``{}`` filled by ``values`` in batches (SQLite's limit on bound parameters);
-        ``extra`` parameters follow the batch (or lead it, ``leading``)."""
-        out: list[tuple] = []
+    def _many(self, sql: str, values: Sequence[int], action: str, extra: tuple = (), flat: bool = False) -> Any:
+        """Rows of ``sql`` with its ``{}`` filled by ``values`` in batches (SQLite's limit on bound parameters),
+        ``extra`` parameters after each batch: a list of tuples, or (``flat``) the integers of every row in
+        one int64 array (tens of thousands of rows at a million pages: no tuple each)."""
+        out: list = []
         values = list(values)
         with _guard(self.path, action):
             for start in range(0, len(values), KEYS_PER_STATEMENT):
                 batch = values[start : start + KEYS_PER_STATEMENT]
-                params = (*extra, *batch) if leading else (*batch, *extra)
-                out.extend(self._conn.execute(sql.format(",".join("?" * len(batch))), params))
-        return out
+                rows = self._conn.execute(sql.format(",".join("?" * len(batch))), (*batch, *extra))
+                out.append(np.fromiter(chain.from_iterable(rows), dtype=np.int64)) if flat else out.extend(rows)
+        return np.concatenate([np.zeros(0, dtype=np.int64), *out]) if flat else out
 
     def source(self, document_id: str, layout: UnitLayout, fingerprint: str) -> StoredSource:
         """The stored document ``document_id`` as its search record (``layout``, ``fingerprint``) was read:
@@ -480,20 +484,13 @@ class SqliteStore:
 
     # -------------------------------------------------------------- helpers
 
+    @contextmanager
     def _transaction(self):
-        return _Transaction(self._conn)
-
-
-class _Transaction:
-    """BEGIN IMMEDIATE … COMMIT, or ROLLBACK on any exception."""
-
-    def __init__(self, conn: sqlite3.Connection):
-        self.conn = conn
-
-    def __enter__(self):
-        self.conn.execute("BEGIN IMMEDIATE")
-        return self.conn
-
-    def __exit__(self, exc_type, exc, tb):
-        self.conn.execute("ROLLBACK" if exc_type else "COMMIT")
-        return False
+        """BEGIN IMMEDIATE … COMMIT, or ROLLBACK on any exception."""
+        self._conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield self._conn
+        except BaseException:
+            self._conn.execute("ROLLBACK")
+            raise
+        self._conn.execute("COMMIT")
