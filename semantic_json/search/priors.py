@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import math
 import re
-from collections import Counter
 from collections.abc import Collection, Iterable
 from typing import Any
 
@@ -94,6 +93,8 @@ class Profiles:
         self.korean_names: dict[str, frozenset[str]] = {}
         #: Per first name word, the second words that follow it in the names (see named); None: not yet read.
         self._following: dict[str, set[str]] | None = None
+        #: Per profile key, the documents whose profile holds it (see scores); None: not yet read.
+        self._holding: dict[str, list[str]] | None = None
 
     @staticmethod
     def derive(text: str, subject: str) -> dict[str, Any]:
@@ -139,7 +140,7 @@ class Profiles:
             self.quarterly.add(document_id)
         else:
             self.quarterly.discard(document_id)
-        self._following = None
+        self._following = self._holding = None
 
     def named(self, query: str) -> frozenset[str]:
         """The documents whose filer the query names ("What drove 3M's operating margin", "JnJ's FY2022
@@ -230,13 +231,16 @@ class Profiles:
         n = len(self.keys)
         if n < 2:
             return {}
-        df: Counter[str] = Counter()
-        for keys in self.keys.values():
-            df.update(keys & query_keys)
+        holding = self._holding
+        if holding is None:  # read only the documents holding a query key (thousands of filings hold none)
+            holding = self._holding = {}
+            for document_id, keys in self.keys.items():
+                for key in keys:
+                    holding.setdefault(key, []).append(document_id)
+        df = {k: len(holding[k]) for k in query_keys if k in holding}
         totals = {}
-        for document_id, keys in self.keys.items():
-            matched = keys & query_keys
-            if matched:
-                totals[document_id] = sum(math.log(1.0 + (n - df[k] + 0.5) / (df[k] + 0.5)) for k in matched)
+        for document_id in {d: None for k in df for d in holding[k]}:
+            matched = self.keys[document_id] & query_keys
+            totals[document_id] = sum(math.log(1.0 + (n - df[k] + 0.5) / (df[k] + 0.5)) for k in matched)
         best = max(totals.values(), default=0.0)
         return {d: v / best for d, v in totals.items()} if best > 0 else {}
