@@ -112,7 +112,7 @@ class SemanticRepository(RegionAccess):
             raise
         for s in stored:
             repo._hold(s.document_id, HeldDocument(s.seq, s.n_units, s.length, s.fingerprint), s.info,
-                       _profile_keys(s.profile))
+                       *_kept(s.profile))
             repo._documents.stored(s.document_id, s.fingerprint)
         repo._documents.where = store.path
         repo._documents.read = lambda document_id, fingerprint: store.source(
@@ -121,15 +121,15 @@ class SemanticRepository(RegionAccess):
         return repo
 
     def _hold(self, document_id: str, held: HeldDocument, info: dict[str, Any] | None,
-              profile: dict[str, Any] | None = None) -> None:
-        """Hold a document's entry (last in the order of addition), its profile (``profile``: what
-        Profiles.derive gave for its info, when kept) and its filter fields."""
+              profile: dict[str, Any] | None = None, fields: dict[str, str] | None = None) -> None:
+        """Hold a document's entry (last in the order of addition), its profile and its filter fields (what
+        Profiles.derive and SearchFilter.fields_of gave for its info, when kept: ``profile``, ``fields``)."""
         self._forget_seq(document_id)
         self._held[document_id] = held
         self._by_seq[held.seq] = document_id
         self._records.forget(document_id)
         self._profiles.set(document_id, info_text(info, PROFILE_KEY), info_text(info, SUBJECT_KEY), profile)
-        self._fields[document_id] = SearchFilter.fields_of(info)
+        self._fields[document_id] = SearchFilter.fields_of(info) if fields is None else fields
 
     def _key_id(self, key: str) -> int | None:
         """The engine's id of a lexical key (None: no document holds it)."""
@@ -237,9 +237,11 @@ class SemanticRepository(RegionAccess):
         counts = document_term_counts(doc, self._vocabulary)
         record = SearchRecord(vectors, document_postings(doc, self._vocabulary), counts, UnitLayout.from_document(doc))
         profile = Profiles.derive(info_text(info, PROFILE_KEY), info_text(info, SUBJECT_KEY))
+        fields = SearchFilter.fields_of(info)
         # first in the engine: memory never holds what it lacks
-        seq = store.put(doc, record, info, fingerprint, json.dumps(profile, ensure_ascii=False))
-        self._hold(document_id, HeldDocument(seq, len(doc.units), counts.length, fingerprint), info, profile)
+        seq = store.put(doc, record, info, fingerprint,
+                        json.dumps({"profile": profile, "fields": fields}, ensure_ascii=False))
+        self._hold(document_id, HeldDocument(seq, len(doc.units), counts.length, fingerprint), info, profile, fields)
         self._documents.forget(document_id)
         if self._in_memory:
             self._documents[document_id] = doc
@@ -414,13 +416,14 @@ class SemanticRepository(RegionAccess):
         self.damaged[document_id] = why
 
 
-def _profile_keys(kept: str) -> dict[str, Any] | None:
-    """The profile keys kept with a document (Profiles.derive, as JSON); None when they cannot be read
-    (they are worked out again from the document's info)."""
+def _kept(kept: str) -> tuple[dict[str, Any] | None, dict[str, str] | None]:
+    """What was worked out of a document's info when it was added (JSON: its Profiles.derive keys and its
+    SearchFilter fields); None for what cannot be read (worked out again from the info)."""
     try:
-        profile = json.loads(kept) if kept else None
+        held = json.loads(kept) if kept else {}
     except ValueError:
-        return None
-    if not isinstance(profile, dict) or not PROFILE_FIELDS <= profile.keys():
-        return None
-    return profile
+        return None, None
+    profile = held.get("profile") if isinstance(held, dict) else None
+    fields = held.get("fields") if isinstance(held, dict) else None
+    return (profile if isinstance(profile, dict) and PROFILE_FIELDS <= profile.keys() else None,
+            fields if isinstance(fields, dict) and all(isinstance(v, str) for v in fields.values()) else None)

@@ -279,8 +279,9 @@ def test_a_vector_block_gives_back_every_vector_and_its_dots_sparse_or_dense(dim
         block_dots(block, 40, query, np.asarray([40]))
 
 
-def test_opening_reads_each_documents_profile_keys_as_kept_and_works_them_out_again_only_when_damaged(
+def test_opening_reads_each_documents_profile_keys_and_filter_fields_as_kept_and_works_them_out_again_when_damaged(
         prepared, index, tmp_path, monkeypatch):
+    from semantic_json.search.filters import SearchFilter
     from semantic_json.search.priors import Profiles
 
     question = "Kestrel Dynamics operating income 2024"
@@ -291,11 +292,15 @@ def test_opening_reads_each_documents_profile_keys_as_kept_and_works_them_out_ag
         raise AssertionError("opening tokenised a profile again")
 
     monkeypatch.setattr(Profiles, "derive", staticmethod(not_again))
+    fields_of = SearchFilter.fields_of
+    monkeypatch.setattr(SearchFilter, "fields_of", staticmethod(lambda info: not_again("", "")))
     repo = SemanticRepository.open(index, read_only=True)
     assert repo.search(question, k=5).to_json() == expected
+    assert repo._fields == {d: fields_of(repo.document_info(d)) for d in repo.documents}
     assert repo._profiles.keys and repo._profiles.subjects.keys() <= set(repo.documents)
     repo.close()
     monkeypatch.setattr(Profiles, "derive", staticmethod(derive))
+    monkeypatch.setattr(SearchFilter, "fields_of", staticmethod(fields_of))
     damaged = tmp_path / "damaged_profiles.sqlite"
     damaged.write_bytes(Path(index).read_bytes())
     with sqlite3.connect(damaged) as conn:

@@ -70,6 +70,15 @@ def document_prior(rows: np.ndarray, lengths: np.ndarray, documents: int, length
     return np.column_stack((docs[first[order]].astype(np.float64), totals[order] / best))
 
 
+def _held(keys: dict[str, Collection[str]], document_id: str) -> frozenset[str]:
+    """A document's keys as a set, made from the list they were read as when first used (opening an index of
+    thousands of filings makes none)."""
+    held = keys[document_id]
+    if not isinstance(held, frozenset):
+        held = keys[document_id] = frozenset(held)
+    return held
+
+
 def info_text(info: dict[str, Any] | None, key: str) -> str:
     value = (info or {}).get(key)
     return value if isinstance(value, str) else ""
@@ -80,8 +89,9 @@ class Profiles:
     finds the filing a question names ("Netflix's FY2017 10-K") among many similar ones."""
 
     def __init__(self) -> None:
-        self.keys: dict[str, frozenset[str]] = {}
-        self.subjects: dict[str, frozenset[str]] = {}
+        #: Per document, its profile's and its subject's keys (kept as read: a set when first used, see _held).
+        self.keys: dict[str, Collection[str]] = {}
+        self.subjects: dict[str, Collection[str]] = {}
         #: Per document: the first two distinctive words of its company's name, and its trading symbol.
         self.names: dict[str, tuple[tuple[str, ...], str | None]] = {}
         #: Per document: the years its profile holds (its period, "FY2022"; none: its period is not known).
@@ -129,7 +139,7 @@ class Profiles:
         if derived is None:
             derived = self.derive(text, subject)
         name, symbol = tuple(derived["name"]), derived["symbol"]
-        for held, value in ((self.keys, frozenset(derived["keys"])), (self.subjects, frozenset(derived["subject"])),
+        for held, value in ((self.keys, derived["keys"]), (self.subjects, derived["subject"]),
                             (self.years, frozenset(derived["years"])), (self.korean_names, frozenset(derived["korean"])),
                             (self.names, (name, symbol) if name or symbol else None)):
             if value:
@@ -210,7 +220,8 @@ class Profiles:
         wanted = frozenset(query_keys)
         named = {}
         subjects = self.subjects if documents is None else {d: self.subjects[d] for d in documents if d in self.subjects}
-        for document_id, subject in subjects.items():
+        for document_id in subjects:
+            subject = _held(self.subjects, document_id)
             # a phrase with the subject's name in it ("acme revenue") names the document too
             keys = {k for k in wanted if k in subject or any(part in subject for part in k.split(BIGRAM_JOIN))}
             if keys:
@@ -240,7 +251,7 @@ class Profiles:
         df = {k: len(holding[k]) for k in query_keys if k in holding}
         totals = {}
         for document_id in {d: None for k in df for d in holding[k]}:
-            matched = self.keys[document_id] & query_keys
+            matched = _held(self.keys, document_id) & query_keys
             totals[document_id] = sum(math.log(1.0 + (n - df[k] + 0.5) / (df[k] + 0.5)) for k in matched)
         best = max(totals.values(), default=0.0)
         return {d: v / best for d, v in totals.items()} if best > 0 else {}
