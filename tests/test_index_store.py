@@ -308,3 +308,28 @@ def test_opening_reads_each_documents_profile_keys_and_filter_fields_as_kept_and
     repo = SemanticRepository.open(damaged, read_only=True)
     assert repo.damaged == {} and repo.search(question, k=5).to_json() == expected
     repo.close()
+
+
+def test_a_search_kept_to_some_documents_reads_only_their_term_counts_and_ranks_them_as_before(index, monkeypatch):
+    repo = SemanticRepository.open(index, read_only=True)
+    question = "operating income 2024"
+    kept = repo.documents[:2]
+    everywhere = repo._search.store.document_counts
+    read: list[np.ndarray] = []
+
+    def counting(key_ids, docs=None):
+        rows = everywhere(key_ids, docs)
+        read.append(rows)
+        return rows
+
+    monkeypatch.setattr(repo._search.store, "document_counts", counting)
+    result = repo.search(question, k=5, documents=kept)
+    seqs = {repo._held[d].seq for d in kept}
+    assert len(read) == 1 and len(read[0]) and set(read[0][:, 1].tolist()) <= seqs
+    assert {region.document_id for region in result} <= set(kept)
+    # each key's documents are still counted over the whole index: the priors of the kept documents keep their order
+    whole = repo._search.priors(plan_query(query_content(question), repo.embedder), question, None, repo._store.totals())
+    scoped = repo._search.priors(plan_query(query_content(question), repo.embedder), question, kept, repo._store.totals())
+    assert sorted(kept, key=lambda d: -whole.prior.get(d, 0.0)) == sorted(kept, key=lambda d: -scoped.prior.get(d, 0.0))
+    assert max(scoped.prior.values()) == 1.0
+    repo.close()

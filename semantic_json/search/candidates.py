@@ -153,7 +153,10 @@ class CandidateSearch:
         """The priors of a search over several documents (``only``: those; None: all)."""
         # the keys in the order of their words: the order the document prior adds their scores up in
         ranked = [key_id for key_id in map(self.key_id, sorted(plan.prior_keys)) if key_id is not None]
-        rows = self.store.document_counts(sorted(ranked)) if ranked else np.zeros((0, 3), dtype=np.int64)
+        # a search kept to some documents (a filter, the filer a question names) reads their term counts only,
+        # with each key's documents counted over the whole index (its statistics)
+        kept = None if only is None else sorted(self.documents[d].seq for d in only if d in self.documents)
+        rows = self.store.document_counts(sorted(ranked), kept) if ranked else np.zeros((0, 3), dtype=np.int64)
         seqs, at = np.unique(rows[:, 1], return_inverse=True)
         ids = [self.by_seq.get(seq) for seq in seqs.tolist()]
         lengths = np.asarray([self.documents[d].length if d is not None else -1 for d in ids], dtype=np.float64)
@@ -162,7 +165,12 @@ class CandidateSearch:
         order = np.empty(len(ranked), dtype=np.int64)
         order[np.argsort(ranked)] = np.arange(len(ranked))
         by_rank = np.argsort(order[np.searchsorted(np.sort(ranked), rows[held, 0])], kind="stable")
-        scored = document_prior(rows[held][by_rank], row_lengths[held][by_rank], totals.documents, totals.document_length)
+        rows = rows[held][by_rank]
+        holding = None
+        if kept is not None:
+            stats = self.store.key_stats(ranked)
+            holding = np.asarray([stats.get(k, (0, 0))[1] for k in rows[:, 0].tolist()], dtype=np.int64)
+        scored = document_prior(rows, row_lengths[held][by_rank], totals.documents, totals.document_length, holding)
         prior = {self.by_seq[int(seq)]: value for seq, value in scored.tolist()}
         profile = self.profiles.scores(set(plan.keys))
         period = self.profiles.of_period(query, self.documents if only is None else only)

@@ -42,7 +42,8 @@ PROFILE_FIELDS = frozenset({"keys", "subject", "years", "quarterly", "name", "sy
 DOC_BM25_K1 = 1.2
 DOC_BM25_B = 0.75
 
-def document_prior(rows: np.ndarray, lengths: np.ndarray, documents: int, length: int) -> np.ndarray:
+def document_prior(rows: np.ndarray, lengths: np.ndarray, documents: int, length: int,
+                   holding: np.ndarray | None = None) -> np.ndarray:
     """BM25 of each document for the query's keys, the best document scaled to 1.0: the prior that lifts every
     anchor of the documents a query matches as a whole (in a corpus of many reports a table row never names
     its company; the document around it does).
@@ -50,15 +51,18 @@ def document_prior(rows: np.ndarray, lengths: np.ndarray, documents: int, length
     ``rows`` holds (key, document, count) triples as an int64 array, grouped by key (every document holding
     the key; a key's documents count as its document frequency), the keys in the order their scores add up;
     ``lengths`` the total count of each row's document, ``documents`` and ``length`` the corpus's number of
-    documents and total count. Returns each row's document and its prior as the columns of a (documents, 2)
-    float64 array, the documents in first-row order (empty for a corpus of fewer than two documents)."""
+    documents and total count; ``holding`` each row's key's document frequency when ``rows`` hold only some
+    of the documents (a search kept to those). Returns each row's document and its prior, the best of them
+    1.0, as the columns of a (documents, 2) float64 array, the documents in first-row order (empty for a
+    corpus of fewer than two documents)."""
     if documents < 2 or not len(rows):
         return np.zeros((0, 2))
     average = length / documents
     keys, docs, tf = rows[:, 0], rows[:, 1], rows[:, 2].astype(np.float64)
     starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
     held = np.diff(np.append(starts, len(keys)))
-    idf = np.repeat([math.log(1.0 + (documents - n + 0.5) / (n + 0.5)) for n in held.tolist()], held)
+    frequency = held if holding is None else holding[starts]
+    idf = np.repeat([math.log(1.0 + (documents - n + 0.5) / (n + 0.5)) for n in frequency.tolist()], held)
     norm = tf + DOC_BM25_K1 * (1 - DOC_BM25_B + DOC_BM25_B * lengths / average)
     first, at = np.unique(docs, return_index=True, return_inverse=True)[1:]
     # one document's scores add up row by row, in the keys' order (np.bincount adds in row order)

@@ -332,10 +332,14 @@ class PostgresStore:
                           (list(key_ids),), "read the key statistics")
         return {k: (int(u), int(d)) for k, u, d in rows}
 
-    def document_counts(self, key_ids: Sequence[int]) -> np.ndarray:
+    def document_counts(self, key_ids: Sequence[int], docs: Sequence[int] | None = None) -> np.ndarray:
         """As SqliteStore.document_counts."""
-        rows = self._read("SELECT key_id, doc, count FROM sjt_doc_terms WHERE key_id = ANY(%s) ORDER BY key_id, doc",
-                          (list(key_ids),), "read the term counts")
+        if docs is None:
+            rows = self._read("SELECT key_id, doc, count FROM sjt_doc_terms WHERE key_id = ANY(%s) ORDER BY key_id, doc",
+                              (list(key_ids),), "read the term counts")
+        else:
+            rows = self._read("SELECT key_id, doc, count FROM sjt_doc_terms WHERE key_id = ANY(%s) AND doc = ANY(%s)"
+                              " ORDER BY key_id, doc", (list(key_ids), list(docs)), "read the term counts")
         return np.asarray(rows, dtype=np.int64).reshape(-1, 3)
 
     def postings(self, key_ids: Sequence[int], docs: Sequence[int]) -> list[tuple[int, int, bytes]]:

@@ -410,11 +410,15 @@ class SqliteStore:
         return dict((k, (u, d)) for k, u, d in self._many("SELECT key_id, units, docs FROM key_stats WHERE key_id IN ({})",
                                                             key_ids, "read the key statistics"))
 
-    def document_counts(self, key_ids: Sequence[int]) -> np.ndarray:
-        """(key id, document number, count) of every document counting a key of ``key_ids`` (sorted), as the
-        rows of an int64 array, by key then document."""
-        return self._many("SELECT key_id, doc, count FROM doc_terms WHERE key_id IN ({}) ORDER BY key_id, doc",
-                          key_ids, "read the term counts", flat=True).reshape(-1, 3)
+    def document_counts(self, key_ids: Sequence[int], docs: Sequence[int] | None = None) -> np.ndarray:
+        """(key id, document number, count) of every document (of ``docs``, sorted; None: all) counting a key of
+        ``key_ids`` (sorted), as the rows of an int64 array, by key then document."""
+        if docs is None or len(docs) > KEYS_PER_STATEMENT:
+            rows = self._many("SELECT key_id, doc, count FROM doc_terms WHERE key_id IN ({}) ORDER BY key_id, doc",
+                              key_ids, "read the term counts", flat=True).reshape(-1, 3)
+            return rows if docs is None else rows[np.isin(rows[:, 1], docs)]
+        return self._many(f"SELECT key_id, doc, count FROM doc_terms WHERE key_id IN ({{}}) AND doc IN ({','.join('?' * len(docs))})"
+                          " ORDER BY key_id, doc", key_ids, "read the term counts", tuple(docs), flat=True).reshape(-1, 3)
 
     def postings(self, key_ids: Sequence[int], docs: Sequence[int]) -> list[tuple[int, int, bytes]]:
         """(key id, document number, entries) of the postings of ``key_ids`` in the documents ``docs``."""
