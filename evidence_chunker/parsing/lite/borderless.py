@@ -13,8 +13,8 @@ import statistics
 from typing import Sequence
 
 from semantic_json.rules.patterns import is_caption, is_quantity, is_year
+from .heading_groups import centre_over_groups
 from .headings import (
-    centre_over_groups,
     column_span,
     header_lines_above,
     is_short,
