@@ -16,14 +16,17 @@ _BOLD_BODY_SHARE = 0.5
 _MAX_RULED_HEADER_ROWS = 2
 
 
-def mark_headers(table: FoundTable, rule_rows: set[int], settings: LiteSettings) -> None:
+def mark_headers(table: FoundTable, rule_rows: set[int], settings: LiteSettings,
+                 continued_rows: set[int] = frozenset()) -> None:
     """Set ``column_header`` on heading rows, ``row_header`` on a label column, ``row_section`` on
     rows that only carry a label.
 
     Heading rows are the leading rows above the first row of quantities that carry column labels (a
     first row with a label over the label column alone, the table's title line, does not end them); in
     a table without quantities, the first row counts only when its style (bold, font, a rule below
-    it) sets it apart from the body.
+    it) sets it apart from the body. At most ``max_header_rows`` heading rows, not counting the
+    ``continued_rows``: rows cut from the one above by the lines of its text, not by a rule (a ruled
+    grid's heading row whose headings wrap over five lines).
     """
     by_row: dict[int, list[Cell]] = {}
     for c in table.cells:
@@ -40,13 +43,14 @@ def mark_headers(table: FoundTable, rule_rows: set[int], settings: LiteSettings)
     header_count = 0
     if len(data_rows) >= 2 or (data_rows and table.n_rows <= 3):
         first = data_rows[0]
-        for r in range(min(first, settings.max_header_rows)):
+        budget = settings.max_header_rows + sum(1 for r in continued_rows if r < first)
+        for r in range(min(first, budget)):
             row = filled(rows[r])
             labels_beyond_first = any(c.col > 0 or c.col_span > 1 for c in row)
             if any(is_quantity(c.text) for c in row):
                 break
             if not labels_beyond_first:
-                if header_count == 0 and r + 1 < first and r + 1 < settings.max_header_rows:
+                if header_count == 0 and r + 1 < first and r + 1 < budget:
                     continue  # a label over the label column above the heading rows (the table's title line)
                 break
             header_count = r + 1
