@@ -22,6 +22,9 @@ from reportlab.lib.pagesizes import letter  # noqa: E402
 from reportlab.platypus import SimpleDocTemplate, Spacer, Table, TableStyle  # noqa: E402
 
 from evidence_chunker import EvidenceChunker  # noqa: E402
+from evidence_chunker.parsing.lite.heading_groups import join_heading_tails  # noqa: E402
+from evidence_chunker.parsing.lite.settings import LiteSettings  # noqa: E402
+from evidence_chunker.parsing.lite.text import Phrase, Word  # noqa: E402
 
 WIDTHS = [150, 100, 80, 80, 80, 80]
 BODY = [["Forward exchange contracts", "Other income, net", "10", "(20)", "(5)", "(33)"],
@@ -84,3 +87,17 @@ def test_a_heading_alone_over_the_periods_leaves_the_label_columns_own_heading(t
     assert f"{heading} / Six Months Ended December 31, / 2021: —" in row
     assert row.split(" | ", 1)[1].startswith("Location of Gain / (Loss) / Reclassified from AOCI / into Income: "
                                              "Other income, net;")
+
+
+def _phrase(text: str, x0: float, x1: float, top: float) -> Phrase:
+    return Phrase([Word(text, x0, top, x1, top + 8.0, 8.0, True, "Times")])
+
+
+def test_a_label_centred_under_a_short_period_heading_is_no_wrapped_tail():
+    """"Year Ended December 31," over the middle of three years, its own year read into the "$" columns
+    beside it: the heading does not fill its columns, so it wrapped nothing onto the line below."""
+    extents = [(0.0, 100.0), (150.0, 200.0), (200.0, 230.0), (230.0, 300.0), (300.0, 330.0), (330.0, 400.0)]
+    rows = [[(2, 4, [_phrase("Year Ended December 31,", 240.0, 290.0, 100.0)])],
+            [(1, 1, [_phrase("2021", 180.0, 198.0, 109.0)]), (2, 4, [_phrase("2020", 256.0, 274.0, 109.0)]),
+             (5, 5, [_phrase("2019", 380.0, 398.0, 109.0)])]]
+    assert join_heading_tails(rows, extents, LiteSettings()) == rows

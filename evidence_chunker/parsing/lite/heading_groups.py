@@ -14,6 +14,8 @@ from .text import Phrase
 #: A group heading stays within this share of the group's printed width of the group's centre (it is
 #: centred over the columns' cells; amounts set flush right in them shift the print rightwards).
 GROUP_SLACK = 0.25
+#: A heading wraps only when it fills its columns: its line is at least this share of their width.
+TAIL_FILL = 0.75
 
 
 def centre_over_groups(
@@ -37,24 +39,29 @@ def centre_over_groups(
     * one that stands over a column without being centred on it spans the widest group centred on it
       (within ``align_tolerance`` em): over an odd group it stands over the middle column;
     * one whose centre stands over a heading ``below`` it is that heading's first line ("Gross" over
-      "Unrealized Losses"), not a group's, unless it reaches past its one column on both sides ("Year
-      Ended December 31," over the middle one of three years, between "2022 vs. 2021" groups).
+      "Unrealized Losses"), not a group's, unless it reaches past the labelled column it is centred in
+      on both sides ("Year Ended December 31," over the middle one of three years, between "2022 vs.
+      2021" groups, whether read into that column alone or into the "$" columns beside it too).
 
     A "$" column and its amounts are one labelled column, not a group.
     """
     out = list(row)
     if sum(1 for first, _, _ in row if first > 0) < 2:
         return out  # a lone heading: widen_lone_headings
+    names = {c: b.text for b in below for c in labelled if extents[c][0] <= (b.x0 + b.x1) / 2 <= extents[c][1]}
     for k, (first, last, pieces) in enumerate(row):
         lo, hi = min(p.x0 for p in pieces), max(p.x1 for p in pieces)
         centre = (lo + hi) / 2
         tol = settings.align_tolerance * max(p.size for p in pieces)
-        wider = first == last and lo < extents[first][0] - tol and hi > extents[first][1] + tol
+        # the labelled column the heading's centre stands in, when it reaches past it on both sides
+        under = next((c for c in range(first, last + 1) if c in labelled and extents[c][0] <= centre <= extents[c][1]),
+                     first if first == last else None)
+        wider = under is not None and lo < extents[under][0] - tol and hi > extents[under][1] + tol
         if first == 0 or (not wider and any(b.x0 <= centre <= b.x1 for b in below)):
             continue
         floor = out[k - 1][1] + 1 if k > 0 else 1
         ceiling = row[k + 1][0] - 1 if k + 1 < len(row) else len(extents) - 1
-        group = _centred_group(centre, tol, first, last, extents, labelled, floor, ceiling, wider)
+        group = _centred_group(centre, tol, first, last, extents, labelled, floor, ceiling, wider, names)
         if group is not None:
             out[k] = (group[0], group[1], pieces)
     return out
@@ -62,15 +69,20 @@ def centre_over_groups(
 
 def _centred_group(
     centre: float, tol: float, first: int, last: int, extents: list[tuple[float, float]], labelled: set[int],
-    floor: int, ceiling: int, wider: bool = False,
+    floor: int, ceiling: int, wider: bool = False, names: dict[int, str] | None = None,
 ) -> tuple[int, int] | None:
     """The group of columns a heading over columns ``first``..``last``, centred at ``centre``, is centred on
     within ``tol`` (see :func:`centre_over_groups`), within ``floor``..``ceiling``, or None. A heading
     ``wider`` than the one column it stands over, reaching past it on both sides, is no label of that
-    column alone: centred on it, it heads the odd group around it."""
+    column alone: centred on it, it heads the odd group around it. A group ends with a labelled column
+    and holds no label of ``names`` (the labels under the columns) twice."""
 
     def labels(a: int, b: int) -> bool:
         return len(labelled.intersection(range(a, b + 1))) >= 2
+
+    def distinct(a: int, b: int) -> bool:
+        under = [names[c] for c in range(a, b + 1) if c in (names or {})]
+        return len(set(under)) == len(under)
 
     def centred(a: int, b: int, slack: float) -> bool:
         lo, hi = extents[a][0], extents[b][1]
@@ -83,8 +95,9 @@ def _centred_group(
         # group's, and not that column's, tells it apart from the column's own label
         if not wider and any(abs(centre - (lo + hi) / 2) <= tol for lo, hi in extents[1:]):
             return None
+        # a "$" column left of an amount column is that amount's; the years of the next group repeat
         groups = [(i, j) for i in range(floor, first + 1) for j in range(max(last, i + 1), ceiling + 1)
-                  if centred(i, j, 0.0) and labels(i, j)]
+                  if centred(i, j, 0.0) and labels(i, j) and j in labelled and distinct(i, j)]
         return max(groups, key=lambda g: g[1] - g[0], default=None)
     i, j = min(gutter, first), max(gutter + 1, last)
     if i < floor or j > ceiling or not centred(i, j, GROUP_SLACK):
@@ -96,11 +109,12 @@ def _centred_group(
 
 def join_heading_tails(rows: list[list[tuple[int, int, list]]], extents: list[tuple[float, float]],
                        settings: LiteSettings) -> list[list[tuple[int, int, list]]]:
-    """Heading ``rows`` (placed, top down) with the last line of a heading wrapped over two lines joined
-    to it: a phrase alone under a heading that spans several columns, centred under it a wrap's gap
-    below ("Gain / (Loss) Recognized in Income for Derivatives Not Designated as Hedging" over
-    "Instruments"), is that heading's tail, not a heading of the fewer columns it stands over; not when
-    it labels a column of its own (:func:`_labels_column`: "2021" under "Year Ended December 31,"). Rows left empty are dropped."""
+    """Heading ``rows`` (placed, top down; ``extents``: the columns' extents) with the last line of a
+    heading wrapped over two lines joined to it: a phrase alone under a heading that spans several
+    columns and fills them (TAIL_FILL), centred under it a wrap's gap below ("Gain / (Loss) Recognized
+    in Income for Derivatives Not Designated as Hedging" over "Instruments"), is that heading's tail,
+    not a heading of the fewer columns it stands over; not when it labels a column of its own
+    (:func:`_labels_column`). Rows left empty are dropped."""
     out = [list(row) for row in rows]
     for r in range(len(out) - 1):
         for k, (first, last, pieces) in enumerate(out[r]):
@@ -114,8 +128,13 @@ def join_heading_tails(rows: list[list[tuple[int, int, list]]], extents: list[tu
             upper = (min(p.x0 for p in pieces) + max(p.x1 for p in pieces)) / 2
             tol = settings.align_tolerance * size
             centre = (tail.x0 + tail.x1) / 2
-            if abs(centre - upper) > tol or tail.top - max(p.bottom for p in pieces) > settings.wrap_gap * size \
-                    or _labels_column(tail, inside[0], extents, tol):
+            width = max(p.x1 for p in pieces) - min(p.x0 for p in pieces)
+            if (
+                width < TAIL_FILL * (extents[last][1] - extents[first][0])
+                or abs(centre - upper) > tol
+                or tail.top - max(p.bottom for p in pieces) > settings.wrap_gap * size
+                or _labels_column(tail, inside[0], extents, tol)
+            ):
                 continue
             out[r][k] = (first, last, [*pieces, tail])
             out[r + 1].remove(inside[0])
@@ -127,4 +146,5 @@ def _labels_column(phrase: Phrase, placed: tuple[int, int, list], extents: list[
     of ``extents``, centred on it within ``tol`` and no wider than it: that column's label."""
     first, last, _ = placed
     lo, hi = extents[first]
-    return first == last and abs((phrase.x0 + phrase.x1 - lo - hi) / 2) <= tol and phrase.x0 >= lo - tol and phrase.x1 <= hi + tol
+    return (first == last and abs((phrase.x0 + phrase.x1 - lo - hi) / 2) <= tol
+            and phrase.x0 >= lo - tol and phrase.x1 <= hi + tol)

@@ -41,7 +41,8 @@ def mark_headers(table: FoundTable, rule_rows: set[int], settings: LiteSettings,
 
     data_rows = [r for r, row in enumerate(rows) if data_row(row)]
     header_count = 0
-    if len(data_rows) >= 2 or (data_rows and table.n_rows <= 3):
+    # one row of figures under heading rows ("Long-term Debt | $ 8,665 | ..." under four lines of headings)
+    if len(data_rows) >= 2 or (data_rows and (table.n_rows <= 3 or data_rows[0] == table.n_rows - 1)):
         first = data_rows[0]
         budget = settings.max_header_rows + sum(1 for r in continued_rows if r < first)
         for r in range(min(first, budget)):
