@@ -101,3 +101,15 @@ def test_a_label_centred_under_a_short_period_heading_is_no_wrapped_tail():
             [(1, 1, [_phrase("2021", 180.0, 198.0, 109.0)]), (2, 4, [_phrase("2020", 256.0, 274.0, 109.0)]),
              (5, 5, [_phrase("2019", 380.0, 398.0, 109.0)])]]
     assert join_heading_tails(rows, extents, LiteSettings()) == rows
+
+
+def test_the_years_under_a_lone_period_heading_are_a_level_of_their_own():
+    """Pfizer's restated statements: "Year Ended December 31," read into the columns of the middle year,
+    which it fills, over "2021  2020  2019": the year under it is one of a row of labels, not its tail."""
+    extents = [(17.0, 204.0), (204.0, 247.0), (247.0, 258.0), (258.0, 288.0), (288.0, 299.0), (299.0, 330.0),
+               (330.0, 380.0), (380.0, 395.0), (395.0, 422.0), (422.0, 436.0), (436.0, 463.0), (463.0, 479.0),
+               (479.0, 512.0), (512.0, 527.0), (527.0, 554.0)]
+    rows = [[(6, 9, [_phrase("Year Ended December 31,", 357.0, 442.0, 100.0)])],
+            [(1, 5, [_phrase("2021", 260.0, 275.0, 109.0)]), (7, 8, [_phrase("2020", 391.0, 407.0, 109.0)]),
+             (13, 14, [_phrase("2019", 522.0, 538.0, 109.0)])]]
+    assert join_heading_tails(rows, extents, LiteSettings()) == rows

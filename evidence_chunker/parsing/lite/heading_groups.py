@@ -114,7 +114,9 @@ def join_heading_tails(rows: list[list[tuple[int, int, list]]], extents: list[tu
     columns and fills them (TAIL_FILL), centred under it a wrap's gap below ("Gain / (Loss) Recognized
     in Income for Derivatives Not Designated as Hedging" over "Instruments"), is that heading's tail,
     not a heading of the fewer columns it stands over; not when it labels a column of its own
-    (:func:`_labels_column`). Rows left empty are dropped."""
+    (:func:`_labels_column`), nor when its line labels value columns that no heading of the line above
+    stands over ("2021  2020  2019" under "Year Ended December 31," over the middle year only). Rows left
+    empty are dropped."""
     out = [list(row) for row in rows]
     for r in range(len(out) - 1):
         for k, (first, last, pieces) in enumerate(out[r]):
@@ -123,6 +125,9 @@ def join_heading_tails(rows: list[list[tuple[int, int, list]]], extents: list[tu
             inside = [entry for entry in out[r + 1] if entry[0] <= last and entry[1] >= first]
             if len(inside) != 1 or len(inside[0][2]) != 1 or not first <= inside[0][0] <= inside[0][1] <= last:
                 continue
+            if not all(any(a <= e_last and e_first <= b for a, b, _ in out[r])
+                       for e_first, e_last, _ in out[r + 1] if e_first > 0):
+                continue  # the line below labels columns no heading of this line stands over: a level of its own
             tail = inside[0][2][0]
             size = max(p.size for p in pieces)
             upper = (min(p.x0 for p in pieces) + max(p.x1 for p in pieces)) / 2
