@@ -77,3 +77,13 @@ def test_four_heading_lines_over_a_single_row_of_figures_are_its_header_rows():
                        "aligned")
     mark_headers(table, set(), LiteSettings())
     assert {c.row for c in table.cells if c.column_header} == {0, 1, 2, 3}
+
+
+def test_rows_of_ranges_over_a_single_row_of_figures_are_no_headings():
+    texts = [["Risk-free interest rate", "1.77-2.66%", "2.79-3.01%"], ["Expected life of option grants", "7 years", "5-6 years"],
+             ["Expected volatility of underlying stock", "49.48-106.16%", "45.64-46.18%"],
+             ["Dividends assumption", "$ --", "$ --"]]
+    table = FoundTable(0.0, 0.0, 300.0, 40.0, 4, 3, [_cell(r, c, t) for r, row in enumerate(texts) for c, t in enumerate(row)],
+                       "aligned")
+    mark_headers(table, set(), LiteSettings())
+    assert not any(c.column_header for c in table.cells)
