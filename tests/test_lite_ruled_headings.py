@@ -25,7 +25,7 @@ from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, Tabl
 
 from evidence_chunker import EvidenceChunker  # noqa: E402
 from evidence_chunker.parsing.lite.parser import LiteParser  # noqa: E402
-from evidence_chunker.parsing.lite.headings import centre_over_groups  # noqa: E402
+from evidence_chunker.parsing.lite.heading_groups import centre_over_groups  # noqa: E402
 from evidence_chunker.parsing.lite.settings import LiteSettings  # noqa: E402
 from evidence_chunker.parsing.lite.text import Phrase, Word  # noqa: E402
 

@@ -6,6 +6,7 @@ decide each table's structure, attach its caption and context, flatten its rows.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from docling_core.types.doc import ContentLayer, DocItem, DocItemLabel, DoclingDocument, TableData, TableItem, TextItem
@@ -274,8 +275,36 @@ def table_blocks(group: TableGroup) -> list[tuple[TableData, TableLayout, int, i
     out = []
     for start, heads, end in blocks:
         data = cut_rows(group.data, start, end, heads)
+        kept = _carried_levels(layout, start, heads) if start else 0
+        if kept:
+            data = append_rows(cut_rows(group.data, 0, kept, kept), data, 0)
         out.append((data, analyse_table(data), start + heads - layout.header_rows, end - layout.header_rows))
     return out
+
+
+#: A year in a heading ("2020", "2021 vs. 2020", "December 31, 2019"): a period, not a measure.
+_YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
+
+
+def _carried_levels(layout: TableLayout, start: int, heads: int) -> int:
+    """How many of the table's upper header rows head the block whose ``heads`` heading rows start at grid
+    row ``start`` too: all those above its lowest ``heads`` rows, when the block's rows label the same
+    columns alike as those lowest rows do (Corning's "2020 2020 2019 2019 2020 vs. 2019" printed where
+    "2021 2021 2020 2020 2021 vs. 2020" stood under "Income (loss) before tax | Net income (loss) | ...":
+    new periods of the same measures: a year where those rows print one, and none where they print none);
+    0 when the block prints headings of its own at every level."""
+    top = layout.header_rows
+    if heads >= top:
+        return 0
+    cols = range(max(layout.row_header_cols, 1), layout.num_cols)
+    for b, h in zip(range(start, start + heads), range(top - heads, top)):
+        block, head = layout.grid[b], layout.grid[h]
+        if any(bool(block[c]) != bool(head[c]) or bool(_YEAR.search(block[c])) != bool(_YEAR.search(head[c]))
+               for c in cols) or any(
+            (block[c] == block[c + 1]) != (head[c] == head[c + 1]) for c in cols if c + 1 < layout.num_cols
+        ):
+            return 0
+    return top - heads
 
 
 def page_text_items(doc: DoclingDocument) -> dict[int, list[tuple[PageBox, TextItem]]]:

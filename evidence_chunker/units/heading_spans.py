@@ -90,6 +90,8 @@ def span_lone_headings(grid: list[list[str]], origin: list[list[tuple[int, int]]
                     continue
                 if not all(level[c] for c in labels if i <= c <= j):
                     continue
+                if any(_headed_apart(grid, origin, r, lowest, c, own) for c in range(i, j + 1) if c not in own):
+                    continue
                 lo, hi = cells[lowest][i].bbox.l, cells[lowest][j].bbox.r
                 if abs(centre - (lo + hi) / 2) <= LONE_HEADING_SLACK * (hi - lo):
                     best = (i, j)
@@ -97,6 +99,14 @@ def span_lone_headings(grid: list[list[str]], origin: list[list[tuple[int, int]]
             continue
         for c in range(best[0], best[1] + 1):
             grid[r][c], origin[r][c] = grid[r][own[0]], start
+
+
+def _headed_apart(grid: list[list[str]], origin: list[list[tuple[int, int]]], r: int, lowest: int, col: int, own: list[int]) -> bool:
+    """True when column ``col`` has a heading of its own between header row ``r`` and the lowest one, one
+    that reaches none of the ``own`` columns: a column headed by its own lines ("Location of Gain / (Loss)"
+    over "Reclassified from AOCI" beside the period headings) is not under a lone heading above them."""
+    return any(grid[k][col] and origin[k][col][0] == k and not any(origin[k][c] == origin[k][col] for c in own)
+               for k in range(r + 1, lowest))
 
 
 def _level_with(row: list[TableCell | None], labels: list[int], own: list[int]) -> dict[int, bool]:

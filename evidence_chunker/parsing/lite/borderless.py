@@ -13,8 +13,8 @@ import statistics
 from typing import Sequence
 
 from semantic_json.rules.patterns import is_caption, is_quantity, is_year
+from .heading_groups import centre_over_groups
 from .headings import (
-    centre_over_groups,
     column_span,
     header_lines_above,
     is_short,
@@ -97,8 +97,7 @@ def _join_sections(
     """Join consecutive borderless tables that are sections of one table (a heading block, blank lines
     between sections): they must be adjacent (only single-phrase lines between them, and no more space
     than ``section_gap`` lines: :func:`_space_between`, no numbered caption and no table title:
-    :func:`.stacked_tables.table_titles`), overlap horizontally and rebuild as one table with at least
-    as many columns as the wider part."""
+    :func:`.stacked_tables.table_titles`), overlap horizontally and rebuild as one (:func:`_rebuilt`)."""
     out: list[FoundTable] = []
     for table in tables:
         if out:
@@ -121,18 +120,28 @@ def _join_sections(
                 and _space_between(prev, [lines[k] for k in between], table, settings) <= settings.section_gap * size
                 and overlap >= _SECTION_OVERLAP * min(prev.x1 - prev.x0, table.x1 - table.x0)
             ):
-                segment = list(range(prev.lines[0], table.lines[1] + 1))
-                joined_kinds = [k if i not in segment else (k or i == segment[0]) for i, k in enumerate(kinds)]
-                found = _aligned_table(lines, segment, joined_kinds, rules, figures, settings, look_above=False)
-                if (
-                    found is not None
-                    and found[0].lines[1] == table.lines[1]
-                    and found[0].n_cols >= max(prev.n_cols, table.n_cols)
-                ):
-                    out[-1] = found[0]
+                if (found := _rebuilt(prev, table, lines, kinds, rules, figures, settings)) is not None:
+                    out[-1] = found
                     continue
         out.append(table)
     return out
+
+
+def _rebuilt(upper: FoundTable, lower: FoundTable, lines: Sequence[Line], kinds: list[bool], rules: Sequence[Edge],
+             figures: Sequence[tuple], settings: LiteSettings) -> FoundTable | None:
+    """``upper`` and ``lower`` rebuilt as one table from ``upper``'s first line, or None when not one table
+    as wide as each. A heading over several columns on top of ``upper`` ("As of and for the Fiscal Years
+    Ended January 31,") crosses the gutters, ending the table as its line: the rebuild then starts at
+    ``upper``'s first line of columns and takes the headings above it again."""
+    segment = list(range(upper.lines[0], lower.lines[1] + 1))
+    joined_kinds = [k if i not in segment else (k or i == segment[0]) for i, k in enumerate(kinds)]
+    found = _aligned_table(lines, segment, joined_kinds, rules, figures, settings, look_above=False)
+    start = next((k for k in segment if kinds[k]), None)
+    if found is None and not kinds[upper.lines[0]] and start is not None and start <= upper.lines[1]:
+        found = _aligned_table(lines, list(range(start, lower.lines[1] + 1)), kinds, rules, figures, settings)
+    if found is None or found[0].lines[1] != lower.lines[1] or found[0].n_cols < max(upper.n_cols, lower.n_cols):
+        return None
+    return found[0]
 
 
 def _space_between(upper: FoundTable, between: Sequence[Line], lower: FoundTable, settings: LiteSettings) -> float:

@@ -1,7 +1,8 @@
 """Headings above borderless tables: heading lines over the value columns, the columns each heading
 spans (by the rule drawn under it, or by alignment), column labels set so close that they read as one
 phrase cut at the columns' gutters (:func:`split_heading_line`), and a lone period heading ("Years
-ended") widened over the columns it heads (:func:`widen_lone_headings`)."""
+ended") widened over the columns it heads (:func:`widen_lone_headings`); a row of group headings is
+centred over its groups in :mod:`.heading_groups`."""
 
 from __future__ import annotations
 
@@ -129,10 +130,12 @@ def header_lines_above(
             break
         # the label column's own heading ("(In millions, except per share data)") may be long, running
         # into the gutter up to the first value column's figures, and so may a few words centred over
-        # several value columns ("Three Months Ended December 31,")
+        # several value columns ("Three Months Ended December 31,"), or words of any number centred over the
+        # columns they reach into ("Gain / (Loss) Reclassified from AOCI into Income (Effective Portion)")
         corner = line.phrases[0] if len(line.phrases) >= 2 and line.phrases[0].x1 <= gutters[0][1] else None
         if is_caption(line.text) or not all(
-            is_short(p, settings) or p is corner or _over_values(p, gutters, settings) for p in line.phrases
+            is_short(p, settings) or p is corner or _over_values(p, gutters, settings)
+            or _centred_over_values(p, gutters, extents, settings) for p in line.phrases
         ):
             break
         if line.text.rstrip().endswith(":"):
@@ -179,6 +182,19 @@ def _over_values(phrase: Phrase, gutters: list[tuple[float, float]], settings: L
         and phrase.x0 >= gutters[0][0]
         and any(phrase.x0 < a and phrase.x1 > b for a, b in gutters[1:])
     )
+
+
+def _centred_over_values(phrase: Phrase, gutters: list[tuple[float, float]],
+                         extents: list[tuple[float, float]] | None, settings: LiteSettings) -> bool:
+    """A heading of any length right of the label column, across a gutter between value columns and
+    centred over the columns it reaches into ("Gain / (Loss) Reclassified from AOCI into Income")."""
+    if extents is None or phrase.x0 < gutters[0][0] or not any(phrase.x0 < a and phrase.x1 > b for a, b in gutters[1:]):
+        return False
+    under = [(lo, hi) for lo, hi in extents[1:] if hi > phrase.x0 and lo < phrase.x1]
+    if not under:
+        return False
+    lo, hi = min(e[0] for e in under), max(e[1] for e in under)
+    return abs(phrase.x0 + phrase.x1 - lo - hi) <= 2 * settings.align_tolerance * phrase.size
 
 
 def _section_label(line: Line, above: Line | None, x_lo: float, gutters: list[tuple[float, float]],
@@ -332,89 +348,6 @@ def _gutter_gaps(words: Sequence[Word], cuts: list[int]) -> bool:
 def _lettered(word: Word) -> bool:
     """True for a word with a letter in it (amounts and years in adjacent columns may be set close)."""
     return any(ch.isalpha() for ch in word.text)
-
-
-#: A group heading stays within this share of the group's printed width of the group's centre (it is
-#: centred over the columns' cells; amounts set flush right in them shift the print rightwards).
-GROUP_SLACK = 0.25
-
-
-def centre_over_groups(
-    row: list[tuple[int, int, list]], extents: list[tuple[float, float]], labelled: set[int],
-    below: Sequence[Phrase], settings: LiteSettings,
-) -> list[tuple[int, int, list]]:
-    """A heading row with each heading centred over a group of value columns spanning that group.
-
-    A level of headings above the column labels ("Level 1 Level 2 Level 3" over "2022 2021" pairs,
-    "Three Months Ended Six Months Ended" over the years) prints each heading centred over the columns
-    it heads: over the gutter in the middle of an even group, so a short one reaches over none of them
-    far enough to span them by overlap. ``row`` holds ``(first, last, pieces)`` left to right, the
-    pieces having x0, x1 and size; ``labelled`` are the columns that a heading of the rows below labels
-    alone, and ``below`` the pieces of the next row of headings down. In a row of two or more headings
-    over the values:
-
-    * a heading whose centre falls in the gutter between two labelled columns (within
-      ``align_tolerance`` em: a ruled grid's columns abut) spans the group it stands in the middle of:
-      those two, and as many more on each side as the headings beside it leave free, while the group
-      stays labelled and centred on it (within :data:`GROUP_SLACK` of its width);
-    * one that stands over a column without being centred on it spans the widest group centred on it
-      (within ``align_tolerance`` em): over an odd group it stands over the middle column;
-    * one whose centre stands over a heading ``below`` it is that heading's first line ("Gross" over
-      "Unrealized Losses"), not a group's, unless it reaches past its one column on both sides ("Year
-      Ended December 31," over the middle one of three years, between "2022 vs. 2021" groups).
-
-    A "$" column and its amounts are one labelled column, not a group.
-    """
-    out = list(row)
-    if sum(1 for first, _, _ in row if first > 0) < 2:
-        return out  # a lone heading: widen_lone_headings
-    for k, (first, last, pieces) in enumerate(row):
-        lo, hi = min(p.x0 for p in pieces), max(p.x1 for p in pieces)
-        centre = (lo + hi) / 2
-        tol = settings.align_tolerance * max(p.size for p in pieces)
-        wider = first == last and lo < extents[first][0] - tol and hi > extents[first][1] + tol
-        if first == 0 or (not wider and any(b.x0 <= centre <= b.x1 for b in below)):
-            continue
-        floor = out[k - 1][1] + 1 if k > 0 else 1
-        ceiling = row[k + 1][0] - 1 if k + 1 < len(row) else len(extents) - 1
-        group = _centred_group(centre, tol, first, last, extents, labelled, floor, ceiling, wider)
-        if group is not None:
-            out[k] = (group[0], group[1], pieces)
-    return out
-
-
-def _centred_group(
-    centre: float, tol: float, first: int, last: int, extents: list[tuple[float, float]], labelled: set[int],
-    floor: int, ceiling: int, wider: bool = False,
-) -> tuple[int, int] | None:
-    """The group of columns a heading over columns ``first``..``last``, centred at ``centre``, is centred on
-    within ``tol`` (see :func:`centre_over_groups`), within ``floor``..``ceiling``, or None. A heading
-    ``wider`` than the one column it stands over, reaching past it on both sides, is no label of that
-    column alone: centred on it, it heads the odd group around it."""
-
-    def labels(a: int, b: int) -> bool:
-        return len(labelled.intersection(range(a, b + 1))) >= 2
-
-    def centred(a: int, b: int, slack: float) -> bool:
-        lo, hi = extents[a][0], extents[b][1]
-        return abs(centre - (lo + hi) / 2) <= max(tol, slack * (hi - lo))
-
-    gutter = next((g for g in range(max(1, floor), min(ceiling, len(extents) - 1))
-                   if extents[g][1] - tol <= centre <= extents[g + 1][0] + tol), None)
-    if gutter is None:
-        # over an odd group the heading stands over the middle column: only a centre that matches the
-        # group's, and not that column's, tells it apart from the column's own label
-        if not wider and any(abs(centre - (lo + hi) / 2) <= tol for lo, hi in extents[1:]):
-            return None
-        groups = [(i, j) for i in range(floor, first + 1) for j in range(max(last, i + 1), ceiling + 1)
-                  if centred(i, j, 0.0) and labels(i, j)]
-        return max(groups, key=lambda g: g[1] - g[0], default=None)
-    i, j = min(gutter, first), max(gutter + 1, last)
-    if i < floor or j > ceiling or not centred(i, j, GROUP_SLACK):
-        return None
-    while i - 1 >= floor and j + 1 <= ceiling and {i - 1, j + 1} <= labelled and centred(i - 1, j + 1, GROUP_SLACK):
-        i, j = i - 1, j + 1
-    return (i, j) if labels(i, j) else None
 
 
 def widen_lone_headings(

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from semantic_json.rules.patterns import is_quantity
+from .bands import join_bands, open_boundaries
 from .headings import WORD_SPACE_MARGIN
 from .settings import LiteSettings
 from .table_headers import mark_headers
@@ -51,37 +52,55 @@ def find_ruled_tables(
     shaded bands, nested frames, diagrams and page-wide design bands are skipped: the aligned-text
     finder may still read their text as a table.
     """
-    tables = []
     tol = settings.snap_tolerance
-    for comp_h, comp_v in edge_components(hs, vs, tol):
-        xs = cluster_values([v.x0 for v in comp_v] + [min(h.x0 for h in comp_h), max(h.x1 for h in comp_h)], tol)
-        ys = cluster_values([h.top for h in comp_h] + [min(v.top for v in comp_v), max(v.bottom for v in comp_v)], tol)
-        xs, ys = _drop_slivers(xs, settings.min_cell), _drop_slivers(ys, settings.min_cell)
-        if len(xs) < 3 or len(ys) < 3:
-            continue
-        box = (xs[0], ys[0], xs[-1], ys[-1])
-        if (
-            box[2] - box[0] >= settings.page_wide * page_width
-            or _diagram(box, figures, settings)
-            or not _ruled_enough(xs, ys, comp_h, comp_v, settings)
-        ):
-            continue
-        inside = [w for w in words if box[0] <= (w.x0 + w.x1) / 2 <= box[2] and box[1] <= (w.top + w.bottom) / 2 <= box[3]]
-        if not inside:
-            continue
-        grid = _refine_grid(_Grid(xs, ys, comp_h, comp_v, settings), inside, settings)
-        if grid.banded():
-            continue
-        cells = _grid_cells(grid, inside)
-        filled = sum(1 for c in cells if c.text)
-        if filled < 2 or filled < settings.min_fill * len(cells):
-            continue
-        table = _trim(FoundTable(box[0], box[1], box[2], box[3], len(grid.ys) - 1, len(grid.xs) - 1, cells, "ruled"))
-        if table is None or table.n_rows < 2 or table.n_cols < 2:
-            continue
-        mark_headers(table, rule_rows=set(), settings=settings)
-        tables.append(table)
+    found = [(comp, _component_table(comp, words, figures, page_width, settings))
+             for comp in edge_components(hs, vs, tol)]
+    tables = []
+    # grids of shaded bands a white row cut apart are one table, when read whole they still make one
+    for group in join_bands([(comp, table) for comp, table in found if table is not None], words, tol):
+        joined = None
+        if len(group) > 1:
+            joined = _component_table(([h for (hs_, _), _ in group for h in hs_], [v for (_, vs_), _ in group for v in vs_]),
+                                      words, figures, page_width, settings)
+        tables.extend([joined] if joined is not None else [table for _, table in group])
     return tables
+
+
+def _component_table(comp: tuple[list[Edge], list[Edge]], words: Sequence[Word], figures: Sequence[tuple],
+                     page_width: float, settings: LiteSettings) -> FoundTable | None:
+    """The table one connected group of rules (horizontal, vertical) draws, or None (see
+    :func:`find_ruled_tables` for what is skipped)."""
+    comp_h, comp_v = comp
+    tol = settings.snap_tolerance
+    xs = cluster_values([v.x0 for v in comp_v] + [min(h.x0 for h in comp_h), max(h.x1 for h in comp_h)], tol)
+    ys = cluster_values([h.top for h in comp_h] + [min(v.top for v in comp_v), max(v.bottom for v in comp_v)], tol)
+    xs, ys = _drop_slivers(xs, settings.min_cell), _drop_slivers(ys, settings.min_cell)
+    if len(xs) < 3 or len(ys) < 3:
+        return None
+    box = (xs[0], ys[0], xs[-1], ys[-1])
+    if (
+        box[2] - box[0] >= settings.page_wide * page_width
+        or _diagram(box, figures, settings)
+        or not _ruled_enough(xs, ys, comp_h, comp_v, settings)
+    ):
+        return None
+    inside = [w for w in words if box[0] <= (w.x0 + w.x1) / 2 <= box[2] and box[1] <= (w.top + w.bottom) / 2 <= box[3]]
+    if not inside:
+        return None
+    grid = _refine_grid(_Grid(xs, ys, comp_h, comp_v, settings), inside, settings)
+    if grid.banded():
+        return None
+    cells = _grid_cells(grid, inside)
+    filled = sum(1 for c in cells if c.text)
+    if filled < 2 or filled < settings.min_fill * len(cells):
+        return None
+    table = _trim(FoundTable(box[0], box[1], box[2], box[3], len(grid.ys) - 1, len(grid.xs) - 1, cells, "ruled"))
+    if table is None or table.n_rows < 2 or table.n_cols < 2:
+        return None
+    # rows the text cut out of one drawn row (a heading wrapped over its lines) head as one row
+    continued = {c.row for c in table.cells if c.row > 0 and c.top in grid.soft_y}
+    mark_headers(table, rule_rows=set(), settings=settings, continued_rows=continued)
+    return table
 
 
 @dataclass
@@ -98,6 +117,8 @@ class _Grid:
     soft_y: set[float] = field(default_factory=set)
     #: Drawn column boundaries of shaded bands (see _BANDED_ROWS_SHARE), found by :meth:`find_bands`.
     banded_x: set[float] = field(default_factory=set)
+    #: (row, x) where a row of figures lacks a boundary drawn above and below it (:func:`.bands.open_boundaries`).
+    open_x: set[tuple[int, float]] = field(default_factory=set)
 
     def find_bands(self) -> None:
         """Mark the drawn column boundaries that alternate with the rows (see _BANDED_ROWS_SHARE)."""
@@ -126,7 +147,7 @@ class _Grid:
     def v_sep(self, row: int, col: int) -> bool:
         """True when a boundary separates column ``col`` from the one left of it in ``row``."""
         x = self.xs[col]
-        if x in self.soft_x or x in self.banded_x:
+        if x in self.soft_x or x in self.banded_x or (row, x) in self.open_x:
             return True
         tol = self.settings.snap_tolerance
         return rule_share(self.vs, x, self.ys[row], self.ys[row + 1], False, tol) >= self.settings.rule_coverage
@@ -193,6 +214,7 @@ def _refine_grid(grid: _Grid, words: list[Word], settings: LiteSettings) -> _Gri
         grid.soft_y.add(y)
     grid.ys.sort()
     grid.find_bands()
+    grid.open_x = open_boundaries(grid.xs, grid.ys, grid.vs, grid.soft_x, words, settings)
     return grid
 
 
@@ -366,7 +388,7 @@ def _wordy(word: Word) -> bool:
 def _grid_cells(grid: _Grid, words: Sequence[Word]) -> list[Cell]:
     """Cells of a grid whose boundaries may be missing (spans); words are placed by their centre.
 
-    A soft (text-derived) or banded column boundary is dropped in a row where a word straddles it, and any
+    A soft (text-derived), banded or open column boundary is dropped in a row where a word straddles it, and any
     boundary where it runs through the word space of a phrase (:func:`_phrases_through`). Rows
     without a boundary between them join into one cell, unless text stands in ``_STACKED_MIN_ROWS`` or
     more of them: then each of those opens a cell of its own (a statement that rules its rows under one
@@ -384,7 +406,8 @@ def _grid_cells(grid: _Grid, words: Sequence[Word]) -> list[Cell]:
             continue
         slot_words.setdefault((r, c), []).append(w)
         for k in range(1, n_cols):
-            if (xs[k] in grid.soft_x or xs[k] in grid.banded_x) and w.x0 < xs[k] - 1 and w.x1 > xs[k] + 1:
+            if (xs[k] in grid.soft_x or xs[k] in grid.banded_x or (r, xs[k]) in grid.open_x) \
+                    and w.x0 < xs[k] - 1 and w.x1 > xs[k] + 1:
                 straddle.add((r, k))
     straddle |= _phrases_through(grid, slot_words, grid.settings)
     owner: dict[tuple[int, int], Cell] = {}

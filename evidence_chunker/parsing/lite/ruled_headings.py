@@ -21,9 +21,9 @@ from __future__ import annotations
 from typing import Sequence
 
 from semantic_json.rules.patterns import is_quantity
+from .heading_groups import centre_over_groups, join_heading_tails
 from .headings import (
-    Reach, centre_over_groups, column_span, header_lines_above, split_heading_line, unit_label,
-    widen_lone_headings,
+    Reach, column_span, header_lines_above, split_heading_line, unit_label, widen_lone_headings,
 )
 from .settings import LiteSettings
 from .table_headers import mark_headers
@@ -200,6 +200,7 @@ def take_headings_above(table: FoundTable, lines: Sequence[Line], settings: Lite
     labels, headings, rows = headings[end:], headings[keep:], rows[keep:end]
     _insert_label_rows(table, _unwrapped(labels), bounds)
     # a lone heading ("Year ended December 31,") spans the columns it is centred over, as above borderless tables
+    rows = join_heading_tails(rows, extents, settings)
     placed = [{first: (last, phrases) for first, last, phrases in row} for row in rows]
     widen_lone_headings(placed, len(placed), extents, settings)
     rows = [[(first, last, phrases) for first, (last, phrases) in sorted(row.items())] for row in placed]

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 
-from semantic_json.rules.patterns import is_quantity
+import re
+
+from semantic_json.rules.patterns import is_quantity, is_year
 from .settings import LiteSettings
 from .found_tables import Cell, FoundTable
 
@@ -12,18 +14,23 @@ from .found_tables import Cell, FoundTable
 _BOLD_LABEL_ROWS = 0.5
 #: Header rows in bold stand out when less than this share of the body text is bold.
 _BOLD_BODY_SHARE = 0.5
+#: A day of the month in a heading ("December 31,"), or a footnote number ("(1)").
+_DAY = re.compile(r"\(?\d{1,2}\)?,?")
 #: Rules under at most this many rows can mark the header rows.
 _MAX_RULED_HEADER_ROWS = 2
 
 
-def mark_headers(table: FoundTable, rule_rows: set[int], settings: LiteSettings) -> None:
+def mark_headers(table: FoundTable, rule_rows: set[int], settings: LiteSettings,
+                 continued_rows: set[int] = frozenset()) -> None:
     """Set ``column_header`` on heading rows, ``row_header`` on a label column, ``row_section`` on
     rows that only carry a label.
 
     Heading rows are the leading rows above the first row of quantities that carry column labels (a
     first row with a label over the label column alone, the table's title line, does not end them); in
     a table without quantities, the first row counts only when its style (bold, font, a rule below
-    it) sets it apart from the body.
+    it) sets it apart from the body. At most ``max_header_rows`` heading rows, not counting the
+    ``continued_rows``: rows cut from the one above by the lines of its text, not by a rule (a ruled
+    grid's heading row whose headings wrap over five lines).
     """
     by_row: dict[int, list[Cell]] = {}
     for c in table.cells:
@@ -38,15 +45,16 @@ def mark_headers(table: FoundTable, rule_rows: set[int], settings: LiteSettings)
 
     data_rows = [r for r, row in enumerate(rows) if data_row(row)]
     header_count = 0
-    if len(data_rows) >= 2 or (data_rows and table.n_rows <= 3):
+    if len(data_rows) >= 2 or (data_rows and (table.n_rows <= 3 or _headed_row(rows, data_rows[0]))):
         first = data_rows[0]
-        for r in range(min(first, settings.max_header_rows)):
+        budget = settings.max_header_rows + sum(1 for r in continued_rows if r < first)
+        for r in range(min(first, budget)):
             row = filled(rows[r])
             labels_beyond_first = any(c.col > 0 or c.col_span > 1 for c in row)
             if any(is_quantity(c.text) for c in row):
                 break
             if not labels_beyond_first:
-                if header_count == 0 and r + 1 < first and r + 1 < settings.max_header_rows:
+                if header_count == 0 and r + 1 < first and r + 1 < budget:
                     continue  # a label over the label column above the heading rows (the table's title line)
                 break
             header_count = r + 1
@@ -82,6 +90,21 @@ def mark_headers(table: FoundTable, rule_rows: set[int], settings: LiteSettings)
                     cells = filled(row)
                     if len(cells) == 1 and cells[0].col == 0 and not is_quantity(cells[0].text):
                         cells[0].row_section = True
+
+
+def _headed_row(rows: list[list[Cell]], data: int) -> bool:
+    """True when the one row of figures, ``data``, is the last row and the rows above it print no figure
+    in a value column but years and days ("January 1, 2023"): four lines of headings over "Long-term Debt
+    | $ 8,665 | ...", not rows of ranges and terms ("Risk-free interest rate | 1.77-2.66%") over one of
+    amounts."""
+    above = [c.text for row in rows[:data] for c in row if c.text and c.col > 0]
+    return data == len(rows) - 1 and bool(above) and all(_heading_tokens(text) for text in above)
+
+
+def _heading_tokens(text: str) -> bool:
+    """True when every token of ``text`` with a digit is a year or a day of the month ("31,", "(1)")."""
+    return all(not any(ch.isdigit() for ch in token) or is_year(token.strip(",()")) or _DAY.fullmatch(token)
+               for token in text.split())
 
 
 def _styled_header_rows(rows: list[list[Cell]], rule_rows: set[int], settings: LiteSettings) -> int:
