@@ -333,3 +333,9 @@ def test_a_search_kept_to_some_documents_reads_only_their_term_counts_and_ranks_
     assert sorted(kept, key=lambda d: -whole.prior.get(d, 0.0)) == sorted(kept, key=lambda d: -scoped.prior.get(d, 0.0))
     assert max(scoped.prior.values()) == 1.0
     repo.close()
+
+
+def test_a_document_without_units_packs_to_an_empty_block():
+    block = pack_vectors(np.zeros((0, 256), dtype=np.float32))
+    assert block_vectors(block, 0, 256).shape == (0, 256)
+    assert block_dots(block, 0, np.ones(256, dtype=np.float32)).shape == (0,)

@@ -104,7 +104,7 @@ def pack_vectors(vectors: np.ndarray | SparseVectors) -> bytes:
     that is smaller than the whole float32 matrix, else the matrix. A search reads a routed document's block
     in one read and scores the units it needs from it."""
     dense = vectors.to_dense() if isinstance(vectors, SparseVectors) else np.ascontiguousarray(vectors, dtype=np.float32)
-    dense = dense.reshape(len(dense), -1)
+    dense = dense if dense.ndim == 2 else dense.reshape(len(dense), -1)
     dim = dense.shape[1]
     units, dims = np.nonzero(dense.view(np.uint32))
     kind, dims_dtype = (SPARSE_BYTE, np.uint8) if dim <= 256 else (SPARSE_VECTOR, np.uint16)
