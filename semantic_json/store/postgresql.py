@@ -5,8 +5,8 @@ document, the embedder recorded once and enforced, damaged rows left out and nam
 row, so both stores give the same results. Stage 1 of a search runs on the server: the rows of the query's
 keys (``sjt_postings``, ``sjt_doc_terms``, ``sjt_key_stats``, each under its primary key) and the vector
 blocks of the documents routed to (``sjt_doc_vectors``); a reader's memory is its candidates, and many
-readers share one server. Each anchor is also a row with its float32 vector in a pgvector ``vector(dim)`` column under an
-HNSW cosine index, so other tools (and ``nearest``) can query the anchors on the server.
+readers share one server. Each anchor is also a row with its float32 vector in a pgvector ``vector(dim)``
+column under an HNSW cosine index, so other tools (and ``nearest``) can query the anchors on the server.
 
 Concurrency: writers serialise on the totals row of ``sjt_meta`` (each takes it first), so the key
 statistics and totals add up and the last commit of a document wins whole; a reader sees each document
