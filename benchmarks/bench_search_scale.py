@@ -108,8 +108,8 @@ def replicate(base: Path, target: Path, base_pages: int, pages: int) -> int:
             copy_id = f"{document_id}~r{replica}"
             conn.execute(
                 "INSERT INTO documents (document_id, fingerprint, sha256, source_uri, n_units, dim, length, info_json,"
-                " added_at, seq, profile, record, keys, document) SELECT ?, fingerprint, sha256, source_uri, n_units,"
-                " dim, length, info_json, added_at, seq + ?, profile, record, keys, ? FROM documents WHERE seq = ?",
+                " added_at, seq, derived, record, keys, document) SELECT ?, fingerprint, sha256, source_uri, n_units,"
+                " dim, length, info_json, added_at, seq + ?, derived, record, keys, ? FROM documents WHERE seq = ?",
                 (copy_id, offset, _renamed(blob, len(DOCUMENT_MAGIC), copy_id), seq))
         for table, columns in (("postings", "key_id, doc + ?, entries"), ("doc_terms", "key_id, doc + ?, count"),
                                ("doc_vectors", "doc + ?, vectors")):
@@ -185,9 +185,9 @@ def load_postgres(source: Path, url: str) -> None:
                 sql_in, sql_out = "SELECT key, id FROM vocabulary", "COPY sjt_keys (key, id) FROM STDIN"
             elif table == "documents":
                 sql_in = ("SELECT document_id, fingerprint, sha256, source_uri, n_units, dim, length, info_json,"
-                          " added_at, seq, profile, record, keys, document FROM documents")
+                          " added_at, seq, derived, record, keys, document FROM documents")
                 sql_out = ("COPY sjt_documents (document_id, fingerprint, sha256, source_uri, n_units, dim, length,"
-                           " info_json, added_at, seq, profile, record, keys, document) FROM STDIN")
+                           " info_json, added_at, seq, derived, record, keys, document) FROM STDIN")
             else:
                 names = [row[1] for row in conn.execute(f"PRAGMA table_info({table})")]
                 sql_in = f"SELECT {', '.join(names)} FROM {table}"

@@ -112,7 +112,7 @@ class SemanticRepository(RegionAccess):
             raise
         for s in stored:
             repo._hold(s.document_id, HeldDocument(s.seq, s.n_units, s.length, s.fingerprint), s.info,
-                       *_kept(s.profile))
+                       *_kept(s.derived))
             repo._documents.stored(s.document_id, s.fingerprint)
         repo._documents.where = store.path
         repo._documents.read = lambda document_id, fingerprint: store.source(

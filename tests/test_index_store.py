@@ -304,7 +304,7 @@ def test_opening_reads_each_documents_profile_keys_and_filter_fields_as_kept_and
     damaged = tmp_path / "damaged_profiles.sqlite"
     damaged.write_bytes(Path(index).read_bytes())
     with sqlite3.connect(damaged) as conn:
-        conn.execute("UPDATE documents SET profile = '{\"keys\": 3'")
+        conn.execute("UPDATE documents SET derived = '{\"keys\": 3'")
     repo = SemanticRepository.open(damaged, read_only=True)
     assert repo.damaged == {} and repo.search(question, k=5).to_json() == expected
     repo.close()

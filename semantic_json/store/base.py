@@ -38,8 +38,9 @@ from .records import SearchRecord, StoredSource, UnitLayout, decode_record, deco
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 #: Version of the stores' layout (tables and record format); an index of another version is refused with
 #: IndexVersionError. 5: a document's vectors are one block (engine_rows.pack_vectors), read in one go by a
-#: search that routes to it, and its profile keys are kept (opening re-tokenises nothing); 4: periods are keyed as canonical terms (textnorm.PERIOD_RE: "2025.9월말" and
-#: "2025년 9월 말" are one key); 3: the engine's tables (postings by key, term counts, key statistics,
+#: search that routes to it, and what opening needs of its info (profile keys, filter fields) is kept
+#: worked out (``derived``: opening re-tokenises nothing); 4: periods are keyed as canonical terms
+#: (textnorm.PERIOD_RE: "2025.9월말" and "2025년 9월 말" are one key); 3: the engine's tables (postings by key, term counts, key statistics,
 #: vectors by unit) beside each document's record; 2: search records read whole at open; 1: documents as JSON.
 STORE_SCHEMA_VERSION = 5
 
@@ -96,8 +97,9 @@ class StoredDocument:
     length: int
     info: dict[str, Any]
     fingerprint: str
-    #: What the search's profiles derived from the info when the document was added (JSON; "": none kept).
-    profile: str = ""
+    #: What was worked out of the info when the document was added, as JSON: its profile keys and filter fields
+    #: (repository._kept; "": none kept).
+    derived: str = ""
 
 
 @dataclass(frozen=True)
@@ -222,19 +224,19 @@ def read_whole_document(store: IndexStore, document_id: str, fingerprint: str, k
 
 def read_documents(rows: Iterable[tuple[str, int, int, int, int, Any, str, str]],
                    parse_info: Callable[[str, Any], dict[str, Any]]) -> tuple[list[StoredDocument], dict[str, str]]:
-    """The documents of ``rows`` (document id, seq, units, dim, length, info, fingerprint, profile) in the order given, and
+    """The documents of ``rows`` (document id, seq, units, dim, length, info, fingerprint, derived) in the order given, and
     those whose info cannot be read (document id → what is wrong), which are left out so that the rest of
     the index stays usable."""
     out: list[StoredDocument] = []
     damaged: dict[str, str] = {}
-    for document_id, seq, n_units, dim, length, info, fingerprint, profile in rows:
+    for document_id, seq, n_units, dim, length, info, fingerprint, derived in rows:
         try:
             parsed_info = parse_info(document_id, info)
         except Exception as exc:  # JSON or type errors: the row is damaged
             damaged[document_id] = damage(exc)
             continue
         out.append(StoredDocument(document_id, int(seq), int(n_units), int(dim), int(length), parsed_info, fingerprint,
-                                  profile or ""))
+                                  derived or ""))
     return out, damaged
 
 
@@ -255,7 +257,7 @@ class IndexStore(Protocol):
     def fingerprint(self, document_id: str) -> str | None: ...
 
     def put(self, doc: SemanticDocument, record: SearchRecord, info: dict[str, Any] | None = None,
-            fingerprint: str | None = None, profile: str = "") -> int: ...
+            fingerprint: str | None = None, derived: str = "") -> int: ...
 
     def delete(self, document_id: str) -> bool: ...
 

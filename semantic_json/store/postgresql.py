@@ -65,7 +65,7 @@ CREATE TABLE IF NOT EXISTS sjt_documents (
     info_json    JSONB NOT NULL,
     added_at     DOUBLE PRECISION NOT NULL,
     seq          BIGINT NOT NULL UNIQUE,
-    profile      TEXT NOT NULL,
+    derived      TEXT NOT NULL,
     record       BYTEA NOT NULL,
     keys         BYTEA NOT NULL,
     document     BYTEA NOT NULL
@@ -223,7 +223,7 @@ class PostgresStore:
         return row[0] if row else None
 
     def put(self, doc: SemanticDocument, record: SearchRecord, info: dict[str, Any] | None = None,
-            fingerprint: str | None = None, profile: str = "") -> int:
+            fingerprint: str | None = None, derived: str = "") -> int:
         """Write (or replace) one document in a single transaction: its row, its postings, term counts, unit
         vectors and anchors, and the key statistics; returns the document's number (seq)."""
         vectors = record.vectors.to_dense() if hasattr(record.vectors, "to_dense") else record.vectors
@@ -238,11 +238,11 @@ class PostgresStore:
             totals = self._remove(doc.document_id, totals)
             seq = self._conn.execute(
                 "INSERT INTO sjt_documents (document_id, fingerprint, sha256, source_uri, n_units, dim, length,"
-                " info_json, added_at, seq, profile, record, keys, document) VALUES (%s, %s, %s, %s, %s, %s, %s, %s,"
+                " info_json, added_at, seq, derived, record, keys, document) VALUES (%s, %s, %s, %s, %s, %s, %s, %s,"
                 " %s, nextval('sjt_documents_seq'), %s, %s, %s, %s) RETURNING seq",
                 (doc.document_id, fingerprint, doc.document_sha256, doc.source_uri, len(doc.units), record.dim,
                  int(record.counts.length), json.dumps(info or {}, ensure_ascii=False, sort_keys=True), time.time(),
-                 profile, encode_record(record), keys.encode(), encode_document(doc)),
+                 derived, encode_record(record), keys.encode(), encode_document(doc)),
             ).fetchone()[0]
             with self._conn.cursor() as cursor:
                 with cursor.copy("COPY sjt_postings (key_id, doc, entries) FROM STDIN") as copy:
@@ -310,7 +310,7 @@ class PostgresStore:
     def documents(self) -> tuple[list[StoredDocument], dict[str, str]]:
         """Every readable document's row (id, number, units, dimension, length, info, fingerprint), in the
         order they were (last) added, and the damaged ones (document id → what is wrong), left out."""
-        rows = self._read("SELECT document_id, seq, n_units, dim, length, info_json, fingerprint, profile"
+        rows = self._read("SELECT document_id, seq, n_units, dim, length, info_json, fingerprint, derived"
                           " FROM sjt_documents ORDER BY seq", (), "read documents")
         return read_documents(rows, _checked_info)
 

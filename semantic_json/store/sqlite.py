@@ -56,13 +56,13 @@ CREATE TABLE IF NOT EXISTS documents (
     info_json    TEXT NOT NULL,
     added_at     REAL NOT NULL,
     seq          INTEGER NOT NULL UNIQUE,
-    profile      TEXT NOT NULL,
+    derived      TEXT NOT NULL,
     record       BLOB NOT NULL,
     keys         BLOB NOT NULL,
     document     BLOB NOT NULL
 );
 -- what opening reads of every document, without the pages of its large columns
-CREATE INDEX IF NOT EXISTS documents_held ON documents (seq, document_id, n_units, dim, length, info_json, fingerprint, profile);
+CREATE INDEX IF NOT EXISTS documents_held ON documents (seq, document_id, n_units, dim, length, info_json, fingerprint, derived);
 CREATE TABLE IF NOT EXISTS vocabulary (
     key  TEXT PRIMARY KEY,
     id   INTEGER NOT NULL
@@ -301,7 +301,7 @@ class SqliteStore:
         return row[0] if row else None
 
     def put(self, doc: SemanticDocument, record: SearchRecord, info: dict[str, Any] | None = None,
-            fingerprint: str | None = None, profile: str = "") -> int:
+            fingerprint: str | None = None, derived: str = "") -> int:
         """Write (or replace) one document in a single transaction: its row, its postings, term counts and
         unit vectors in the engine's tables, and the key statistics; returns the document's number (seq)."""
         self._writable("add a document")
@@ -314,10 +314,10 @@ class SqliteStore:
             seq = self._conn.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM documents").fetchone()[0]
             self._conn.execute(
                 "INSERT INTO documents (document_id, fingerprint, sha256, source_uri, n_units, dim, length, info_json,"
-                " added_at, seq, profile, record, keys, document) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " added_at, seq, derived, record, keys, document) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (doc.document_id, fingerprint, doc.document_sha256, doc.source_uri, len(doc.units), record.dim,
                  int(record.counts.length),
-                 json.dumps(info or {}, ensure_ascii=False, sort_keys=True), time.time(), seq, profile, record_bytes,
+                 json.dumps(info or {}, ensure_ascii=False, sort_keys=True), time.time(), seq, derived, record_bytes,
                  keys.encode(), document_bytes),
             )
             self._conn.executemany("INSERT INTO postings (key_id, doc, entries) VALUES (?, ?, ?)",
@@ -387,7 +387,7 @@ class SqliteStore:
         were added, and the damaged ones (document id → what is wrong), which are left out."""
         with _guard(self.path, "read the documents"):
             rows = self._conn.execute(
-                "SELECT document_id, seq, n_units, dim, length, info_json, fingerprint, profile FROM documents ORDER BY seq"
+                "SELECT document_id, seq, n_units, dim, length, info_json, fingerprint, derived FROM documents ORDER BY seq"
             ).fetchall()
         return read_documents(rows, self._parse_info)
 
