@@ -15,6 +15,11 @@ from evidence_chunker.units.build import TableGroup, table_blocks
 from evidence_chunker.units.tables import analyse_table, flatten_rows
 
 MEASURES = ["", "Income before tax", "Net income", "Income before tax", "Net income"]
+#: The table's headings and its first block of rows.
+FIRST_BLOCK = [MEASURES, ["(in millions)", "2021", "2021", "2020", "2020"],
+               ["Realized gain, net", "$ 47", "$ 36", "$ (8)", "$ (5)"], ["Unrealized gain, net", "307", "237", "(30)", "(24)"]]
+#: The rows of the second block, under its heading row.
+SECOND_BODY = [["Realized gain, net", "$ (8)", "$ (5)", "$ 18", "$ 14"], ["Unrealized gain, net", "(30)", "(24)", "230", "179"]]
 
 
 def _table(rows: list[list[str]], header_rows: int) -> TableData:
@@ -24,18 +29,16 @@ def _table(rows: list[list[str]], header_rows: int) -> TableData:
     return TableData(num_rows=len(rows), num_cols=len(rows[0]), table_cells=cells)
 
 
-def _blocks(rows: list[list[str]]) -> list[str]:
+def _blocks(block_heading: list[str]) -> list[str]:
+    """The flattened rows of each block of a table whose second block is headed by ``block_heading``."""
+    rows = [*FIRST_BLOCK, block_heading, *SECOND_BODY]
     data = _table(rows, 2)
     group = TableGroup(parts=[], first=0, last=0, layout=analyse_table(data), data=data, part_body_rows=[len(rows) - 2])
     return [flatten_rows(layout) for _, layout, _, _ in table_blocks(group)]
 
 
 def test_a_block_of_new_periods_keeps_the_measures_above():
-    rows = [MEASURES, ["(in millions)", "2021", "2021", "2020", "2020"],
-            ["Realized gain, net", "$ 47", "$ 36", "$ (8)", "$ (5)"], ["Unrealized gain, net", "307", "237", "(30)", "(24)"],
-            ["", "2020", "2020", "2019", "2019"],
-            ["Realized gain, net", "$ (8)", "$ (5)", "$ 18", "$ 14"], ["Unrealized gain, net", "(30)", "(24)", "230", "179"]]
-    upper, lower = _blocks(rows)
+    upper, lower = _blocks(["", "2020", "2020", "2019", "2019"])
     assert upper[0] == "Realized gain, net | Income before tax / 2021: $ 47; Net income / 2021: $ 36; " \
                        "Income before tax / 2020: $ (8); Net income / 2020: $ (5)"
     assert lower[1] == "Unrealized gain, net | Income before tax / 2020: (30); Net income / 2020: (24); " \
@@ -43,9 +46,5 @@ def test_a_block_of_new_periods_keeps_the_measures_above():
 
 
 def test_a_block_with_headings_of_its_own_keeps_only_them():
-    rows = [MEASURES, ["(in millions)", "2021", "2021", "2020", "2020"],
-            ["Realized gain, net", "$ 47", "$ 36", "$ (8)", "$ (5)"], ["Unrealized gain, net", "307", "237", "(30)", "(24)"],
-            ["", "Assets", "Assets", "Capex", "Capex"],
-            ["Realized gain, net", "$ (8)", "$ (5)", "$ 18", "$ 14"], ["Unrealized gain, net", "(30)", "(24)", "230", "179"]]
-    _, lower = _blocks(rows)
+    _, lower = _blocks(["", "Assets", "Assets", "Capex", "Capex"])
     assert lower[1] == "Unrealized gain, net | Assets: (30); Assets: (24); Capex: 230; Capex: 179"
