@@ -182,6 +182,10 @@ class SemanticDocument(BaseModel):
 
     # ----------------------------------------------------------------- lookup
 
+    def text_between(self, start: int, end: int) -> str:
+        """``text[start:end]`` (what a stored document reads from the pieces of its text it covers)."""
+        return self.text[start:end]
+
     def line_of(self, char: int) -> int:
         """1-based line number of character offset `char` (clamped to the text)."""
         char = min(max(char, 0), max(self.char_count - 1, 0))

@@ -162,7 +162,7 @@ def check_region(doc: SemanticDocument | None, region: EvidenceRegion) -> Verifi
         return result(
             False, SPAN_OUT_OF_RANGE, f"[{source.start_char}, {source.end_char}) is outside 0..{doc.char_count}"
         )
-    if doc.text[source.start_char : source.end_char] != region.text:
+    if doc.text_between(source.start_char, source.end_char) != region.text:
         return result(False, SLICE_DIFFERS, f"text at [{source.start_char}, {source.end_char}) is not the region's text")
     lines = (doc.line_of(source.start_char), doc.line_of(max(source.end_char - 1, source.start_char)))
     if source.uri != doc.source_uri:
@@ -270,4 +270,4 @@ def source_text(doc: SemanticDocument, region: EvidenceRegion, context_before: i
         )
     start = max(0, source.start_char - context_before)
     end = min(doc.char_count, source.end_char + context_after)
-    return doc.text[start:end]
+    return doc.text_between(start, end)

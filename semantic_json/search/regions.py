@@ -347,7 +347,7 @@ def _distinct(drafts: list[tuple[str, RegionDraft]], documents: Callable[[str], 
         if len(kept) == limit:
             break
         doc = documents(document_id)
-        text = doc.text[doc.units[draft.first].start_char : doc.units[draft.last].end_char]
+        text = doc.text_between(doc.units[draft.first].start_char, doc.units[draft.last].end_char)
         key = (document_id, draft.first, draft.last)
         if said.repeats(document_id, text, key=key):
             continue
@@ -377,7 +377,7 @@ def _anchor_terms(doc: Any, draft: RegionDraft, query_terms: frozenset[str]) -> 
     found: set[str] = set()
     for position in draft.anchors:
         unit = doc.units[position]
-        found.update(query_terms.intersection(normalized_terms(doc.text[unit.start_char : unit.end_char])))
+        found.update(query_terms.intersection(normalized_terms(doc.text_between(unit.start_char, unit.end_char))))
     return found
 
 
@@ -471,5 +471,5 @@ def to_region(doc: SemanticDocument, draft: RegionDraft, region_id: str) -> Evid
         entities=entities,
         source=source,
         anchors=[units[p].id for p in sorted(draft.anchors)],
-        text=doc.text[start:end],
+        text=doc.text_between(start, end),
     )

@@ -185,8 +185,13 @@ def read_source(where: str | Path, document_id: str, row: tuple[bytes, str] | No
     when it cannot be read."""
     if row is None or row[1] != fingerprint:
         raise document_changed(where, document_id)
+    def damaged(why: str) -> DamagedDocumentError:  # a piece of its text or segments, when first read
+        return DamagedDocumentError(where, document_id, why)
+
     try:
-        return decode_source(row[0], layout)
+        return decode_source(row[0], layout, damaged)
+    except DamagedDocumentError:
+        raise
     except Exception as exc:  # zlib, JSON, pydantic or integrity errors
         raise DamagedDocumentError(where, document_id, damage(exc)) from None
 
@@ -195,6 +200,8 @@ def whole_document(where: str | Path, source: StoredSource) -> SemanticDocument:
     """The whole compiled document of a stored one; DamagedDocumentError when it cannot be read."""
     try:
         return source.document()
+    except DamagedDocumentError:
+        raise
     except Exception as exc:  # JSON, pydantic or integrity errors
         raise DamagedDocumentError(where, source.document_id, damage(exc)) from None
 

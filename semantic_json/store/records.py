@@ -8,7 +8,7 @@ the engine's rows (engine_rows.py), read by key and by document.
 
 The **document** (its canonical text, segments, entities, the units' sections, terms and concepts) is read
 only for the documents whose regions a search returns, and then only the text and the segments the regions
-cover; each part is compressed apart. Nothing is kept twice: a unit's text is its slice of
+cover (text_pieces.py); each part is compressed apart. Nothing is kept twice: a unit's text is its slice of
 the document text, its layout comes from the search record, and line starts are recomputed from the text
 (kept only when they differ).
 
@@ -32,19 +32,17 @@ from ..errors import DocumentIntegrityError
 from ..search.region_layout import announces, continuation_flags, is_page_furniture
 from ..search.statements import primary_statements
 from ..token_cost import unit_costs
+from .text_pieces import TEXT_PIECE_CHARS, Damaged, PiecedSegments, PiecedText, piece_parts, segment_parts
 from .packed_arrays import pack_arrays, pack_floats, pack_lists, smallest_uint, unpack_arrays, unpack_floats
-from ..model import UNIT_KINDS, Entity, Segment, SemanticDocument, line_starts_of, sha256_text, unit_constructor
+from ..model import UNIT_KINDS, Entity, Segment, SemanticDocument, line_starts_of, unit_constructor
 
 DOCUMENT_MAGIC = b"SJTD\x01"
-#: A newline's byte in UTF-8.
-NEWLINE = ord("\n")
-#: A UTF-8 continuation byte is 0b10xxxxxx.
-UTF8_TAIL_MASK, UTF8_TAIL = 0xC0, 0x80
 #: Unit fields the layout holds (the rest of a unit is in the stored document).
 LAYOUT_FIELDS = ("kind", "start_char", "end_char", "start_line", "end_line", "block", "sentence", "segment",
                  "is_header", "entities", "context_entities", "id")
 #: Parts of a stored document, each zlib-compressed apart so that a region reads only what it shows.
-DOCUMENT_PARTS = frozenset({"text", "segments", "segment_offsets", "entities", "units", "line_starts"})
+#: (text_pieces.py adds the pieces of its text and segments).
+DOCUMENT_PARTS = frozenset({"entities", "units", "line_starts"})
 
 
 # ------------------------------------------------------------------ layout
@@ -314,85 +312,69 @@ def _json_part(value: Any) -> np.ndarray:
     return np.frombuffer(json.dumps(value, ensure_ascii=False).encode("utf-8"), dtype=np.uint8)
 
 
-def _segment_parts(segments: Sequence[Segment]) -> dict[str, np.ndarray]:
-    """Segments as their JSON texts one after the other, and where each starts (one is parsed when read)."""
-    texts = [json.dumps(segment.model_dump(mode="json"), ensure_ascii=False).encode("utf-8") for segment in segments]
-    offsets = np.zeros(len(texts) + 1, dtype=np.int64)
-    offsets[1:] = np.cumsum([len(text) for text in texts])
-    return {"segments": np.frombuffer(b"".join(texts), dtype=np.uint8), "segment_offsets": offsets}
-
-
 def encode_document(doc: SemanticDocument) -> bytes:
     """The document as a store keeps it: its text, segments, entities and the units' sections, concepts and
     terms, each compressed apart; nothing the search record or the text already hold (unit spans and text,
     line starts unless they differ from the text's)."""
     units = doc.units
-    parts = {
-        "text": np.frombuffer(doc.text.encode("utf-8"), dtype=np.uint8),
-        **_segment_parts(doc.segments),
-        "entities": _json_part([entity.model_dump(mode="json") for entity in doc.entities]),
-        "units": _json_part({"section": [u.section for u in units], "concepts": [u.concepts for u in units],
-                             "terms": [u.terms for u in units]}),
-    }
+    parts, compressed = piece_parts(doc.text)
+    segments, segment_names = segment_parts(
+        [json.dumps(segment.model_dump(mode="json"), ensure_ascii=False).encode("utf-8") for segment in doc.segments])
+    parts.update(segments)
+    parts["entities"] = _json_part([entity.model_dump(mode="json") for entity in doc.entities])
+    parts["units"] = _json_part({"section": [u.section for u in units], "concepts": [u.concepts for u in units],
+                                 "terms": [u.terms for u in units]})
     if doc.line_starts != line_starts_of(doc.text):
         parts["line_starts"] = np.asarray(doc.line_starts, dtype=np.int64)
     meta = {"grammar_version": doc.grammar_version, "document_id": doc.document_id, "source_uri": doc.source_uri,
-            "document_sha256": doc.document_sha256}
-    return pack_arrays(parts, meta, DOCUMENT_PARTS, DOCUMENT_MAGIC)
+            "document_sha256": doc.document_sha256, "char_count": len(doc.text), "text_piece_chars": TEXT_PIECE_CHARS}
+    return pack_arrays(parts, meta, DOCUMENT_PARTS | frozenset(compressed + segment_names), DOCUMENT_MAGIC)
 
 
 class StoredSource:
-    """What a search result reads of a stored document, read without the rest of it: its identity, text and
-    line starts, its units as the layout holds them, and its segments (each checked when first read).
+    """What a search result reads of a stored document, read without the rest of it: its identity, the text
+    pieces and segments its regions cover (text_pieces.py; each checked when first read), line numbers, and
+    its units as the layout holds them.
 
-    regions.to_region and the repository take it where they would take a SemanticDocument. Reading it checks
-    the text against the document's sha256.
+    regions.to_region and the repository take it where they would take a SemanticDocument: ``text_between``
+    reads a slice, ``text`` the whole text (checked against the document's sha256). A piece found damaged
+    raises what ``damaged`` makes of the reason (by default a DocumentIntegrityError naming the document).
     """
 
-    def __init__(self, data: bytes, layout: UnitLayout) -> None:
+    def __init__(self, data: bytes, layout: UnitLayout, damaged: Damaged | None = None) -> None:
         parts, meta = unpack_arrays(bytes(data), DOCUMENT_MAGIC)
         self.document_id: str = meta["document_id"]
+        if damaged is None:
+            damaged = lambda why: DocumentIntegrityError(f"document {self.document_id!r}: {why}")  # noqa: E731
         self.source_uri: str | None = meta["source_uri"]
         self.document_sha256: str = meta["document_sha256"]
         self.grammar_version: str = meta["grammar_version"]
-        self.text = parts["text"].tobytes().decode("utf-8")
-        if sha256_text(self.text) != self.document_sha256:
-            raise DocumentIntegrityError(f"document {self.document_id!r}: text does not match document_sha256")
-        self.char_count = len(self.text)
-        #: Line starts, found in the text when first needed (a document read to compare regions needs none).
-        self._line_starts: np.ndarray | None = None
+        self._text = PiecedText(parts, meta, damaged)
+        self.char_count = self._text.char_count
         self.units = layout.units
         self.layout = layout
         # each segment is parsed and validated when first read: a region reads a few of thousands
-        data, offsets = parts["segments"].tobytes(), parts["segment_offsets"].tolist()
-        self.segments = _Lazy(len(offsets) - 1, lambda n: Segment.model_validate_json(data[offsets[n] : offsets[n + 1]]))
+        pieces = PiecedSegments(parts, damaged)
+        self.segments = _Lazy(len(pieces), lambda n: Segment.model_validate_json(pieces.json(n)))
         self._parts = parts
 
-    def _starts(self) -> np.ndarray:
-        if self._line_starts is None:
-            parts, raw = self._parts, self._parts["text"]
-            if "line_starts" in parts:
-                starts = np.asarray(parts["line_starts"], dtype=np.int64)
-            else:  # from the UTF-8 bytes: a newline's character offset is its byte offset less the
-                # continuation bytes before it
-                newlines = np.flatnonzero(raw == NEWLINE)
-                if len(raw) != self.char_count:
-                    newlines -= np.searchsorted(np.flatnonzero((raw & UTF8_TAIL_MASK) == UTF8_TAIL), newlines)
-                starts = np.concatenate(([0], newlines + 1))
-                if len(starts) > 1 and starts[-1] == self.char_count:
-                    starts = starts[:-1]  # a final newline does not open a line (model.line_starts_of)
-            self._line_starts = starts
-        return self._line_starts
+    @property
+    def text(self) -> str:
+        """The whole text (every piece read), checked against the document's sha256."""
+        return self._text.whole()
+
+    def text_between(self, start: int, end: int) -> str:
+        """``text[start:end]`` (0 <= start <= end), read from the pieces it covers."""
+        return self._text.between(start, end)
 
     @property
     def line_starts(self) -> list[int]:
         """Character offset of the start of every line (model.line_starts_of, or as stored)."""
-        return self._starts().tolist()
+        return self._text.line_starts()
 
     def line_of(self, char: int) -> int:
         """1-based line number of character offset `char` (clamped to the text), as SemanticDocument.line_of."""
-        char = min(max(char, 0), max(self.char_count - 1, 0))
-        return int(np.searchsorted(self._starts(), char, side="right"))
+        return self._text.line_of(char)
 
     def document(self) -> SemanticDocument:
         """The whole compiled document (ValueError, DocumentIntegrityError included, when damaged)."""
@@ -428,9 +410,10 @@ class StoredSource:
         return doc
 
 
-def decode_source(data: bytes, layout: UnitLayout) -> StoredSource:
-    """What a search result reads of a stored document; ValueError when it is damaged."""
-    source = StoredSource(data, layout)
+def decode_source(data: bytes, layout: UnitLayout, damaged: Damaged | None = None) -> StoredSource:
+    """What a search result reads of a stored document; ValueError when it is damaged (what ``damaged``
+    makes of the reason for a piece found damaged when first read)."""
+    source = StoredSource(data, layout, damaged)
     if source.document_id != layout.document_id:
         raise ValueError(f"stored document {source.document_id!r} under the id {layout.document_id!r}")
     return source
