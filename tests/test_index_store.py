@@ -117,7 +117,7 @@ def test_opening_reads_no_document_record_nor_vector_and_a_search_reads_only_wha
     read: list[str] = []
     records: list[str] = []
     vectors: list[int] = []
-    source, record, vector_block = SqliteStore.source, SqliteStore.record, SqliteStore.vectors
+    source, record, vector_blocks = SqliteStore.source, SqliteStore.record, SqliteStore.vector_blocks
 
     def counting(self, document_id, layout, fingerprint):
         read.append(document_id)
@@ -127,13 +127,13 @@ def test_opening_reads_no_document_record_nor_vector_and_a_search_reads_only_wha
         records.append(document_id)
         return record(self, document_id, fingerprint)
 
-    def counting_vectors(self, document_id, fingerprint):
-        vectors.append(document_id)
-        return vector_block(self, document_id, fingerprint)
+    def counting_vectors(self, documents):
+        vectors.extend(document_id for document_id, _ in documents)
+        return vector_blocks(self, documents)
 
     monkeypatch.setattr(SqliteStore, "source", counting)
     monkeypatch.setattr(SqliteStore, "record", counting_records)
-    monkeypatch.setattr(SqliteStore, "vectors", counting_vectors)
+    monkeypatch.setattr(SqliteStore, "vector_blocks", counting_vectors)
     repo = SemanticRepository.open(index, read_only=True)
     assert read == [] and records == [] and vectors == []
     question = "2026년 원리금 상환 합계"

@@ -346,8 +346,7 @@ class PostgresStore:
         """As SqliteStore.postings."""
         if not docs or not key_ids:
             return []
-        return self._read("SELECT key_id, doc, entries FROM sjt_postings WHERE key_id = ANY(%s) AND doc = ANY(%s)"
-                          " ORDER BY doc, key_id",
+        return self._read("SELECT key_id, doc, entries FROM sjt_postings WHERE key_id = ANY(%s) AND doc = ANY(%s)",
                           (list(key_ids), list(docs)), "read the postings")
 
     def vectors(self, document_id: str, fingerprint: str) -> bytes:
@@ -357,6 +356,21 @@ class PostgresStore:
         if not rows or rows[0][0] != fingerprint:
             raise document_changed(self.path, document_id)
         return bytes(rows[0][1]) if rows[0][1] is not None else b""  # no block: damaged (a 0-byte block)
+
+    def vector_blocks(self, documents: Sequence[tuple[str, str]]) -> list[bytes]:
+        """As SqliteStore.vector_blocks: one query."""
+        if not documents:
+            return []
+        rows = self._read("SELECT d.document_id, d.fingerprint, v.vectors FROM sjt_documents d LEFT JOIN sjt_doc_vectors v"
+                          " ON v.doc = d.seq WHERE d.document_id = ANY(%s)", ([d for d, _ in documents],), "read the vectors")
+        found = {document_id: (fingerprint, block) for document_id, fingerprint, block in rows}
+        blocks = []
+        for document_id, fingerprint in documents:
+            held, block = found.get(document_id, (None, None))
+            if held != fingerprint:
+                raise document_changed(self.path, document_id)
+            blocks.append(bytes(block) if block is not None else b"")  # no block: damaged (a 0-byte block)
+        return blocks
 
     def check_file(self, full: bool = False) -> list[str]:
         """Nothing to check here: the server keeps its own pages (its checksums and `amcheck` are its tools)."""

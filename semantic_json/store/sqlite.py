@@ -275,8 +275,7 @@ class SqliteStore:
         with _guard(self.path, "read the index vocabulary"):
             for start in range(0, len(keys), KEYS_PER_STATEMENT):
                 batch = keys[start : start + KEYS_PER_STATEMENT]
-                marks = ",".join("?" * len(batch))
-                found.update(self._conn.execute(f"SELECT key, id FROM vocabulary WHERE key IN ({marks})", batch))
+                found.update(self._conn.execute(f"SELECT key, id FROM vocabulary WHERE key IN ({','.join('?' * len(batch))})", batch))
         return found
 
     def _create_keys(self, keys: Sequence[str]) -> dict[str, int]:
@@ -386,17 +385,15 @@ class SqliteStore:
         """Every readable document's row (id, number, units, dimension, info, fingerprint), in the order they
         were added, and the damaged ones (document id → what is wrong), which are left out."""
         with _guard(self.path, "read the documents"):
-            rows = self._conn.execute(
-                "SELECT document_id, seq, n_units, dim, length, info_json, fingerprint, derived FROM documents ORDER BY seq"
-            ).fetchall()
+            rows = self._conn.execute("SELECT document_id, seq, n_units, dim, length, info_json, fingerprint, derived"
+                                      " FROM documents ORDER BY seq").fetchall()
         return read_documents(rows, self._parse_info)
 
     def record(self, document_id: str, fingerprint: str) -> SearchRecord:
         """The search record of ``document_id`` as read at open (``fingerprint``); IndexFileError when it
         changed since, DamagedDocumentError when it cannot be read."""
         with _guard(self.path, "read a search record"):
-            row = self._conn.execute("SELECT record, n_units, dim, fingerprint FROM documents WHERE document_id = ?",
-                                     (document_id,)).fetchone()
+            row = self._conn.execute("SELECT record, n_units, dim, fingerprint FROM documents WHERE document_id = ?", (document_id,)).fetchone()
         if row is None or row[3] != fingerprint:
             raise document_changed(self.path, document_id)
         return read_record(self.path, document_id, row[0], row[1], row[2])
@@ -422,20 +419,24 @@ class SqliteStore:
 
     def postings(self, key_ids: Sequence[int], docs: Sequence[int]) -> list[tuple[int, int, bytes]]:
         """(key id, document number, entries) of the postings of ``key_ids`` in the documents ``docs``."""
-        if not docs:
-            return []
-        marks = ",".join("?" * len(docs))
-        return self._many(f"SELECT key_id, doc, entries FROM postings WHERE key_id IN ({{}}) AND doc IN ({marks})"
-                          " ORDER BY doc, key_id", key_ids, "read the postings", tuple(docs))
+        # in no order (a sort less): a search finds each row by its key and document
+        return self._many(f"SELECT key_id, doc, entries FROM postings WHERE key_id IN ({{}}) AND doc IN ({','.join('?' * len(docs))})",
+                          key_ids, "read the postings", tuple(docs)) if docs else []
 
     def vectors(self, document_id: str, fingerprint: str) -> bytes:
         """The vector block of ``document_id`` as read at open (``fingerprint``); IndexFileError when changed."""
-        with _guard(self.path, "read the vectors"):
-            row = self._conn.execute("SELECT d.fingerprint, v.vectors FROM documents d LEFT JOIN doc_vectors v ON v.doc = d.seq"
-                                     " WHERE d.document_id = ?", (document_id,)).fetchone()
-        if row is None or row[0] != fingerprint:
-            raise document_changed(self.path, document_id)
-        return row[1] if row[1] is not None else b""  # no block: damaged (a 0-byte block)
+        return self.vector_blocks([(document_id, fingerprint)])[0]
+
+    def vector_blocks(self, documents: Sequence[tuple[str, str]]) -> list[bytes]:
+        """The vector blocks of ``documents`` (id, fingerprint at open), read in one read transaction (a search
+        reads those of the documents it routes to); IndexFileError when one changed."""
+        with _guard(self.path, "read the vectors"), self._transaction("DEFERRED"):
+            rows = [self._conn.execute("SELECT d.fingerprint, v.vectors FROM documents d LEFT JOIN doc_vectors v ON v.doc = d.seq"
+                                       " WHERE d.document_id = ?", (document_id,)).fetchone() for document_id, _ in documents]
+        for (document_id, fingerprint), row in zip(documents, rows):
+            if row is None or row[0] != fingerprint:
+                raise document_changed(self.path, document_id)
+        return [row[1] if row[1] is not None else b"" for row in rows]  # no block: damaged (a 0-byte block)
 
     def _many(self, sql: str, values: Sequence[int], action: str, extra: tuple = (), flat: bool = False) -> Any:
         """Rows of ``sql`` with its ``{}`` filled by ``values`` in batches (SQLite's limit on bound parameters),
@@ -455,8 +456,7 @@ class SqliteStore:
         what a search result shows of it, the whole document by its ``document()``; IndexFileError when it
         has changed since, DamagedDocumentError when it cannot be read."""
         with _guard(self.path, "read a document"):
-            row = self._conn.execute(
-                "SELECT document, fingerprint FROM documents WHERE document_id = ?", (document_id,)).fetchone()
+            row = self._conn.execute("SELECT document, fingerprint FROM documents WHERE document_id = ?", (document_id,)).fetchone()
         return read_source(self.path, document_id, row, layout, fingerprint)
 
     def size_bytes(self) -> int:
@@ -489,9 +489,9 @@ class SqliteStore:
     # -------------------------------------------------------------- helpers
 
     @contextmanager
-    def _transaction(self):
-        """BEGIN IMMEDIATE … COMMIT, or ROLLBACK on any exception."""
-        self._conn.execute("BEGIN IMMEDIATE")
+    def _transaction(self, mode: str = "IMMEDIATE"):
+        """BEGIN ``mode`` … COMMIT, or ROLLBACK on any exception (DEFERRED: a read transaction)."""
+        self._conn.execute(f"BEGIN {mode}")
         try:
             yield self._conn
         except BaseException:
