@@ -253,9 +253,9 @@ class Profiles:
                 for key in keys:
                     holding.setdefault(key, []).append(document_id)
         df = {k: len(holding[k]) for k in query_keys if k in holding}
+        idf = {k: math.log(1.0 + (n - held + 0.5) / (held + 0.5)) for k, held in df.items()}  # once a key, not a document
         totals = {}
         for document_id in {d: None for k in df for d in holding[k]}:
-            matched = _held(self.keys, document_id) & query_keys
-            totals[document_id] = sum(math.log(1.0 + (n - df[k] + 0.5) / (df[k] + 0.5)) for k in matched)
+            totals[document_id] = sum(idf[k] for k in _held(self.keys, document_id) & query_keys)
         best = max(totals.values(), default=0.0)
         return {d: v / best for d, v in totals.items()} if best > 0 else {}
