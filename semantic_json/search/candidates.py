@@ -36,9 +36,9 @@ from ..compilation.entities import entity_ids
 from .lexical import BM25_B, BM25_K1, MUTED_KEY_WEIGHT, SUBWORD_PREFIX, query_keys as lexical_query_keys
 from ..lexicon import load_lexicon
 from .priors import Profiles, document_prior
-from .statements import query_statements
+from .statements import in_statements, query_statements
 from ..store.base import DamagedDocumentError, IndexStore, Totals, damage
-from ..store.engine_rows import block_dots, posting_entries
+from ..store.engine_rows import block_dots, document_entries
 from ..store.records import UNIT_KINDS, SearchRecord
 from ..rules.textnorm import BIGRAM_JOIN
 from .fusion import Candidate, DocumentPriors
@@ -220,33 +220,36 @@ class CandidateSearch:
             if not found:
                 continue
             record = self.records[document_id]
-            lengths = record.postings.lengths
-            scores[document_id] = total = np.zeros(len(lengths), dtype=np.float32)
-            norm = BM25_K1 * (1.0 - BM25_B + BM25_B * lengths / average)
             quiet = frozenset(muted.get(document_id, ()))
-            for key, key_id, weight in weighted:
-                entries = found.get(key_id)
-                if entries is None:
-                    continue
-                try:
-                    units, tf = posting_entries(entries, record.n_units)
-                except ValueError as exc:
-                    raise DamagedDocumentError(self.store.path, document_id, damage(exc)) from None
-                if key in quiet:
-                    weight *= MUTED_KEY_WEIGHT
-                total[units] += weight * tf * (BM25_K1 + 1.0) / (tf + norm[units])
+            held = [(found[key_id], weight * MUTED_KEY_WEIGHT if key in quiet else weight)
+                    for key, key_id, weight in weighted if key_id in found]
+            try:
+                units, tf, row = document_entries([entries for entries, _ in held], record.n_units)
+            except ValueError as exc:
+                raise DamagedDocumentError(self.store.path, document_id, damage(exc)) from None
+            lengths = record.postings.lengths
+            norm = BM25_K1 * (1.0 - BM25_B + BM25_B * lengths[units] / average)
+            # each key's weight as float32, as a Python float meets a float32 array; a unit's terms added up in
+            # the keys' order (np.add.at adds in entry order): the same float32 sums as key by key
+            weight = np.asarray([w for _, w in held], dtype=np.float32)[row]
+            scores[document_id] = total = np.zeros(len(lengths), dtype=np.float32)
+            np.add.at(total, units, weight * tf * (BM25_K1 + 1.0) / (tf + norm))
         return {d: s * self.records[d].postings.damping for d, s in scores.items()}
 
-    def cosines(self, vector: np.ndarray, document_id: str, positions: Sequence[int] | None) -> tuple[np.ndarray, np.ndarray]:
-        """The cosines (dot products of L2-normalised vectors) of the units ``positions`` (all when None) of a
-        document with the query ``vector``, from the document's vector block."""
-        held = self.documents[document_id]
-        units = None if positions is None else np.asarray(sorted(positions), dtype=np.int64)
-        try:
-            values = block_dots(self.store.vectors(document_id, held.fingerprint), held.n_units, vector, units)
-        except ValueError as exc:
-            raise DamagedDocumentError(self.store.path, document_id, damage(exc)) from None
-        return (np.arange(held.n_units) if units is None else units), values
+    def cosines(self, vector: np.ndarray, pools: Mapping[str, np.ndarray | None]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+        """Per document of ``pools``: its units (the pool's sorted positions; all when None) and their cosines
+        (dot products of L2-normalised vectors) with the query ``vector``, from the documents' vector blocks
+        (read together)."""
+        held = [self.documents[document_id] for document_id in pools]
+        blocks = self.store.vector_blocks([(document_id, h.fingerprint) for document_id, h in zip(pools, held)])
+        out = {}
+        for (document_id, units), h, block in zip(pools.items(), held, blocks):
+            try:
+                values = block_dots(block, h.n_units, vector, units)
+            except ValueError as exc:
+                raise DamagedDocumentError(self.store.path, document_id, damage(exc)) from None
+            out[document_id] = (np.arange(h.n_units) if units is None else units), values
+        return out
 
     def candidates(self, plan: QueryPlan, documents: Sequence[str], bm25: Mapping[str, np.ndarray], k: int,
                    gate: bool, min_cosine: float, kinds: frozenset[str] | None) -> list[Candidate]:
@@ -255,55 +258,73 @@ class CandidateSearch:
         are read for each document's COSINE_POOL best units by BM25 (with a lexical ``gate``, a unit that
         matches no key is no evidence) or for all its units (without one). ``kinds`` keeps only units of
         those kinds (None: all)."""
-        chosen: dict[str, set[int]] = {}
-        pooled: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        chosen: dict[str, list[np.ndarray]] = {}
+        pools: dict[str, np.ndarray | None] = {}
+        eligible: dict[str, np.ndarray | None] = {}
+        asked = np.asarray(sorted(plan.statements), dtype=np.int64)
+        for document_id in documents:
+            scores = bm25.get(document_id)
+            record = self.records[document_id]
+            mask = eligible[document_id] = _kind_mask(record, kinds) if kinds is not None else None
+            if scores is None:
+                if not gate:
+                    pools[document_id] = None
+                continue
+            matched = np.flatnonzero(scores > 0 if mask is None else mask & (scores > 0))
+            pool = best_first(matched, scores, COSINE_POOL)
+            picked = best_first(pool, scores, LEXICAL_CANDIDATES)
+            codes = record.layout.statement_codes if plan.statements else None
+            if codes is not None:  # the asked statement's best rows compete, though other units match more words
+                lifted = best_first(matched[in_statements(codes[matched], asked)], scores, LEXICAL_CANDIDATES)
+                picked, pool = np.union1d(picked, lifted), np.union1d(pool, lifted)
+            if len(picked):
+                chosen[document_id] = [picked]
+            if len(pool):  # an empty pool has no cosine to read
+                pools[document_id] = pool
+        pooled = self.cosines(plan.vector, pools)
         # the cosine pools' units above min_cosine: (cosine, document's place in ``documents``, position)
         ranked: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
         for n, document_id in enumerate(documents):
-            scores = bm25.get(document_id)
-            record = self.records[document_id]
-            eligible = _kind_mask(record, kinds) if kinds is not None else None
-            if scores is not None:
-                matched = np.flatnonzero(scores > 0 if eligible is None else eligible & (scores > 0))
-                order = matched[np.argsort(-scores[matched], kind="stable")]
-                picked = set(order[:LEXICAL_CANDIDATES].tolist())
-                codes = record.layout.statement_codes if plan.statements else None
-                if codes is not None:  # the asked statement's best rows compete, though other units match more words
-                    asked = np.isin(codes, list(plan.statements)) & (scores > 0)
-                    lifted = np.flatnonzero(asked if eligible is None else asked & eligible)
-                    picked.update(lifted[np.argsort(-scores[lifted], kind="stable")[:LEXICAL_CANDIDATES]].tolist())
-                if picked:
-                    chosen[document_id] = picked
-                pool: list[int] | None = sorted(set(order[:COSINE_POOL].tolist()) | picked)
-            elif gate:
+            if document_id not in pooled:
                 continue
-            else:
-                pool = None
-            units, values = self.cosines(plan.vector, document_id, pool)
-            pooled[document_id] = units, values
+            units, values = pooled[document_id]
             above = values.astype(np.float64) > min_cosine
-            if eligible is not None:
-                above &= eligible[units]
+            mask = eligible[document_id]
+            if mask is not None:
+                above &= mask[units]
             ranked.append((values[above], np.full(int(above.sum()), n, dtype=np.int64), units[above]))
         if ranked:
             values, places, units = (np.concatenate(column) for column in zip(*ranked))
             # best cosine first, then the document's place, then the position (the triples are distinct)
             best = np.lexsort((units, places, -values))[: max(MIN_ANCHOR_CANDIDATES, k * ANCHOR_CANDIDATES_PER_REGION)]
-            for place, position in zip(places[best].tolist(), units[best].tolist()):
-                chosen.setdefault(documents[place], set()).add(position)
+            places, units = places[best], units[best]
+            for place in np.unique(places).tolist():
+                chosen.setdefault(documents[place], []).append(units[places == place])
         out = []
         for document_id in documents:
-            positions = sorted(chosen.get(document_id, ()))
-            if not positions:
+            if document_id not in chosen:
                 continue
+            positions = np.unique(np.concatenate(chosen[document_id]))
             layout = self.records[document_id].layout
-            out.append(Candidate(document_id, positions, _pooled_cosines(*pooled[document_id], positions),
+            out.append(Candidate(document_id, positions.tolist(), _pooled_cosines(*pooled[document_id], positions),
                                  bm25.get(document_id), layout.statement_codes if plan.statements else None,
-                                 layout.figure_flags if plan.metric else None, layout.entity_lists))
+                                 layout.figure_flags if plan.metric else None, layout))
         return out
 
 
-def _pooled_cosines(units: np.ndarray, values: np.ndarray, positions: Sequence[int]) -> np.ndarray:
+def best_first(positions: np.ndarray, scores: np.ndarray, count: int) -> np.ndarray:
+    """Of ``positions`` (ascending), the ``count`` whose ``scores`` are the highest (the earlier position
+    first on equal scores: what a stable sort by descending score keeps), ascending."""
+    if len(positions) <= count:
+        return positions
+    values = scores[positions]
+    cut = np.partition(values, len(values) - count)[len(values) - count]  # the count-th highest score
+    keep = values > cut
+    keep[np.flatnonzero(values == cut)[: count - int(keep.sum())]] = True
+    return positions[keep]
+
+
+def _pooled_cosines(units: np.ndarray, values: np.ndarray, positions: np.ndarray) -> np.ndarray:
     """The cosines (float32) of ``positions`` among a pool's sorted ``units`` and their ``values``; 0 for a
     position outside the pool."""
     wanted = np.asarray(positions, dtype=np.int64)

@@ -16,14 +16,16 @@ when the query names its parent ("Kestrel Dynamics") without the qualifier.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 import numpy as np
 
 from ..index import SCORE_DECIMALS
 from ..compilation.entities import names_parent_of
 from .lexical import FIGURELESS_FACTOR
+from .statements import in_statements
 
 #: Share of an anchor's score that comes from field-weighted BM25 (scaled to the query's best anchor); the
 #: rest is the embedder's cosine. Words name the line item and the statement; the embedder bridges wording.
@@ -64,6 +66,22 @@ class DocumentPriors:
                 + (PERIOD_MATCH_BONUS if document_id in self.period else 0.0))
 
 
+class EntityLayout(Protocol):
+    """What the entity filter reads of a document's unit layout (store.records.UnitLayout): its arrays (the
+    units' entity and context entity ids, by offsets), the names those ids number, and the first context
+    entity of units tested by name."""
+
+    @property
+    def arrays(self) -> dict[str, np.ndarray]: ...
+
+    @property
+    def entity_names(self) -> list[str]: ...
+
+    derived: dict[str, Any]
+
+    def first_context_holds(self, positions: np.ndarray, test: Callable[[str], bool]) -> np.ndarray: ...
+
+
 @dataclass
 class Candidate:
     """Stage 1's view of one document: its candidate anchors (unit positions), their cosines, the BM25 of
@@ -75,8 +93,8 @@ class Candidate:
     bm25: np.ndarray | None  # float32 per unit of the document (None: no key of the query matched)
     statement_codes: np.ndarray | None  # per unit (None: not asked, or not recorded)
     figure_flags: np.ndarray | None  # per unit (None: not asked, or not recorded)
-    #: The unit at a position's (entities, context entities): what the entity filter reads of it.
-    entity_lists: Callable[[int], tuple[Sequence[str], Sequence[str]]]
+    #: The document's unit layout: what the entity filter reads of the units (entity_filter).
+    layout: EntityLayout
 
 
 def score_scale(priors: DocumentPriors, entities: bool, statements: bool) -> float:
@@ -85,6 +103,56 @@ def score_scale(priors: DocumentPriors, entities: bool, statements: bool) -> flo
     scale += ENTITY_MATCH_BONUS if entities else 0.0
     scale += STATEMENT_MATCH_BONUS if statements else 0.0
     return scale + (PERIOD_MATCH_BONUS if priors.period else 0.0)
+
+
+def _lists_hold(offsets: np.ndarray, ids: np.ndarray, positions: np.ndarray, wanted: np.ndarray) -> np.ndarray:
+    """Per unit at ``positions``, whether its list (``ids[offsets[p]:offsets[p + 1]]``) holds an id of ``wanted``."""
+    starts, counts = offsets[positions].astype(np.int64), (offsets[positions + 1] - offsets[positions]).astype(np.int64)
+    total = int(counts.sum())
+    if not total or not len(wanted):
+        return np.zeros(len(positions), dtype=bool)
+    ends = np.cumsum(counts)
+    hits = np.concatenate(([0], np.cumsum(np.isin(ids[np.repeat(starts - ends + counts, counts) + np.arange(total)], wanted))))
+    return hits[ends] > hits[ends - counts]
+
+
+def entity_filter(layout: EntityLayout, positions: np.ndarray, query_entities: frozenset[str],
+                  query_words: frozenset[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Per unit at ``positions``: whether the entity filter keeps it, and whether it is about an entity the
+    query names (its context entities hold one). A unit about a subsidiary ("Kestrel Dynamics Korea") whose
+    parent the query words name is dropped; so, when the query names entities, is a unit about none of them
+    and one whose subject (first entity) is another entity (the one asked for only mentioned: "unlike B")."""
+    keep = np.ones(len(positions), dtype=bool)
+    about = np.zeros(len(positions), dtype=bool)
+    if query_words:
+        keep &= ~layout.first_context_holds(positions, lambda name: names_parent_of(name, query_words))
+    if not query_entities:
+        return keep, about
+    arrays = layout.arrays
+    number = layout.derived.get("entity_number")
+    if number is None:  # once per layout: a document names hundreds of entities, a query a few
+        number = layout.derived["entity_number"] = {name: n for n, name in enumerate(layout.entity_names)}
+    asked = np.asarray(sorted(number[e] for e in query_entities if e in number), dtype=np.int64)
+    context, entities = arrays["context_offsets"], arrays["entity_offsets"]
+    about = _lists_hold(context, arrays["context_ids"], positions, asked)
+    keep &= (context[positions + 1] == context[positions]) | about
+    subject = entities[positions + 1] > entities[positions]
+    keep[subject] &= np.isin(arrays["entity_ids"][entities[positions[subject]]], asked)
+    return keep, about
+
+
+#: Scores within this much of half a unit of the last decimal kept are rounded by Python's round() (exactly,
+#: as the scores always were); NumPy's product by a power of ten is off by far less anywhere else.
+NEAR_HALF = 1e-6
+
+
+def rounded_scores(scores: np.ndarray) -> np.ndarray:
+    """``scores`` (float64) rounded to SCORE_DECIMALS, each as Python's round() gives it."""
+    scaled = scores * 10.0**SCORE_DECIMALS
+    out = np.rint(scaled) / 10.0**SCORE_DECIMALS
+    for at in np.flatnonzero(np.abs(scaled - np.floor(scaled) - 0.5) < NEAR_HALF).tolist():
+        out[at] = round(float(scores[at]), SCORE_DECIMALS)
+    return out
 
 
 def fuse(candidates: list[Candidate], priors: DocumentPriors, query_entities: frozenset[str],
@@ -97,40 +165,37 @@ def fuse(candidates: list[Candidate], priors: DocumentPriors, query_entities: fr
     of its BM25 (the candidate's ``figure_flags`` are set then)."""
     best_lexical = max((float(c.bm25.max()) for c in candidates if c.bm25 is not None and len(c.bm25)), default=0.0)
     scale = score_scale(priors, bool(query_entities), bool(statements))
-    scored: list[tuple[str, int, float]] = []
+    asked = np.asarray(sorted(statements), dtype=np.int64)
+    scored: list[tuple[str, np.ndarray, np.ndarray]] = []
     for candidate in candidates:
-        document_id = candidate.document_id
-        lift = priors.lift(document_id)
+        positions = np.asarray(candidate.positions, dtype=np.int64)
+        keep, about = entity_filter(candidate.layout, positions, query_entities, query_words)
         bm25, codes, figures = candidate.bm25, candidate.statement_codes, candidate.figure_flags
-        for position, cosine in zip(candidate.positions, candidate.cosines.tolist()):
-            context: Sequence[str] = ()
-            if query_entities or query_words:  # a unit's entities are read only to filter by entity
-                entities, context = candidate.entity_lists(position)
-                if context and names_parent_of(context[0], query_words):
-                    continue  # about a subsidiary ("Kestrel Dynamics Korea"); the query names its parent
-            if query_entities:
-                if context and query_entities.isdisjoint(context):
-                    continue  # about another entity than the one asked for
-                if entities and entities[0] not in query_entities:
-                    continue  # its subject is another entity; the one asked for is only mentioned ("unlike B")
-            lexical = float(bm25[position]) / best_lexical if bm25 is not None and best_lexical else 0.0
-            if figures is not None and not figures[position]:
-                lexical *= FIGURELESS_FACTOR
-            if gate and lexical == 0.0:
-                continue
-            score = (1.0 - LEXICAL_WEIGHT) * cosine + LEXICAL_WEIGHT * lexical + lift
-            if query_entities and not query_entities.isdisjoint(context):
-                score += ENTITY_MATCH_BONUS
-            if codes is not None and int(codes[position]) in statements:
-                score += STATEMENT_MATCH_BONUS
-            scored.append((document_id, position, round(min(max(score / scale, 0.0), 1.0), SCORE_DECIMALS)))
-    if not scored:
+        # the same float64 operations, in the same order, as one anchor at a time
+        if bm25 is not None and best_lexical:
+            lexical = bm25[positions].astype(np.float64) / best_lexical
+        else:
+            lexical = np.zeros(len(positions))
+        if figures is not None:
+            lexical = np.where(figures[positions] == 0, lexical * FIGURELESS_FACTOR, lexical)
+        if gate:
+            keep &= lexical != 0.0
+        score = (1.0 - LEXICAL_WEIGHT) * candidate.cosines.astype(np.float64) + LEXICAL_WEIGHT * lexical
+        score = score + priors.lift(candidate.document_id)
+        if query_entities:
+            score = np.where(about, score + ENTITY_MATCH_BONUS, score)
+        if codes is not None:
+            score = np.where(in_statements(codes[positions], asked), score + STATEMENT_MATCH_BONUS, score)
+        scored.append((candidate.document_id, positions[keep],
+                       rounded_scores(np.minimum(np.maximum(score[keep] / scale, 0.0), 1.0))))
+    if not any(len(scores) for _, _, scores in scored):
         return {}
-    floor = max(s for _, _, s in scored) * RELATIVE_ANCHOR_FLOOR
+    floor = max(float(scores.max()) for _, _, scores in scored if len(scores)) * RELATIVE_ANCHOR_FLOOR
     hits: dict[str, list[tuple[int, float]]] = {}
-    for document_id, position, score in scored:
-        if score >= floor:
-            hits.setdefault(document_id, []).append((position, score))
+    for document_id, positions, scores in scored:
+        above = scores >= floor
+        if above.any():
+            hits[document_id] = list(zip(positions[above].tolist(), scores[above].tolist()))
     return hits
 
 

@@ -33,7 +33,9 @@ primary statement: nothing is lifted, nothing is lost.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
+
+import numpy as np
 
 from ..lexicon import load_lexicon
 from ..model import SemanticDocument
@@ -119,6 +121,17 @@ def query_statements(concepts: Sequence[str]) -> frozenset[int]:
     statement that prints a line item it names (LINE_ITEM_STATEMENTS)."""
     kinds = (LINE_ITEM_STATEMENTS.get(c, c) for c in concepts)
     return frozenset(STATEMENT_KINDS.index(k) + 1 for k in kinds if k in STATEMENT_KINDS)
+
+
+def in_statements(codes: np.ndarray, statements: Collection[int]) -> np.ndarray:
+    """Per statement code of ``codes`` (a unit's: 0 for none), whether it is one of ``statements``: one look-up
+    in a table of every code (np.isin sorts)."""
+    codes = np.asarray(codes)
+    if codes.dtype != np.uint8:
+        return np.isin(codes, np.asarray(list(statements), dtype=np.int64))
+    table = np.zeros(np.iinfo(np.uint8).max + 1, dtype=bool)
+    table[np.asarray(list(statements), dtype=np.int64)] = True
+    return table[codes]
 
 
 def _first_page(doc: SemanticDocument, position: int) -> int | None:

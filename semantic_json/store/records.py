@@ -205,6 +205,18 @@ class UnitLayout:
         return (_names_of(self._names, a["entity_ids"], entity_offsets.item(position), entity_offsets.item(position + 1)),
                 _names_of(self._names, a["context_ids"], context_offsets.item(position), context_offsets.item(position + 1)))
 
+    def first_context_holds(self, positions: np.ndarray, test: Callable[[str], bool]) -> np.ndarray:
+        """Per unit at ``positions`` (an int array), whether it has a context entity and ``test`` holds for the
+        first one's name (each name tested once: what the entity filter of a search reads of its candidates)."""
+        offsets = self._arrays["context_offsets"]
+        starts = offsets[positions]
+        held = offsets[positions + 1] > starts
+        out = np.zeros(len(positions), dtype=bool)
+        if held.any():
+            names, at = np.unique(self._arrays["context_ids"][starts[held]], return_inverse=True)
+            out[held] = np.asarray([test(self._names[n]) for n in names.tolist()], dtype=bool)[at.reshape(-1)]
+        return out
+
 
 def _names_of(names: list[str], ids: np.ndarray, start: int, end: int) -> tuple[str, ...]:
     # a tuple of strings: the garbage collector stops tracking it, and a search keeps thousands

@@ -1,0 +1,103 @@
+"""Stage 1 and fusion over arrays: each array helper gives what the one-at-a-time code it replaced gives,
+bit for bit (a search's scores and regions must not move)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from semantic_json import compile
+from semantic_json.compilation.entities import names_parent_of
+from semantic_json.index import SCORE_DECIMALS
+from semantic_json.search.candidates import best_first
+from semantic_json.search.fusion import entity_filter, rounded_scores
+from semantic_json.search.statements import in_statements
+from semantic_json.store.engine_rows import ONE_WEIGHT, WEIGHT_EACH, document_entries, posting_entries
+from semantic_json.store.records import UnitLayout
+
+
+def _rows(rng: np.random.Generator, n_units: int, count: int) -> list[bytes]:
+    dtype = np.uint16 if n_units <= 65536 else np.uint32
+    rows = []
+    for n in range(count):
+        units = np.sort(rng.choice(n_units, int(rng.integers(1, 12)), replace=False)).astype(dtype)
+        if n % 2:
+            rows.append(ONE_WEIGHT + np.float32(rng.random()).tobytes() + units.tobytes())
+        else:
+            rows.append(WEIGHT_EACH + units.tobytes() + rng.random(len(units)).astype(np.float32).tobytes())
+    return rows
+
+
+@pytest.mark.parametrize("n_units", [300, 70000])
+def test_a_documents_rows_decode_at_once_to_each_rows_entries_in_row_order(n_units):
+    rows = _rows(np.random.default_rng(n_units), n_units, 9)
+    units, weights, row = document_entries(rows, n_units)
+    each = [posting_entries(entries, n_units) for entries in rows]
+    assert units.tobytes() == np.concatenate([u for u, _ in each]).tobytes()
+    assert weights.tobytes() == np.concatenate([w for _, w in each]).tobytes()
+    assert row.tolist() == [n for n, (u, _) in enumerate(each) for _ in range(len(u))]
+    assert [len(a) for a in document_entries([], n_units)] == [0, 0, 0]
+
+
+def test_a_damaged_postings_row_is_refused_when_a_documents_rows_are_decoded_at_once():
+    rows = _rows(np.random.default_rng(1), 300, 4)
+    for damaged in (rows[1][:-1], b"x" + rows[0][1:], b"", ONE_WEIGHT + rows[1][1:5]):
+        with pytest.raises(ValueError, match="whole number"):
+            document_entries(rows[:2] + [damaged] + rows[2:], 300)
+    with pytest.raises(ValueError, match="past the document's end"):
+        document_entries(rows, 10)
+
+
+def test_best_first_keeps_the_units_a_stable_sort_by_descending_score_keeps():
+    rng = np.random.default_rng(7)
+    for _ in range(50):
+        scores = rng.integers(0, 6, 200).astype(np.float32)  # many ties
+        matched = np.flatnonzero(scores > 0)
+        for count in (1, 10, 64, 500):
+            expected = sorted(matched[np.argsort(-scores[matched], kind="stable")][:count].tolist())
+            assert best_first(matched, scores, count).tolist() == expected
+
+
+def test_rounded_scores_are_pythons_round_of_each_score():
+    rng = np.random.default_rng(3)
+    halves = (np.arange(1, 2000) + 0.5) / 10.0**SCORE_DECIMALS  # the half-way scores round() settles exactly
+    scores = np.concatenate([rng.random(20000), halves, [0.0, 1.0, 0.1234565, 0.2500005]])
+    assert rounded_scores(scores).tolist() == [round(s, SCORE_DECIMALS) for s in scores.tolist()]
+
+
+def test_in_statements_tells_the_units_of_the_asked_statements():
+    codes = np.asarray([0, 1, 2, 3, 4, 1, 0], dtype=np.uint8)
+    assert in_statements(codes, {1, 3}).tolist() == [False, True, False, True, False, True, False]
+    assert in_statements(codes.astype(np.int64), {4}).tolist() == (codes == 4).tolist()
+    assert not in_statements(codes, set()).any()
+
+
+def _filtered_one_at_a_time(layout: UnitLayout, positions: list[int], query_entities: frozenset[str],
+                            query_words: frozenset[str]) -> tuple[list[bool], list[bool]]:
+    """The entity filter as fusion ran it before, unit by unit."""
+    keep, about = [], []
+    for position in positions:
+        entities, context = layout.entity_lists(position)
+        kept = not (context and names_parent_of(context[0], query_words))
+        if query_entities:
+            kept = kept and not (context and query_entities.isdisjoint(context))
+            kept = kept and not (entities and entities[0] not in query_entities)
+        keep.append(bool(kept))
+        about.append(bool(query_entities) and not query_entities.isdisjoint(context))
+    return keep, about
+
+
+def test_the_entity_filter_over_arrays_keeps_and_lifts_the_units_the_unit_by_unit_filter_did():
+    doc = compile("Kestrel Dynamics Inc. reported revenue of 1,200 in 2024.\n"
+                  "Kestrel Dynamics Korea Co., Ltd. reported revenue of 300.\n"
+                  "Borealis Energy Corp. reported revenue of 980, unlike Kestrel Dynamics Inc.\n"
+                  "Revenue of the group rose.\n", document_id="brief")
+    layout = UnitLayout.from_document(doc)
+    named = sorted({e for u in doc.units for e in (*u.entities, *u.context_entities)})
+    assert len(named) >= 2
+    positions = list(range(len(layout)))
+    for query_entities in (frozenset(), frozenset(named[:1]), frozenset(named[1:]), frozenset({"NOBODY"})):
+        for query_words in (frozenset(), frozenset({"KESTREL", "DYNAMICS"})):
+            keep, about = entity_filter(layout, np.asarray(positions), query_entities, query_words)
+            assert (keep.tolist(), about.tolist()) == _filtered_one_at_a_time(layout, positions, query_entities,
+                                                                             query_words)
