@@ -224,14 +224,14 @@ class CandidateSearch:
             held = [(found[key_id], weight * MUTED_KEY_WEIGHT if key in quiet else weight)
                     for key, key_id, weight in weighted if key_id in found]
             try:
-                units, tf, row = document_entries([entries for entries, _ in held], record.n_units)
+                units, tf, counts = document_entries([entries for entries, _ in held], record.n_units)
             except ValueError as exc:
                 raise DamagedDocumentError(self.store.path, document_id, damage(exc)) from None
             lengths = record.postings.lengths
             norm = BM25_K1 * (1.0 - BM25_B + BM25_B * lengths[units] / average)
             # each key's weight as float32, as a Python float meets a float32 array; a unit's terms added up in
             # the keys' order (np.add.at adds in entry order): the same float32 sums as key by key
-            weight = np.asarray([w for _, w in held], dtype=np.float32)[row]
+            weight = np.repeat(np.asarray([w for _, w in held], dtype=np.float32), counts)
             scores[document_id] = total = np.zeros(len(lengths), dtype=np.float32)
             np.add.at(total, units, weight * tf * (BM25_K1 + 1.0) / (tf + norm))
         return {d: s * self.records[d].postings.damping for d, s in scores.items()}
@@ -243,12 +243,16 @@ class CandidateSearch:
         held = [self.documents[document_id] for document_id in pools]
         blocks = self.store.vector_blocks([(document_id, h.fingerprint) for document_id, h in zip(pools, held)])
         out = {}
-        for (document_id, units), h, block in zip(pools.items(), held, blocks):
-            try:
-                values = block_dots(block, h.n_units, vector, units)
-            except ValueError as exc:
-                raise DamagedDocumentError(self.store.path, document_id, damage(exc)) from None
-            out[document_id] = (np.arange(h.n_units) if units is None else units), values
+        try:
+            for (document_id, units), h, block in zip(pools.items(), held, blocks):
+                try:
+                    values = block_dots(block, h.n_units, vector, units)
+                except ValueError as exc:
+                    raise DamagedDocumentError(self.store.path, document_id, damage(exc)) from None
+                del block  # a block is megabytes: one held at a time reuses the memory the last one freed
+                out[document_id] = (np.arange(h.n_units) if units is None else units), values
+        finally:
+            blocks.close()  # ends the store's read
         return out
 
     def candidates(self, plan: QueryPlan, documents: Sequence[str], bm25: Mapping[str, np.ndarray], k: int,

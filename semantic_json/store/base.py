@@ -19,7 +19,7 @@ regions from either.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
 from dataclasses import dataclass
 import hashlib
 import json
@@ -286,7 +286,7 @@ class IndexStore(Protocol):
 
     def vectors(self, document_id: str, fingerprint: str) -> bytes: ...
 
-    def vector_blocks(self, documents: Sequence[tuple[str, str]]) -> list[bytes]: ...
+    def vector_blocks(self, documents: Sequence[tuple[str, str]]) -> Generator[bytes, None, None]: ...
 
     def source(self, document_id: str, layout: UnitLayout, fingerprint: str) -> StoredSource: ...
 

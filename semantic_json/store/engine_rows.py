@@ -102,32 +102,31 @@ def posting_entries(data: bytes, n_units: int) -> tuple[np.ndarray, np.ndarray]:
 
 def document_entries(rows: Sequence[bytes], n_units: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Every entry of a document's postings ``rows`` at once (what posting_entries gives of each row, one
-    after the other): unit positions (int64), float32 weights and the entry's row (its place in ``rows``);
-    ValueError when a row is damaged."""
+    after the other): unit positions (int64), float32 weights, and each row's number of entries; ValueError
+    when a row is damaged."""
     dtype = unit_dtype(n_units)
     size = dtype.itemsize
-    data = np.frombuffer(b"".join(rows), dtype=np.uint8)
-    lengths = np.fromiter(map(len, rows), dtype=np.int64, count=len(rows))
-    starts = np.cumsum(lengths) - lengths
-    kinds = data[np.minimum(starts, max(len(data) - 1, 0))] if len(data) else np.zeros(len(rows), dtype=np.uint8)
-    one = (kinds == ONE_WEIGHT[0]) & (lengths > 0)
-    # ONE_WEIGHT: the weight at byte 1, the units after it; WEIGHT_EACH: the units at byte 1, a weight each after them
-    counts = np.where(one, (lengths - 5) // size, (lengths - 1) // (size + 4))
-    whole = np.where(one, (lengths > 5) & ((lengths - 5) % size == 0),
-                     (kinds == WEIGHT_EACH[0]) & (lengths > 0) & ((lengths - 1) % (size + 4) == 0))
-    if not whole.all():
-        bad = int(lengths[np.flatnonzero(~whole)[0]])
-        raise ValueError(f"postings row of {bad} bytes is not a whole number of entries")
-    unit_at = starts + np.where(one, 5, 1)
-    weight_at = np.where(one, starts + 1, unit_at + counts * size)
-    total = int(counts.sum())
-    row = np.repeat(np.arange(len(rows)), counts)
-    step = np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)
-    units = data[(unit_at[row] + step * size)[:, None] + np.arange(size)].view(dtype).reshape(-1)
-    weights = data[(weight_at[row] + step * np.where(one, 0, 4)[row])[:, None] + np.arange(4)].view(np.float32).reshape(-1)
-    if total and int(units.max()) >= n_units:
+    units: list[bytes] = []
+    weights: list[bytes] = []
+    counts: list[int] = []
+    for data in rows:
+        kind, length = data[:1], len(data)
+        if kind == ONE_WEIGHT and length > 5 and (length - 5) % size == 0:
+            count = (length - 5) // size
+            units.append(data[5:])
+            weights.append(bytes(data[1:5]) * count)  # the row's one weight, once an entry
+        elif kind == WEIGHT_EACH and (length - 1) % (size + 4) == 0:
+            count = (length - 1) // (size + 4)
+            units.append(data[1 : 1 + count * size])
+            weights.append(data[1 + count * size :])
+        else:
+            raise ValueError(f"postings row of {length} bytes is not a whole number of entries")
+        counts.append(count)
+    # joined, each array starts where a bytes object's data does: aligned for its dtype
+    found = np.frombuffer(b"".join(units), dtype=dtype)
+    if len(found) and int(found.max()) >= n_units:
         raise ValueError("postings row names units past the document's end")
-    return units.astype(np.int64), weights, row
+    return found.astype(np.int64), np.frombuffer(b"".join(weights), dtype=np.float32), np.asarray(counts, dtype=np.int64)
 
 
 def pack_vectors(vectors: np.ndarray | SparseVectors) -> bytes:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Generator, Sequence
 from typing import Any
 
 import numpy as np
@@ -357,20 +357,9 @@ class PostgresStore:
             raise document_changed(self.path, document_id)
         return bytes(rows[0][1]) if rows[0][1] is not None else b""  # no block: damaged (a 0-byte block)
 
-    def vector_blocks(self, documents: Sequence[tuple[str, str]]) -> list[bytes]:
-        """As SqliteStore.vector_blocks: one query."""
-        if not documents:
-            return []
-        rows = self._read("SELECT d.document_id, d.fingerprint, v.vectors FROM sjt_documents d LEFT JOIN sjt_doc_vectors v"
-                          " ON v.doc = d.seq WHERE d.document_id = ANY(%s)", ([d for d, _ in documents],), "read the vectors")
-        found = {document_id: (fingerprint, block) for document_id, fingerprint, block in rows}
-        blocks = []
-        for document_id, fingerprint in documents:
-            held, block = found.get(document_id, (None, None))
-            if held != fingerprint:
-                raise document_changed(self.path, document_id)
-            blocks.append(bytes(block) if block is not None else b"")  # no block: damaged (a 0-byte block)
-        return blocks
+    def vector_blocks(self, documents: Sequence[tuple[str, str]]) -> Generator[bytes, None, None]:
+        """As SqliteStore.vector_blocks (each block its own query: one held at a time)."""
+        yield from (self.vectors(document_id, fingerprint) for document_id, fingerprint in documents)
 
     def check_file(self, full: bool = False) -> list[str]:
         """Nothing to check here: the server keeps its own pages (its checksums and `amcheck` are its tools)."""

@@ -13,7 +13,7 @@ import logging
 import sqlite3
 import time
 import weakref
-from collections.abc import Sequence
+from collections.abc import Generator, Sequence
 from contextlib import contextmanager
 from itertools import chain
 from pathlib import Path
@@ -425,18 +425,18 @@ class SqliteStore:
 
     def vectors(self, document_id: str, fingerprint: str) -> bytes:
         """The vector block of ``document_id`` as read at open (``fingerprint``); IndexFileError when changed."""
-        return self.vector_blocks([(document_id, fingerprint)])[0]
+        with _guard(self.path, "read the vectors"):
+            row = self._conn.execute("SELECT d.fingerprint, v.vectors FROM documents d LEFT JOIN doc_vectors v ON v.doc = d.seq"
+                                     " WHERE d.document_id = ?", (document_id,)).fetchone()
+        if row is None or row[0] != fingerprint:
+            raise document_changed(self.path, document_id)
+        return row[1] if row[1] is not None else b""  # no block: damaged (a 0-byte block)
 
-    def vector_blocks(self, documents: Sequence[tuple[str, str]]) -> list[bytes]:
-        """The vector blocks of ``documents`` (id, fingerprint at open), read in one read transaction (a search
-        reads those of the documents it routes to); IndexFileError when one changed."""
+    def vector_blocks(self, documents: Sequence[tuple[str, str]]) -> Generator[bytes, None, None]:
+        """The vector blocks of ``documents`` (id, fingerprint), one after the other as ``vectors`` reads each, in one
+        read transaction (ended when the generator is closed); a block is megabytes: drop each before the next."""
         with _guard(self.path, "read the vectors"), self._transaction("DEFERRED"):
-            rows = [self._conn.execute("SELECT d.fingerprint, v.vectors FROM documents d LEFT JOIN doc_vectors v ON v.doc = d.seq"
-                                       " WHERE d.document_id = ?", (document_id,)).fetchone() for document_id, _ in documents]
-        for (document_id, fingerprint), row in zip(documents, rows):
-            if row is None or row[0] != fingerprint:
-                raise document_changed(self.path, document_id)
-        return [row[1] if row[1] is not None else b"" for row in rows]  # no block: damaged (a 0-byte block)
+            yield from (self.vectors(document_id, fingerprint) for document_id, fingerprint in documents)
 
     def _many(self, sql: str, values: Sequence[int], action: str, extra: tuple = (), flat: bool = False) -> Any:
         """Rows of ``sql`` with its ``{}`` filled by ``values`` in batches (SQLite's limit on bound parameters),

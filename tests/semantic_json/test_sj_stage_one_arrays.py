@@ -31,11 +31,11 @@ def _rows(rng: np.random.Generator, n_units: int, count: int) -> list[bytes]:
 @pytest.mark.parametrize("n_units", [300, 70000])
 def test_a_documents_rows_decode_at_once_to_each_rows_entries_in_row_order(n_units):
     rows = _rows(np.random.default_rng(n_units), n_units, 9)
-    units, weights, row = document_entries(rows, n_units)
+    units, weights, counts = document_entries(rows, n_units)
     each = [posting_entries(entries, n_units) for entries in rows]
     assert units.tobytes() == np.concatenate([u for u, _ in each]).tobytes()
     assert weights.tobytes() == np.concatenate([w for _, w in each]).tobytes()
-    assert row.tolist() == [n for n, (u, _) in enumerate(each) for _ in range(len(u))]
+    assert counts.tolist() == [len(u) for u, _ in each]
     assert [len(a) for a in document_entries([], n_units)] == [0, 0, 0]
 
 
