@@ -280,7 +280,7 @@ class CandidateSearch:
             codes = record.layout.statement_codes if plan.statements else None
             if codes is not None:  # the asked statement's best rows compete, though other units match more words
                 lifted = best_first(matched[in_statements(codes[matched], asked)], scores, LEXICAL_CANDIDATES)
-                picked, pool = np.union1d(picked, lifted), np.union1d(pool, lifted)
+                picked, pool = united(record.n_units, picked, lifted), united(record.n_units, pool, lifted)
             if len(picked):
                 chosen[document_id] = [picked]
             if len(pool):  # an empty pool has no cosine to read
@@ -308,8 +308,9 @@ class CandidateSearch:
         for document_id in documents:
             if document_id not in chosen:
                 continue
-            positions = np.unique(np.concatenate(chosen[document_id]))
-            layout = self.records[document_id].layout
+            record = self.records[document_id]
+            positions = united(record.n_units, *chosen[document_id])
+            layout = record.layout
             out.append(Candidate(document_id, positions.tolist(), _pooled_cosines(*pooled[document_id], positions),
                                  bm25.get(document_id), layout.statement_codes if plan.statements else None,
                                  layout.figure_flags if plan.metric else None, layout))
@@ -326,6 +327,15 @@ def best_first(positions: np.ndarray, scores: np.ndarray, count: int) -> np.ndar
     keep = values > cut
     keep[np.flatnonzero(values == cut)[: count - int(keep.sum())]] = True
     return positions[keep]
+
+
+def united(n_units: int, *positions: np.ndarray) -> np.ndarray:
+    """The distinct positions of ``positions`` (arrays of units of a document of ``n_units``), ascending: one
+    pass over a mask of the units (np.union1d sorts)."""
+    held = np.zeros(n_units, dtype=bool)
+    for some in positions:
+        held[some] = True
+    return np.flatnonzero(held)
 
 
 def _pooled_cosines(units: np.ndarray, values: np.ndarray, positions: np.ndarray) -> np.ndarray:

@@ -107,6 +107,9 @@ class Profiles:
         self.korean_names: dict[str, frozenset[str]] = {}
         #: Per first name word, the second words that follow it in the names (see named); None: not yet read.
         self._following: dict[str, set[str]] | None = None
+        #: The documents by their symbol and by the first word of their name (read with _following).
+        self._by_symbol: dict[str, list[str]] = {}
+        self._by_first: dict[str, list[str]] = {}
         #: Per profile key, the documents whose profile holds it (see scores); None: not yet read.
         self._holding: dict[str, list[str]] | None = None
 
@@ -180,18 +183,24 @@ class Profiles:
         following = self._following
         if following is None:  # read once per change of the names, not per query
             following = self._following = {}
-            for name, _symbol in self.names.values():
+            self._by_symbol, self._by_first = {}, {}
+            for document_id, (name, symbol) in self.names.items():
                 if name:
                     following.setdefault(name[0], set()).update(name[1:2])
+                    self._by_first.setdefault(name[0], []).append(document_id)
+                if symbol is not None:
+                    self._by_symbol.setdefault(symbol, []).append(document_id)
         named = set()
         if any(is_hangul(c) for c in query):
             terms = frozenset(normalized_terms(query))
             named.update(d for d, korean in self.korean_names.items() if korean & terms)
-        for document_id, (name, symbol) in self.names.items():
-            if symbol is not None and symbol in symbols:
-                named.add(document_id)
-            elif name and name[0] in capitalised:
-                if len(following[name[0]]) < 2 or (len(name) > 1 and name[1] in capitalised):
+        # the documents of the symbols and first words the query holds, not every document's name
+        for symbol in symbols:
+            named.update(self._by_symbol.get(symbol, ()))
+        for word in capitalised:
+            for document_id in self._by_first.get(word, ()):
+                name = self.names[document_id][0]
+                if len(following[word]) < 2 or (len(name) > 1 and name[1] in capitalised):
                     named.add(document_id)
         return frozenset(named)
 
@@ -221,13 +230,13 @@ class Profiles:
     def naming(self, query_keys: Iterable[str], documents: Iterable[str] | None = None) -> dict[str, frozenset[str]]:
         """Per document (of ``documents``; None: all), the query keys its subject holds (they name the
         document, not a unit of it)."""
-        wanted = frozenset(query_keys)
+        # a phrase with the subject's name in it ("acme revenue") names the document too (its parts split once)
+        wanted = [(k, k.split(BIGRAM_JOIN)) for k in frozenset(query_keys)]
         named = {}
         subjects = self.subjects if documents is None else {d: self.subjects[d] for d in documents if d in self.subjects}
         for document_id in subjects:
             subject = _held(self.subjects, document_id)
-            # a phrase with the subject's name in it ("acme revenue") names the document too
-            keys = {k for k in wanted if k in subject or any(part in subject for part in k.split(BIGRAM_JOIN))}
+            keys = {k for k, parts in wanted if k in subject or not subject.isdisjoint(parts)}
             if keys:
                 named[document_id] = frozenset(keys)
         return named

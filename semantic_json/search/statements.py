@@ -129,7 +129,7 @@ def in_statements(codes: np.ndarray, statements: Collection[int]) -> np.ndarray:
     codes = np.asarray(codes)
     if codes.dtype != np.uint8:
         return np.isin(codes, np.asarray(list(statements), dtype=np.int64))
-    table = np.zeros(np.iinfo(np.uint8).max + 1, dtype=bool)
+    table = np.zeros(256, dtype=bool)  # every uint8 code
     table[np.asarray(list(statements), dtype=np.int64)] = True
     return table[codes]
 

@@ -30,6 +30,8 @@ ONE_WEIGHT, WEIGHT_EACH = b"1", b"w"
 SPARSE_BYTE, SPARSE_VECTOR, DENSE_VECTOR = b"b", b"s", b"d"
 #: Bytes after a block's first, so that its arrays start on 4-byte boundaries.
 BLOCK_PAD = b"\x00\x00\x00"
+#: The largest entry position a 32-bit index holds (block_dots gathers by 32-bit positions below it).
+INT32_MAX = 2**31 - 1
 
 
 def unit_dtype(n_units: int) -> np.dtype:
@@ -197,10 +199,12 @@ def block_dots(data: bytes, n_units: int, query: np.ndarray, units: np.ndarray |
     if not total:
         return out
     offsets = np.cumsum(counts) - counts
-    at = np.repeat(first - offsets, counts) + np.arange(total)
-    picked = dims[at].astype(np.int64)
-    if int(picked.max()) >= dim:
+    # the entries of the wanted units, gathered by 32-bit positions (half the bytes of 64-bit ones to move)
+    at_dtype = np.int32 if len(values) <= INT32_MAX else np.int64
+    at = np.repeat((first - offsets).astype(at_dtype), counts) + np.arange(total, dtype=at_dtype)
+    picked = dims.take(at).astype(np.intp)
+    if (dims.dtype.itemsize > 1 or dim < 256) and int(picked.max()) >= dim:  # uint8 dimensions of 256 fit always
         raise ValueError(f"vector block names dimension {int(picked.max())} of {dim}")
     held = counts > 0
-    out[held] = np.add.reduceat(query[picked] * values[at], offsets[held])
+    out[held] = np.add.reduceat(query[picked] * values.take(at), offsets[held])
     return out

@@ -213,8 +213,11 @@ class UnitLayout:
         held = offsets[positions + 1] > starts
         out = np.zeros(len(positions), dtype=bool)
         if held.any():
-            names, at = np.unique(self._arrays["context_ids"][starts[held]], return_inverse=True)
-            out[held] = np.asarray([test(self._names[n]) for n in names.tolist()], dtype=bool)[at.reshape(-1)]
+            firsts = self._arrays["context_ids"][starts[held]]
+            holds = np.zeros(len(self._names), dtype=bool)
+            for n in np.unique(firsts).tolist():
+                holds[n] = test(self._names[n])
+            out[held] = holds[firsts]
         return out
 
 

@@ -9,7 +9,7 @@ import pytest
 from semantic_json import compile
 from semantic_json.compilation.entities import names_parent_of
 from semantic_json.index import SCORE_DECIMALS
-from semantic_json.search.candidates import best_first
+from semantic_json.search.candidates import best_first, united
 from semantic_json.search.fusion import entity_filter, rounded_scores
 from semantic_json.search.statements import in_statements
 from semantic_json.store.engine_rows import ONE_WEIGHT, WEIGHT_EACH, document_entries, posting_entries
@@ -56,6 +56,13 @@ def test_best_first_keeps_the_units_a_stable_sort_by_descending_score_keeps():
         for count in (1, 10, 64, 500):
             expected = sorted(matched[np.argsort(-scores[matched], kind="stable")][:count].tolist())
             assert best_first(matched, scores, count).tolist() == expected
+
+
+def test_united_positions_are_the_sorted_union_of_the_arrays():
+    rng = np.random.default_rng(5)
+    parts = [rng.choice(300, int(rng.integers(0, 80)), replace=False) for _ in range(4)]
+    assert united(300, *parts).tolist() == sorted(set(np.concatenate(parts).tolist()))
+    assert united(300).tolist() == []
 
 
 def test_rounded_scores_are_pythons_round_of_each_score():
