@@ -300,7 +300,7 @@ class CandidateSearch:
         if ranked:
             values, places, units = (np.concatenate(column) for column in zip(*ranked))
             # best cosine first, then the document's place, then the position (the triples are distinct)
-            best = np.lexsort((units, places, -values))[: max(MIN_ANCHOR_CANDIDATES, k * ANCHOR_CANDIDATES_PER_REGION)]
+            best = best_cosines(values, places, units, max(MIN_ANCHOR_CANDIDATES, k * ANCHOR_CANDIDATES_PER_REGION))
             places, units = places[best], units[best]
             for place in np.unique(places).tolist():
                 chosen.setdefault(documents[place], []).append(units[places == place])
@@ -327,6 +327,17 @@ def best_first(positions: np.ndarray, scores: np.ndarray, count: int) -> np.ndar
     keep = values > cut
     keep[np.flatnonzero(values == cut)[: count - int(keep.sum())]] = True
     return positions[keep]
+
+
+def best_cosines(values: np.ndarray, places: np.ndarray, units: np.ndarray, count: int) -> np.ndarray:
+    """Indices of the ``count`` best of the pooled units: the highest cosine ``values`` first, then the lower
+    document ``places``, then the lower ``units`` (what a lexsort of them all gives first), found among those at
+    least as high as the count-th highest cosine (a search pools thousands)."""
+    if len(values) > count:
+        cut = np.partition(values, len(values) - count)[len(values) - count]
+        held = np.flatnonzero(values >= cut)
+        return held[np.lexsort((units[held], places[held], -values[held]))][:count]
+    return np.lexsort((units, places, -values))[:count]
 
 
 def united(n_units: int, *positions: np.ndarray) -> np.ndarray:

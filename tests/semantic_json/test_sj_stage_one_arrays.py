@@ -9,7 +9,7 @@ import pytest
 from semantic_json import compile
 from semantic_json.compilation.entities import names_parent_of
 from semantic_json.index import SCORE_DECIMALS
-from semantic_json.search.candidates import best_first, united
+from semantic_json.search.candidates import best_cosines, best_first, united
 from semantic_json.search.fusion import entity_filter, rounded_scores
 from semantic_json.search.statements import in_statements
 from semantic_json.store.engine_rows import ONE_WEIGHT, WEIGHT_EACH, document_entries, posting_entries
@@ -56,6 +56,16 @@ def test_best_first_keeps_the_units_a_stable_sort_by_descending_score_keeps():
         for count in (1, 10, 64, 500):
             expected = sorted(matched[np.argsort(-scores[matched], kind="stable")][:count].tolist())
             assert best_first(matched, scores, count).tolist() == expected
+
+
+def test_best_cosines_are_the_first_of_a_lexsort_of_every_pooled_unit():
+    rng = np.random.default_rng(11)
+    for _ in range(30):
+        values = (rng.integers(0, 40, 3000) / 40).astype(np.float32)  # many ties
+        places, units = rng.integers(0, 24, 3000), rng.integers(0, 5000, 3000)
+        for count in (1, 128, 5000):
+            expected = np.lexsort((units, places, -values))[:count]
+            assert best_cosines(values, places, units, count).tolist() == expected.tolist()
 
 
 def test_united_positions_are_the_sorted_union_of_the_arrays():
