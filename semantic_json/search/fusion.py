@@ -166,36 +166,43 @@ def fuse(candidates: list[Candidate], priors: DocumentPriors, query_entities: fr
     best_lexical = max((float(c.bm25.max()) for c in candidates if c.bm25 is not None and len(c.bm25)), default=0.0)
     scale = score_scale(priors, bool(query_entities), bool(statements))
     asked = np.asarray(sorted(statements), dtype=np.int64)
-    scored: list[tuple[str, np.ndarray, np.ndarray]] = []
+    # per candidate, what its anchors' scores are made of; scored all at once below
+    parts = []
     for candidate in candidates:
         positions = np.asarray(candidate.positions, dtype=np.int64)
         keep, about = entity_filter(candidate.layout, positions, query_entities, query_words)
         bm25, codes, figures = candidate.bm25, candidate.statement_codes, candidate.figure_flags
-        # the same float64 operations, in the same order, as one anchor at a time
-        if bm25 is not None and best_lexical:
-            lexical = bm25[positions].astype(np.float64) / best_lexical
-        else:
-            lexical = np.zeros(len(positions))
-        if figures is not None:
-            lexical = np.where(figures[positions] == 0, lexical * FIGURELESS_FACTOR, lexical)
-        if gate:
-            keep &= lexical != 0.0
-        score = (1.0 - LEXICAL_WEIGHT) * candidate.cosines.astype(np.float64) + LEXICAL_WEIGHT * lexical
-        score = score + priors.lift(candidate.document_id)
-        if query_entities:
-            score = np.where(about, score + ENTITY_MATCH_BONUS, score)
-        if codes is not None:
-            score = np.where(in_statements(codes[positions], asked), score + STATEMENT_MATCH_BONUS, score)
-        scored.append((candidate.document_id, positions[keep],
-                       rounded_scores(np.minimum(np.maximum(score[keep] / scale, 0.0), 1.0))))
-    if not any(len(scores) for _, _, scores in scored):
+        none = np.zeros(len(positions), dtype=bool)
+        parts.append((positions, keep, about, candidate.cosines,
+                      bm25[positions] if bm25 is not None else np.zeros(len(positions), dtype=np.float32),
+                      figures[positions] == 0 if figures is not None else none,
+                      in_statements(codes[positions], asked) if codes is not None else none))
+    if not parts:
         return {}
-    floor = max(float(scores.max()) for _, _, scores in scored if len(scores)) * RELATIVE_ANCHOR_FLOOR
+    counts = [len(part[0]) for part in parts]
+    positions, keep, about, cosines, bm25, figureless, stated = (np.concatenate(column) for column in zip(*parts))
+    # the same float64 operations, in the same order, as one anchor at a time
+    lexical = bm25.astype(np.float64) / best_lexical if best_lexical else np.zeros(len(positions))
+    lexical = np.where(figureless, lexical * FIGURELESS_FACTOR, lexical)
+    if gate:
+        keep &= lexical != 0.0
+    score = (1.0 - LEXICAL_WEIGHT) * cosines.astype(np.float64) + LEXICAL_WEIGHT * lexical
+    score = score + np.repeat([priors.lift(c.document_id) for c in candidates], counts)
+    if query_entities:
+        score = np.where(about, score + ENTITY_MATCH_BONUS, score)
+    score = np.where(stated, score + STATEMENT_MATCH_BONUS, score)
+    scores = rounded_scores(np.minimum(np.maximum(score[keep] / scale, 0.0), 1.0))
+    if not len(scores):
+        return {}
+    above = scores >= float(scores.max()) * RELATIVE_ANCHOR_FLOOR
+    held = np.repeat(np.arange(len(candidates)), counts)[keep][above]
+    kept, values = positions[keep][above].tolist(), scores[above].tolist()
     hits: dict[str, list[tuple[int, float]]] = {}
-    for document_id, positions, scores in scored:
-        above = scores >= floor
-        if above.any():
-            hits[document_id] = list(zip(positions[above].tolist(), scores[above].tolist()))
+    at = 0
+    for candidate, count in zip(candidates, np.bincount(held, minlength=len(candidates)).tolist()):
+        if count:
+            hits[candidate.document_id] = list(zip(kept[at : at + count], values[at : at + count]))
+            at += count
     return hits
 
 

@@ -118,3 +118,73 @@ def test_the_entity_filter_over_arrays_keeps_and_lifts_the_units_the_unit_by_uni
             keep, about = entity_filter(layout, np.asarray(positions), query_entities, query_words)
             assert (keep.tolist(), about.tolist()) == _filtered_one_at_a_time(layout, positions, query_entities,
                                                                              query_words)
+
+
+def _fused_one_at_a_time(candidates, priors, query_entities, statements, gate, query_words):
+    """fusion.fuse as it ran before, anchor by anchor."""
+    from semantic_json.search.fusion import (ENTITY_MATCH_BONUS, FIGURELESS_FACTOR, LEXICAL_WEIGHT, RELATIVE_ANCHOR_FLOOR,
+                                             STATEMENT_MATCH_BONUS, score_scale)
+
+    best_lexical = max((float(c.bm25.max()) for c in candidates if c.bm25 is not None and len(c.bm25)), default=0.0)
+    scale = score_scale(priors, bool(query_entities), bool(statements))
+    scored = []
+    for candidate in candidates:
+        lift = priors.lift(candidate.document_id)
+        bm25, codes, figures = candidate.bm25, candidate.statement_codes, candidate.figure_flags
+        for position, cosine in zip(candidate.positions, candidate.cosines.tolist()):
+            context = ()
+            if query_entities or query_words:
+                entities, context = candidate.layout.entity_lists(position)
+                if context and names_parent_of(context[0], query_words):
+                    continue
+            if query_entities:
+                if context and query_entities.isdisjoint(context):
+                    continue
+                if entities and entities[0] not in query_entities:
+                    continue
+            lexical = float(bm25[position]) / best_lexical if bm25 is not None and best_lexical else 0.0
+            if figures is not None and not figures[position]:
+                lexical *= FIGURELESS_FACTOR
+            if gate and lexical == 0.0:
+                continue
+            score = (1.0 - LEXICAL_WEIGHT) * cosine + LEXICAL_WEIGHT * lexical + lift
+            if query_entities and not query_entities.isdisjoint(context):
+                score += ENTITY_MATCH_BONUS
+            if codes is not None and int(codes[position]) in statements:
+                score += STATEMENT_MATCH_BONUS
+            scored.append((candidate.document_id, position, round(min(max(score / scale, 0.0), 1.0), SCORE_DECIMALS)))
+    if not scored:
+        return {}
+    floor = max(s for _, _, s in scored) * RELATIVE_ANCHOR_FLOOR
+    hits = {}
+    for document_id, position, score in scored:
+        if score >= floor:
+            hits.setdefault(document_id, []).append((position, score))
+    return hits
+
+
+def test_fusion_over_arrays_scores_every_anchor_as_the_anchor_by_anchor_fusion_did():
+    from semantic_json import SemanticRepository
+    from semantic_json.search.candidates import plan_query
+    from semantic_json.search.fusion import DocumentPriors, fuse
+
+    repo = SemanticRepository()
+    texts = {"kestrel": "Kestrel Dynamics Inc. reported revenue of 1,200 in 2024.\nKestrel Dynamics Korea Co., Ltd. "
+                        "reported revenue of 300 in 2024.\nOperating income was 210 and net income was 150.\n",
+             "borealis": "Borealis Energy Corp. reported revenue of 980 in 2024, unlike Kestrel Dynamics Inc.\n"
+                         "Operating margin rose to 12% as operating income grew.\n"}
+    for document_id, text in texts.items():
+        repo.add(compile(text, document_id=document_id))
+    search = repo._search
+    for query in ("Kestrel Dynamics revenue in 2024", "What was the operating margin of Borealis Energy?",
+                  "net income", "revenue"):
+        plan = plan_query(query, repo.embedder)
+        routed = list(repo.documents)
+        bm25 = search.bm25(plan, routed, repo._store.totals(), {})
+        priors = DocumentPriors(True, {"kestrel": 1.0, "borealis": 0.5}, {"borealis": 1.0}, frozenset({"kestrel"}))
+        for gate in (True, False):
+            candidates = search.candidates(plan, routed, bm25, 5, gate, 0.0, None)
+            assert candidates
+            for statements in (plan.statements, frozenset({1, 2})):
+                expected = _fused_one_at_a_time(candidates, priors, plan.entities, statements, gate, plan.words)
+                assert fuse(candidates, priors, plan.entities, statements, gate, plan.words) == expected
