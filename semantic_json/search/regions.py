@@ -31,7 +31,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from typing import Any
-from collections.abc import Callable, Mapping, Sequence
+from bisect import insort
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from ..index import SCORE_DECIMALS
 from .fusion import region_score
@@ -320,9 +321,9 @@ def _ranking(order: Mapping[str, int]) -> Callable[[tuple[str, RegionDraft]], tu
     return lambda item: (-item[1].score, order[item[0]], item[1].first)
 
 
-def _distinct(drafts: list[tuple[str, RegionDraft]], documents: Callable[[str], Any], limit: int,
-              layouts: Mapping[str, Any], query_terms: frozenset[str] = frozenset()
-              ) -> tuple[list[tuple[str, RegionDraft]], bool]:
+def _distinct(drafts: Iterable[tuple[str, RegionDraft]], documents: Callable[[str], Any], limit: int,
+              layouts: Mapping[str, Any], query_terms: frozenset[str] = frozenset(),
+              read: dict[str, Any] | None = None) -> tuple[list[tuple[str, RegionDraft]], bool]:
     """The first ``limit`` drafts in order without one that repeats what earlier drafts of the same document
     say (repeats.Repeats: the same text, or a passage the filing prints twice; one that says all an earlier
     one says and more takes its place), and whether none of them was held back.
@@ -331,8 +332,9 @@ def _distinct(drafts: list[tuple[str, RegionDraft]], documents: Callable[[str], 
     long table that an earlier draft already stands for is held back, unless its anchors print a term of
     the query (``query_terms``) that the earlier one's do not (the second of two stores a question
     compares): it takes a place only when no draft about anything else is left, after all of them.
-    ``documents`` gives a document by id: only those of the drafts looked at are read."""
-    said = Repeats()
+    ``documents`` gives a document by id: only those of the drafts looked at are read; ``read`` keeps what
+    texts say (Repeats) from one call to the next."""
+    said = Repeats(read)
     kept: list[tuple[str, RegionDraft]] = []
     held: list[tuple[str, RegionDraft]] = []
     layout_of: dict[str, RegionLayout] = {}
@@ -421,17 +423,20 @@ def best_drafts(hits: Mapping[str, Sequence[tuple[int, float]]], layouts: Mappin
     bounds = sorted(((region_score(score for _, score in document_hits), document_id)
                      for document_id, document_hits in hits.items() if document_hits),
                     key=lambda bound: (-bound[0], order[bound[1]]))
-    drafts: list[tuple[str, RegionDraft]] = []
+    # (rank key, document id, draft) in rank order; the key, made once per draft, ends in the draft's
+    # number in assembly order, so that drafts ranking alike keep that order (as a stable sort would)
+    ranked: list[tuple[tuple[float, int, int, int], str, RegionDraft]] = []
+    read: dict[str, Any] = {}
     for bound, document_id in bounds:
-        if len(drafts) >= limit:
-            drafts.sort(key=rank)
-            if _ranks_before(drafts[limit - 1], bound, document_id, order):  # are k of them distinct?
-                kept, complete = _distinct(drafts, documents, limit, layouts, query_terms)
+        if len(ranked) >= limit:
+            if _ranks_before(ranked[limit - 1][1:], bound, document_id, order):  # are k of them distinct?
+                kept, complete = _distinct((item[1:] for item in ranked), documents, limit, layouts, query_terms, read)
                 if complete and len(kept) == limit and _ranks_before(max(kept, key=rank), bound, document_id, order):
                     return sorted(kept, key=rank)
-        drafts.extend((document_id, draft) for draft in assemble(layouts[document_id], hits[document_id]))
-    drafts.sort(key=rank)
-    return sorted(_distinct(drafts, documents, limit, layouts, query_terms)[0], key=rank)
+        place = order[document_id]
+        for draft in assemble(layouts[document_id], hits[document_id]):
+            insort(ranked, ((-draft.score, place, draft.first, len(ranked)), document_id, draft))
+    return sorted(_distinct((item[1:] for item in ranked), documents, limit, layouts, query_terms, read)[0], key=rank)
 
 
 def _ranks_before(item: tuple[str, RegionDraft], bound: float, document_id: str, order: Mapping[str, int]) -> bool:
