@@ -27,6 +27,8 @@ TABLE_ROW_CODE = UNIT_KINDS.index("table_row")
 CAPTION_CODE = UNIT_KINDS.index("caption")
 #: Not yet looked up (RegionLayout's caches hold None for "no table").
 _UNKNOWN = object()
+#: The context entities of a unit about none.
+_NO_ENTITIES: frozenset[str] = frozenset()
 #: The name a stored layout keeps its RegionLayout under (RegionLayout.of).
 REGION_LAYOUT = "region_layout"
 
@@ -185,6 +187,14 @@ class RegionLayout:
             cached = self._bounds[block] = (first, last)
         return cached
 
+    def block_first(self, pos: int) -> int:
+        """The first unit position of the block that unit ``pos`` belongs to."""
+        return self.bounds(pos)[0]
+
+    def block_last(self, pos: int) -> int:
+        """The last unit position of the block that unit ``pos`` belongs to."""
+        return self.bounds(pos)[1]
+
     def _block_has_rows(self, pos: int) -> bool:
         block = self.units[pos].block
         if block not in self._has_rows:
@@ -293,12 +303,20 @@ class StoredRegionLayout(RegionLayout):
         self.end_char = arrays["end_char"].item  # type: ignore[method-assign]
         self.start_line = arrays["start_line"].item  # type: ignore[method-assign]
         self.end_line = arrays["end_line"].item  # type: ignore[method-assign]
-        self.kind = np.asarray(UNIT_KINDS, dtype=object)[self._kinds].item  # type: ignore[method-assign]
         self._segments = arrays["segment"]  # a unit's segment + 1 (0: none)
         self._is_header = arrays["is_header"]
         self._context_offsets, self._context_ids = arrays["context_offsets"], arrays["context_ids"]
+        #: context_entities by position, as far as asked
+        self._contexts: dict[int, frozenset[str]] = {}
         self._block_first, self._block_last, self._table_first, self._table_last = _blocks_and_tables(
             self._kinds, arrays["block"], arrays["start_line"], arrays["end_line"])
+        self.block_first = self._block_first.item  # type: ignore[method-assign]
+        self.block_last = self._block_last.item  # type: ignore[method-assign]
+        self._cumulative = cumulative_costs(doc, None)
+        self._running = self._cumulative.item
+
+    def kind(self, pos: int) -> str:
+        return UNIT_KINDS[self._kinds.item(pos)]
 
     def segment(self, pos: int) -> int | None:
         placed = self._segments.item(pos)
@@ -308,8 +326,18 @@ class StoredRegionLayout(RegionLayout):
         return bool(self._is_header.item(pos))
 
     def context_entities(self, pos: int) -> frozenset[str]:
-        offsets, names = self._context_offsets, self._names
-        return frozenset([names[i] for i in self._context_ids[offsets.item(pos) : offsets.item(pos + 1)].tolist()])
+        found = self._contexts.get(pos)
+        if found is None:
+            offsets = self._context_offsets
+            start, end = offsets.item(pos), offsets.item(pos + 1)
+            if start == end:  # most units: about no entity
+                found = _NO_ENTITIES
+            elif end == start + 1:
+                found = frozenset((self._names[self._context_ids.item(start)],))
+            else:
+                found = frozenset([self._names[i] for i in self._context_ids[start:end].tolist()])
+            self._contexts[pos] = found
+        return found
 
     def compatible(self, first: int, last: int, entities: frozenset[str]) -> bool:
         offsets = self._context_offsets
@@ -320,6 +348,8 @@ class StoredRegionLayout(RegionLayout):
         return all(names[i] in entities for i in self._context_ids[start:end].tolist())
 
     def in_zone(self, first: int, last: int, zone: int | None) -> bool:
+        if first > last:
+            return True
         code = 0 if zone is None else zone + 1
         segments = self._segments
         return all(segments.item(p) == code for p in range(first, last + 1))
@@ -333,6 +363,9 @@ class StoredRegionLayout(RegionLayout):
 
     def is_table(self, pos: int) -> bool:
         return self._table_first.item(pos) >= 0
+
+    def span_tokens(self, first: int, last: int) -> int:
+        return self._running(last + 1) - self._running(first)
 
 
 def _blocks_and_tables(kinds: np.ndarray, blocks: np.ndarray, start_lines: np.ndarray, end_lines: np.ndarray

@@ -82,7 +82,7 @@ def test_a_stored_layout_reads_every_units_fields_blocks_and_tables_as_the_compi
         assert isinstance(read, StoredRegionLayout) and read.count == walked.count == len(doc.units)
         for position in range(len(doc.units)):
             for field in ("kind", "block", "sentence", "segment", "start_char", "end_char", "start_line", "end_line",
-                          "is_header", "context_entities", "bounds", "table_of", "is_table"):
+                          "is_header", "context_entities", "bounds", "block_first", "block_last", "table_of", "is_table"):
                 assert getattr(read, field)(position) == getattr(walked, field)(position), (doc.document_id, field)
             for last in range(position - 1, min(position + 4, len(doc.units))):
                 for entities in entity_sets:
