@@ -87,34 +87,41 @@ class RegionDraft:
 
 def _cluster(layout: RegionLayout, hits: Sequence[tuple[int, float]]) -> list[RegionDraft]:
     clusters: list[RegionDraft] = []
+    current: RegionDraft | None = None
+    current_table = None  # the table of current.last
     for pos, score in sorted(hits):
         ctx = layout.context_entities(pos)
         segment = layout.segment(pos)
-        current = clusters[-1] if clusters else None
         table = layout.table_of(pos)
-        same_table = current is not None and table is not None and table == layout.table_of(current.last)
-        if current is not None and (current.zone == segment or same_table):
+        if current is not None:
             previous = current.last
-            # a table only clusters with itself: its region is built from its own rows, header and caption
-            crosses_table = (table is not None or layout.is_table(previous)) and layout.block(previous) != layout.block(pos)
-            near = (
-                not crosses_table
-                and pos - previous <= CLUSTER_MAX_UNIT_GAP
-                and layout.start_char(pos) - layout.end_char(previous) <= CLUSTER_MAX_CHAR_GAP
-            )
-            merged = current.entities | ctx
-            entity_ok = not current.entities or not ctx or ctx == current.entities
-            if same_table or (
-                near
-                and entity_ok
-                and layout.compatible(previous + 1, pos - 1, merged)
-                and layout.in_zone(previous + 1, pos - 1, segment)
-            ):
-                current.last = pos
-                current.anchors[pos] = score
-                current.entities = merged
-                continue
-        clusters.append(RegionDraft(pos, pos, {pos: score}, ctx, segment))
+            same_table = table is not None and table == current_table
+            if same_table or current.zone == segment:
+                if not same_table:
+                    # a table only clusters with itself: its region is built from its own rows, header and caption
+                    crosses_table = ((table is not None or current_table is not None)
+                                     and layout.block(previous) != layout.block(pos))
+                    near = (
+                        not crosses_table
+                        and pos - previous <= CLUSTER_MAX_UNIT_GAP
+                        and layout.start_char(pos) - layout.end_char(previous) <= CLUSTER_MAX_CHAR_GAP
+                    )
+                    entity_ok = not current.entities or not ctx or ctx == current.entities
+                joined = same_table or (
+                    near
+                    and entity_ok
+                    and layout.compatible(previous + 1, pos - 1, current.entities | ctx)
+                    and layout.in_zone(previous + 1, pos - 1, segment)
+                )
+                if joined:
+                    current.last = pos
+                    current.anchors[pos] = score
+                    current.entities = current.entities | ctx
+                    current_table = table
+                    continue
+        current = RegionDraft(pos, pos, {pos: score}, ctx, segment)
+        clusters.append(current)
+        current_table = table
     return clusters
 
 
@@ -141,8 +148,7 @@ def _expand_text(layout: RegionLayout, draft: RegionDraft) -> None:
         if not _grow(layout, draft, draft.last + 1, REGION_MAX_TOKENS):
             break
     # 2. the paragraph, or neighbouring sentences of a long paragraph
-    block_first, _ = layout.bounds(draft.first)
-    _, block_last = layout.bounds(draft.last)
+    block_first, block_last = layout.block_first(draft.first), layout.block_last(draft.last)
     if layout.span_tokens(block_first, block_last) <= PARAGRAPH_MAX_TOKENS:
         while draft.first > block_first and _grow(layout, draft, draft.first - 1, REGION_MAX_TOKENS):
             pass
@@ -203,7 +209,7 @@ def _attach_announced_table(layout: RegionLayout, draft: RegionDraft) -> None:
     "(Dollars in Millions) 2022 2021"); nothing when the table is longer than TABLE_WHOLE_MAX_TOKENS or
     something else comes between."""
     count = layout.count
-    if draft.last + 1 >= count or layout.bounds(draft.last)[1] != draft.last:
+    if draft.last + 1 >= count or layout.block_last(draft.last) != draft.last:
         return
     lead = draft.last if layout.announces(draft.last) else _lead_in_block(layout, draft, draft.last + 1)
     if lead is None or lead + 1 >= count:
@@ -212,7 +218,7 @@ def _attach_announced_table(layout: RegionLayout, draft: RegionDraft) -> None:
     while start + 1 < count and layout.is_page_number(start):  # the page broke between them
         start += 1
     if layout.kind(start) == "heading":  # a short heading over the table: its title or column labels
-        heading_last = layout.bounds(start)[1]
+        heading_last = layout.block_last(start)
         if layout.span_tokens(start, heading_last) <= LEAD_IN_MAX_TOKENS and heading_last + 1 < count:
             start = heading_last + 1
     table = layout.table_of(start)
@@ -228,11 +234,11 @@ def _attach_announced_list(layout: RegionLayout, draft: RegionDraft) -> None:
     items right after it, each whole, while the region stays within REGION_MAX_TOKENS: they are what the
     sentence announced. Stops at a unit that is not a list item, at one about another entity, and at an
     item that is a lead-in itself (another list starts)."""
-    if layout.bounds(draft.last)[1] != draft.last or not layout.announces(draft.last):
+    if layout.block_last(draft.last) != draft.last or not layout.announces(draft.last):
         return
     position = draft.last + 1
     while position < layout.count and layout.kind(position) == "list_item":
-        last = layout.bounds(position)[1]
+        last = layout.block_last(position)
         if (layout.announces(last) or layout.span_tokens(draft.first, last) > REGION_MAX_TOKENS
                 or not layout.compatible(position, last, draft.entities)):
             break
