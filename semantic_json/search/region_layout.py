@@ -377,23 +377,25 @@ def _blocks_and_tables(kinds: np.ndarray, blocks: np.ndarray, start_lines: np.nd
     if not count:
         empty = np.zeros(0, dtype=np.int64)
         return empty, empty, empty, empty
-    opens = np.ones(count, dtype=bool)
-    opens[1:] = blocks[1:] != blocks[:-1]
+    opens = np.empty(count, dtype=bool)
+    opens[0] = True
+    np.not_equal(blocks[1:], blocks[:-1], out=opens[1:])
     firsts = np.flatnonzero(opens)
-    lasts = np.append(firsts[1:] - 1, count - 1)
+    lasts = np.empty_like(firsts)
+    lasts[:-1] = firsts[1:] - 1
+    lasts[-1] = count - 1
     run = np.cumsum(opens) - 1  # the block run of each unit
     rows = kinds == TABLE_ROW_CODE
-    has_rows = np.logical_or.reduceat(rows, firsts)
+    has_rows = np.zeros(len(firsts), dtype=bool)
+    has_rows[run[rows]] = True
     # a caption unit just above a run, in another block, at most CAPTION_MAX_LINE_GAP lines above it
     before = np.maximum(firsts - 1, 0)
     attached = ((firsts > 0) & (kinds[before] == CAPTION_CODE) & (blocks[before] != blocks[firsts])
                 & (end_lines[before].astype(np.int64) >= start_lines[firsts].astype(np.int64) - CAPTION_MAX_LINE_GAP))
-    table_first = np.full(count, -1, dtype=np.int64)
-    table_last = np.full(count, -1, dtype=np.int64)
     # rows and captions of a block that holds rows: the block, under a caption attached above it
-    inside = ((kinds == CAPTION_CODE) | rows) & has_rows[run]
-    table_first[inside] = np.where(attached, before, firsts)[run[inside]]
-    table_last[inside] = lasts[run[inside]]
+    inside = (kinds == CAPTION_CODE) | rows
+    table_first = np.where(inside, np.where(has_rows, np.where(attached, before, firsts), -1)[run], -1)
+    table_last = np.where(inside, np.where(has_rows, lasts, -1)[run], -1)
     # an attached caption in a block without rows, right above a table row: the table below it
     above = np.flatnonzero(has_rows & attached & rows[firsts])
     above = above[~has_rows[run[before[above]]]]
