@@ -72,7 +72,7 @@ NAME_MAX_PRINTS = 10
 LEAD_IN_MAX_TOKENS = 80
 
 
-@dataclass
+@dataclass(slots=True)  # assembly makes hundreds a search
 class RegionDraft:
     """A region before it gets an id: units [first, last] (positions, inclusive) of one document."""
 
@@ -86,13 +86,14 @@ class RegionDraft:
 
 
 def _cluster(layout: RegionLayout, hits: Sequence[tuple[int, float]]) -> list[RegionDraft]:
+    context_of, segment_of, table_of = layout.context_entities, layout.segment, layout.table_of
     clusters: list[RegionDraft] = []
     current: RegionDraft | None = None
     current_table = None  # the table of current.last
     for pos, score in sorted(hits):
-        ctx = layout.context_entities(pos)
-        segment = layout.segment(pos)
-        table = layout.table_of(pos)
+        ctx = context_of(pos)
+        segment = segment_of(pos)
+        table = table_of(pos)
         if current is not None:
             previous = current.last
             same_table = table is not None and table == current_table
