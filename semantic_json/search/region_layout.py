@@ -1,7 +1,7 @@
 """How a compiled document's units lie for region assembly: its tables (rows under a caption, a table continued
 over a page or split into parts), the lead-ins that announce a table or list, page furniture, and the lookups
-expansion makes around the anchors (RegionLayout). Indexing reads the same rules (store/records.py keeps a
-document's flags), so search and the stored layout agree."""
+expansion makes around the anchors (RegionLayout; StoredRegionLayout over a stored layout's arrays). Indexing
+reads the same rules (store/records.py keeps a document's flags), so search and the stored layout agree."""
 
 from __future__ import annotations
 
