@@ -1,7 +1,7 @@
 """How a compiled document's units lie for region assembly: its tables (rows under a caption, a table continued
 over a page or split into parts), the lead-ins that announce a table or list, page furniture, and the lookups
-expansion makes around the anchors (RegionLayout). Indexing reads the same rules (store/records.py keeps a
-document's flags), so search and the stored layout agree."""
+expansion makes around the anchors (RegionLayout; StoredRegionLayout over a stored layout's arrays). Indexing
+reads the same rules (store/records.py keeps a document's flags), so search and the stored layout agree."""
 
 from __future__ import annotations
 
@@ -23,8 +23,12 @@ CAPTION_MAX_LINE_GAP = 2
 TABLE_KINDS = frozenset({"table_row", "caption"})
 #: A table row's code in a stored layout's kinds.
 TABLE_ROW_CODE = UNIT_KINDS.index("table_row")
+#: A caption's code in a stored layout's kinds.
+CAPTION_CODE = UNIT_KINDS.index("caption")
 #: Not yet looked up (RegionLayout's caches hold None for "no table").
 _UNKNOWN = object()
+#: The context entities of a unit about none.
+_NO_ENTITIES: frozenset[str] = frozenset()
 #: The name a stored layout keeps its RegionLayout under (RegionLayout.of).
 REGION_LAYOUT = "region_layout"
 
@@ -91,12 +95,13 @@ def entity_compatible(unit: SemanticUnit, entities: frozenset[str]) -> bool:
 class RegionLayout:
     """Lookups used during expansion, computed lazily around the anchors (never over the whole document).
 
-    Over a stored layout (store.records.UnitLayout: its arrays) the blocks and the running token costs are
-    read from the arrays in one NumPy pass when first needed, and RegionLayout.of keeps the lookups with
-    the layout, so that every search assembling regions of that document reuses them."""
+    A unit's fields are read by position (``kind(pos)``, ``block(pos)``, ...), so that assembly makes no
+    object per unit it looks at; StoredRegionLayout reads the same from a stored layout's arrays."""
 
     def __init__(self, doc: SemanticDocument) -> None:
         self.units = doc.units
+        #: How many units the document has.
+        self.count = len(doc.units)
         #: A compiled document's text, or a stored layout's lead-in flags (a UnitLayout has no text).
         self._text: str | None = getattr(doc, "text", None)
         self._lead_in = getattr(doc, "lead_in_flags", None)
@@ -104,50 +109,71 @@ class RegionLayout:
         self._continues = getattr(doc, "continuation_flags", None)
         self._page_numbers = getattr(doc, "page_number_flags", None)
         self._doc = doc
-        #: A stored layout's arrays (None: a compiled document, whose units are walked).
-        self._arrays: dict[str, np.ndarray] | None = getattr(doc, "arrays", None)
         self._cumulative: np.ndarray | None = None
         self._bounds: dict[int, tuple[int, int]] = {}
         self._has_rows: dict[int, bool] = {}
         #: table_of by position, as far as asked
         self._tables: dict[int, tuple[int, int] | None] = {}
-        #: Over a stored layout: the first and last position of every run of one block, and whether it
-        #: holds a table row (read from the arrays when first needed).
-        self._runs: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
     @classmethod
     def of(cls, doc: SemanticDocument) -> RegionLayout:
-        """The RegionLayout of ``doc``: the one kept with a stored layout (its ``derived`` lookups), else a
-        new one."""
+        """The RegionLayout of ``doc``: over a stored layout (its ``arrays``) the StoredRegionLayout kept with
+        it (its ``derived`` lookups), else a new one."""
         derived = getattr(doc, "derived", None)
-        if derived is None:
+        if derived is None or getattr(doc, "arrays", None) is None:
             return cls(doc)
         layout = derived.get(REGION_LAYOUT)
         if layout is None:
-            layout = derived[REGION_LAYOUT] = cls(doc)
+            layout = derived[REGION_LAYOUT] = StoredRegionLayout(doc)
         return layout
 
-    def _run(self, pos: int) -> tuple[int, int, bool] | None:
-        """(first, last, holds a table row) of the run of one block that unit ``pos`` lies in, read from a
-        stored layout's arrays; None over a compiled document."""
-        if self._arrays is None:
-            return None
-        if self._runs is None:
-            blocks = self._arrays["block"]
-            breaks = np.flatnonzero(blocks[1:] != blocks[:-1]) + 1
-            firsts = np.concatenate(([0], breaks))
-            lasts = np.concatenate((breaks - 1, [len(blocks) - 1]))
-            rows = np.logical_or.reduceat(self._arrays["kind"] == TABLE_ROW_CODE, firsts) if len(blocks) else firsts
-            self._runs = firsts, lasts, rows
-        firsts, lasts, rows = self._runs
-        n = int(firsts.searchsorted(pos, side="right")) - 1
-        return firsts.item(n), lasts.item(n), bool(rows[n])
+    # ---- a unit's fields, by position
+
+    def kind(self, pos: int) -> str:
+        return self.units[pos].kind
+
+    def block(self, pos: int) -> int:
+        return self.units[pos].block
+
+    def sentence(self, pos: int) -> int:
+        return self.units[pos].sentence
+
+    def segment(self, pos: int) -> int | None:
+        return self.units[pos].segment
+
+    def start_char(self, pos: int) -> int:
+        return self.units[pos].start_char
+
+    def end_char(self, pos: int) -> int:
+        return self.units[pos].end_char
+
+    def start_line(self, pos: int) -> int:
+        return self.units[pos].start_line
+
+    def end_line(self, pos: int) -> int:
+        return self.units[pos].end_line
+
+    def is_header(self, pos: int) -> bool:
+        return self.units[pos].is_header
+
+    def context_entities(self, pos: int) -> frozenset[str]:
+        """The entities unit ``pos`` is about in its context."""
+        return frozenset(self.units[pos].context_entities)
+
+    def compatible(self, first: int, last: int, entities: frozenset[str]) -> bool:
+        """Whether every unit ``first`` to ``last`` is entity-compatible with ``entities`` (True when none)."""
+        units = self.units
+        return all(entity_compatible(units[p], entities) for p in range(first, last + 1))
+
+    def in_zone(self, first: int, last: int, zone: int | None) -> bool:
+        """Whether every unit ``first`` to ``last`` lies in segment ``zone`` (True when none)."""
+        units = self.units
+        return all(units[p].segment == zone for p in range(first, last + 1))
+
+    # ---- blocks and tables
 
     def bounds(self, pos: int) -> tuple[int, int]:
         """(first, last) unit positions of the block that unit `pos` belongs to (blocks are contiguous)."""
-        run = self._run(pos)
-        if run is not None:
-            return run[0], run[1]
         block = self.units[pos].block
         cached = self._bounds.get(block)
         if cached is None:
@@ -161,10 +187,15 @@ class RegionLayout:
             cached = self._bounds[block] = (first, last)
         return cached
 
+    def block_first(self, pos: int) -> int:
+        """The first unit position of the block that unit ``pos`` belongs to."""
+        return self.bounds(pos)[0]
+
+    def block_last(self, pos: int) -> int:
+        """The last unit position of the block that unit ``pos`` belongs to."""
+        return self.bounds(pos)[1]
+
     def _block_has_rows(self, pos: int) -> bool:
-        run = self._run(pos)
-        if run is not None:
-            return run[2]
         block = self.units[pos].block
         if block not in self._has_rows:
             first, last = self.bounds(pos)
@@ -192,7 +223,7 @@ class RegionLayout:
         return found
 
     def _table_of(self, pos: int) -> tuple[int, int] | None:
-        kind = UNIT_KINDS[self._arrays["kind"].item(pos)] if self._arrays is not None else self.units[pos].kind
+        kind = self.units[pos].kind
         if kind not in TABLE_KINDS:
             return None
         if self._block_has_rows(pos):
@@ -252,3 +283,122 @@ class RegionLayout:
         if self._cumulative is None:
             self._cumulative = cumulative_costs(self._doc, self._text)
         return self._cumulative.item(last + 1) - self._cumulative.item(first)
+
+
+class StoredRegionLayout(RegionLayout):
+    """The lookups over a stored layout (store.records.UnitLayout): a unit's fields are read from its arrays
+    (no unit is made), its blocks and tables found in one NumPy pass over them (_blocks_and_tables) when
+    made. RegionLayout.of keeps it with the layout, so that every search assembling regions of that
+    document reuses it."""
+
+    def __init__(self, doc: Any) -> None:
+        super().__init__(doc)
+        arrays = doc.arrays
+        self._names: list[str] = doc.entity_names
+        self._kinds = arrays["kind"]
+        # bound methods of the arrays: reading a field costs no Python call of its own
+        self.block = arrays["block"].item  # type: ignore[method-assign]
+        self.sentence = arrays["sentence"].item  # type: ignore[method-assign]
+        self.start_char = arrays["start_char"].item  # type: ignore[method-assign]
+        self.end_char = arrays["end_char"].item  # type: ignore[method-assign]
+        self.start_line = arrays["start_line"].item  # type: ignore[method-assign]
+        self.end_line = arrays["end_line"].item  # type: ignore[method-assign]
+        self._segments = arrays["segment"]  # a unit's segment + 1 (0: none)
+        self._is_header = arrays["is_header"]
+        self._context_offsets, self._context_ids = arrays["context_offsets"], arrays["context_ids"]
+        #: context_entities by position, as far as asked
+        self._contexts: dict[int, frozenset[str]] = {}
+        self._block_first, self._block_last, self._table_first, self._table_last = _blocks_and_tables(
+            self._kinds, arrays["block"], arrays["start_line"], arrays["end_line"])
+        self.block_first = self._block_first.item  # type: ignore[method-assign]
+        self.block_last = self._block_last.item  # type: ignore[method-assign]
+        self._cumulative = cumulative_costs(doc, None)
+        self._running = self._cumulative.item
+
+    def kind(self, pos: int) -> str:
+        return UNIT_KINDS[self._kinds.item(pos)]
+
+    def segment(self, pos: int) -> int | None:
+        placed = self._segments.item(pos)
+        return placed - 1 if placed else None
+
+    def is_header(self, pos: int) -> bool:
+        return bool(self._is_header.item(pos))
+
+    def context_entities(self, pos: int) -> frozenset[str]:
+        found = self._contexts.get(pos)
+        if found is None:
+            offsets = self._context_offsets
+            start, end = offsets.item(pos), offsets.item(pos + 1)
+            if start == end:  # most units: about no entity
+                found = _NO_ENTITIES
+            elif end == start + 1:
+                found = frozenset((self._names[self._context_ids.item(start)],))
+            else:
+                found = frozenset([self._names[i] for i in self._context_ids[start:end].tolist()])
+            self._contexts[pos] = found
+        return found
+
+    def compatible(self, first: int, last: int, entities: frozenset[str]) -> bool:
+        offsets = self._context_offsets
+        start, end = offsets.item(first), offsets.item(last + 1)
+        if start == end:
+            return True
+        names = self._names
+        return all(names[i] in entities for i in self._context_ids[start:end].tolist())
+
+    def in_zone(self, first: int, last: int, zone: int | None) -> bool:
+        if first > last:
+            return True
+        code = 0 if zone is None else zone + 1
+        segments = self._segments
+        return all(segments.item(p) == code for p in range(first, last + 1))
+
+    def bounds(self, pos: int) -> tuple[int, int]:
+        return self._block_first.item(pos), self._block_last.item(pos)
+
+    def table_of(self, pos: int) -> tuple[int, int] | None:
+        first = self._table_first.item(pos)
+        return None if first < 0 else (first, self._table_last.item(pos))
+
+    def is_table(self, pos: int) -> bool:
+        return self._table_first.item(pos) >= 0
+
+    def span_tokens(self, first: int, last: int) -> int:
+        return self._running(last + 1) - self._running(first)
+
+
+def _blocks_and_tables(kinds: np.ndarray, blocks: np.ndarray, start_lines: np.ndarray, end_lines: np.ndarray
+                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per unit, from a stored layout's arrays (kind codes, blocks, lines): the first and last position of
+    its block, and the first and last position of its table (-1: none), by the rules of
+    RegionLayout.bounds and RegionLayout.table_of, all at once (int64 arrays)."""
+    count = len(blocks)
+    if not count:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, empty, empty
+    opens = np.empty(count, dtype=bool)
+    opens[0] = True
+    np.not_equal(blocks[1:], blocks[:-1], out=opens[1:])
+    firsts = np.flatnonzero(opens)
+    lasts = np.empty_like(firsts)
+    lasts[:-1] = firsts[1:] - 1
+    lasts[-1] = count - 1
+    run = np.cumsum(opens) - 1  # the block run of each unit
+    rows = kinds == TABLE_ROW_CODE
+    has_rows = np.zeros(len(firsts), dtype=bool)
+    has_rows[run[rows]] = True
+    # a caption unit just above a run, in another block, at most CAPTION_MAX_LINE_GAP lines above it
+    before = np.maximum(firsts - 1, 0)
+    attached = ((firsts > 0) & (kinds[before] == CAPTION_CODE) & (blocks[before] != blocks[firsts])
+                & (end_lines[before].astype(np.int64) >= start_lines[firsts].astype(np.int64) - CAPTION_MAX_LINE_GAP))
+    # rows and captions of a block that holds rows: the block, under a caption attached above it
+    inside = (kinds == CAPTION_CODE) | rows
+    table_first = np.where(inside, np.where(has_rows, np.where(attached, before, firsts), -1)[run], -1)
+    table_last = np.where(inside, np.where(has_rows, lasts, -1)[run], -1)
+    # an attached caption in a block without rows, right above a table row: the table below it
+    above = np.flatnonzero(has_rows & attached & rows[firsts])
+    above = above[~has_rows[run[before[above]]]]
+    table_first[before[above]] = before[above]
+    table_last[before[above]] = lasts[above]
+    return firsts[run], lasts[run], table_first, table_last

@@ -31,13 +31,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from typing import Any
-from collections.abc import Callable, Mapping, Sequence
+from bisect import insort
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from ..index import SCORE_DECIMALS
 from .fusion import region_score
 from ..model import SemanticDocument
 from ..provenance import segment_provenance
-from .region_layout import RegionLayout, entity_compatible
+from .region_layout import RegionLayout
 from .repeats import Repeats
 from ..rules.textnorm import normalized_terms
 from ..transport import EvidenceRegion, SourceSpan
@@ -71,7 +72,7 @@ NAME_MAX_PRINTS = 10
 LEAD_IN_MAX_TOKENS = 80
 
 
-@dataclass
+@dataclass(slots=True)  # assembly makes hundreds a search
 class RegionDraft:
     """A region before it gets an id: units [first, last] (positions, inclusive) of one document."""
 
@@ -85,48 +86,51 @@ class RegionDraft:
 
 
 def _cluster(layout: RegionLayout, hits: Sequence[tuple[int, float]]) -> list[RegionDraft]:
-    units = layout.units
+    context_of, segment_of, table_of = layout.context_entities, layout.segment, layout.table_of
     clusters: list[RegionDraft] = []
+    current: RegionDraft | None = None
+    current_table = None  # the table of current.last
     for pos, score in sorted(hits):
-        unit = units[pos]
-        ctx = frozenset(unit.context_entities)
-        current = clusters[-1] if clusters else None
-        table = layout.table_of(pos)
-        same_table = current is not None and table is not None and table == layout.table_of(current.last)
-        if current is not None and (current.zone == unit.segment or same_table):
-            previous = units[current.last]
-            # a table only clusters with itself: its region is built from its own rows, header and caption
-            crosses_table = (layout.is_table(pos) or layout.is_table(current.last)) and previous.block != unit.block
-            near = (
-                not crosses_table
-                and pos - current.last <= CLUSTER_MAX_UNIT_GAP
-                and unit.start_char - previous.end_char <= CLUSTER_MAX_CHAR_GAP
-            )
-            merged = current.entities | ctx
-            entity_ok = not current.entities or not ctx or ctx == current.entities
-            if same_table or (
-                near
-                and entity_ok
-                and all(
-                    entity_compatible(units[p], merged) and units[p].segment == unit.segment
-                    for p in range(current.last + 1, pos)
+        ctx = context_of(pos)
+        segment = segment_of(pos)
+        table = table_of(pos)
+        if current is not None:
+            previous = current.last
+            same_table = table is not None and table == current_table
+            if same_table or current.zone == segment:
+                if not same_table:
+                    # a table only clusters with itself: its region is built from its own rows, header and caption
+                    crosses_table = ((table is not None or current_table is not None)
+                                     and layout.block(previous) != layout.block(pos))
+                    near = (
+                        not crosses_table
+                        and pos - previous <= CLUSTER_MAX_UNIT_GAP
+                        and layout.start_char(pos) - layout.end_char(previous) <= CLUSTER_MAX_CHAR_GAP
+                    )
+                    entity_ok = not current.entities or not ctx or ctx == current.entities
+                joined = same_table or (
+                    near
+                    and entity_ok
+                    and layout.compatible(previous + 1, pos - 1, current.entities | ctx)
+                    and layout.in_zone(previous + 1, pos - 1, segment)
                 )
-            ):
-                current.last = pos
-                current.anchors[pos] = score
-                current.entities = merged
-                continue
-        clusters.append(RegionDraft(pos, pos, {pos: score}, ctx, unit.segment))
+                if joined:
+                    current.last = pos
+                    current.anchors[pos] = score
+                    current.entities = current.entities | ctx
+                    current_table = table
+                    continue
+        current = RegionDraft(pos, pos, {pos: score}, ctx, segment)
+        clusters.append(current)
+        current_table = table
     return clusters
 
 
 def _grow(layout: RegionLayout, draft: RegionDraft, pos: int, limit: int) -> bool:
     """Extend `draft` to unit `pos` (adjacent to it) if allowed and within `limit` tokens."""
-    units = layout.units
-    if pos < 0 or pos >= len(units):
+    if pos < 0 or pos >= layout.count:
         return False
-    unit = units[pos]
-    if unit.segment != draft.zone or not entity_compatible(unit, draft.entities):
+    if layout.segment(pos) != draft.zone or not layout.compatible(pos, pos, draft.entities):
         return False
     first, last = (pos, draft.last) if pos < draft.first else (draft.first, pos)
     if layout.span_tokens(first, last) > limit and layout.span_tokens(draft.first, draft.last) > 0:
@@ -136,17 +140,16 @@ def _grow(layout: RegionLayout, draft: RegionDraft, pos: int, limit: int) -> boo
 
 
 def _expand_text(layout: RegionLayout, draft: RegionDraft) -> None:
-    units = layout.units
+    sentence_of = layout.sentence
     # 1. whole sentences
-    while draft.first > 0 and units[draft.first - 1].sentence == units[draft.first].sentence:
+    while draft.first > 0 and sentence_of(draft.first - 1) == sentence_of(draft.first):
         if not _grow(layout, draft, draft.first - 1, REGION_MAX_TOKENS):
             break
-    while draft.last + 1 < len(units) and units[draft.last + 1].sentence == units[draft.last].sentence:
+    while draft.last + 1 < layout.count and sentence_of(draft.last + 1) == sentence_of(draft.last):
         if not _grow(layout, draft, draft.last + 1, REGION_MAX_TOKENS):
             break
     # 2. the paragraph, or neighbouring sentences of a long paragraph
-    block_first, _ = layout.bounds(draft.first)
-    _, block_last = layout.bounds(draft.last)
+    block_first, block_last = layout.block_first(draft.first), layout.block_last(draft.last)
     if layout.span_tokens(block_first, block_last) <= PARAGRAPH_MAX_TOKENS:
         while draft.first > block_first and _grow(layout, draft, draft.first - 1, REGION_MAX_TOKENS):
             pass
@@ -159,8 +162,8 @@ def _expand_text(layout: RegionLayout, draft: RegionDraft) -> None:
             nxt = edge + direction
             if not (block_first <= nxt <= block_last):
                 break
-            sentence = units[nxt].sentence
-            while block_first <= nxt <= block_last and units[nxt].sentence == sentence:
+            sentence = sentence_of(nxt)
+            while block_first <= nxt <= block_last and sentence_of(nxt) == sentence:
                 if not _grow(layout, draft, nxt, REGION_MAX_TOKENS):
                     break
                 nxt += direction
@@ -170,7 +173,6 @@ def _expand_table(layout: RegionLayout, draft: RegionDraft) -> None:
     """Grow a table cluster to whole rows under the table's caption and header (whatever entities the
     rows carry); to the whole table when it is at most TABLE_WHOLE_MAX_TOKENS long; a cluster of only
     caption/header also takes the rows, as far as the budget allows."""
-    units = layout.units
     table = layout.table_of(draft.last) or layout.table_of(draft.first)
     if table is None:
         return
@@ -179,24 +181,24 @@ def _expand_table(layout: RegionLayout, draft: RegionDraft) -> None:
         draft.first = min(draft.first, table_first)
     if draft.first == table_first and layout.span_tokens(table_first, table_last) <= TABLE_WHOLE_MAX_TOKENS:
         draft.last = table_last
-    elif all(units[p].kind == "caption" or units[p].is_header for p in draft.anchors):
+    elif all(layout.kind(p) == "caption" or layout.is_header(p) for p in draft.anchors):
         while draft.last < table_last and layout.span_tokens(draft.first, draft.last + 1) <= TABLE_REGION_MAX_TOKENS:
             draft.last += 1
-    draft.zone = units[draft.last].segment
+    draft.zone = layout.segment(draft.last)
 
 
 def _lead_in_block(layout: RegionLayout, draft: RegionDraft, first: int) -> int | None:
     """The last unit of the block starting at unit ``first`` when that block is a lead-in of its own
     (at most LEAD_IN_MAX_TOKENS long, entity-compatible with ``draft``): "The following table sets forth
     the notional amounts of our derivative instruments:" between a paragraph and its table."""
-    if first >= len(layout.units) or layout.is_table(first):
+    if first >= layout.count or layout.is_table(first):
         return None
     block_first, block_last = layout.bounds(first)
     if block_first != first or layout.span_tokens(first, block_last) > LEAD_IN_MAX_TOKENS:
         return None
     if not layout.announces(block_last):
         return None
-    if not all(entity_compatible(layout.units[p], draft.entities) for p in range(first, block_last + 1)):
+    if not layout.compatible(first, block_last, draft.entities):
         return None
     return block_last
 
@@ -207,25 +209,25 @@ def _attach_announced_table(layout: RegionLayout, draft: RegionDraft) -> None:
     number and a short heading between them (the parser's reading of the table's title or column labels,
     "(Dollars in Millions) 2022 2021"); nothing when the table is longer than TABLE_WHOLE_MAX_TOKENS or
     something else comes between."""
-    units = layout.units
-    if draft.last + 1 >= len(units) or layout.bounds(draft.last)[1] != draft.last:
+    count = layout.count
+    if draft.last + 1 >= count or layout.block_last(draft.last) != draft.last:
         return
     lead = draft.last if layout.announces(draft.last) else _lead_in_block(layout, draft, draft.last + 1)
-    if lead is None or lead + 1 >= len(units):
+    if lead is None or lead + 1 >= count:
         return
     start = lead + 1
-    while start + 1 < len(units) and layout.is_page_number(start):  # the page broke between them
+    while start + 1 < count and layout.is_page_number(start):  # the page broke between them
         start += 1
-    if units[start].kind == "heading":  # a short heading over the table: its title or column labels
-        heading_last = layout.bounds(start)[1]
-        if layout.span_tokens(start, heading_last) <= LEAD_IN_MAX_TOKENS and heading_last + 1 < len(units):
+    if layout.kind(start) == "heading":  # a short heading over the table: its title or column labels
+        heading_last = layout.block_last(start)
+        if layout.span_tokens(start, heading_last) <= LEAD_IN_MAX_TOKENS and heading_last + 1 < count:
             start = heading_last + 1
     table = layout.table_of(start)
     if table is None or table[0] != start or layout.span_tokens(table[0], table[1]) > TABLE_WHOLE_MAX_TOKENS:
         return
     draft.last = table[1]
     draft.is_table = True
-    draft.zone = units[table[1]].segment
+    draft.zone = layout.segment(table[1])
 
 
 def _attach_announced_list(layout: RegionLayout, draft: RegionDraft) -> None:
@@ -233,14 +235,13 @@ def _attach_announced_list(layout: RegionLayout, draft: RegionDraft) -> None:
     items right after it, each whole, while the region stays within REGION_MAX_TOKENS: they are what the
     sentence announced. Stops at a unit that is not a list item, at one about another entity, and at an
     item that is a lead-in itself (another list starts)."""
-    units = layout.units
-    if layout.bounds(draft.last)[1] != draft.last or not layout.announces(draft.last):
+    if layout.block_last(draft.last) != draft.last or not layout.announces(draft.last):
         return
     position = draft.last + 1
-    while position < len(units) and units[position].kind == "list_item":
-        last = layout.bounds(position)[1]
-        if layout.announces(last) or layout.span_tokens(draft.first, last) > REGION_MAX_TOKENS or not all(
-                entity_compatible(units[p], draft.entities) for p in range(position, last + 1)):
+    while position < layout.count and layout.kind(position) == "list_item":
+        last = layout.block_last(position)
+        if (layout.announces(last) or layout.span_tokens(draft.first, last) > REGION_MAX_TOKENS
+                or not layout.compatible(position, last, draft.entities)):
             break
         draft.last = last
         position = last + 1
@@ -327,9 +328,9 @@ def _ranking(order: Mapping[str, int]) -> Callable[[tuple[str, RegionDraft]], tu
     return lambda item: (-item[1].score, order[item[0]], item[1].first)
 
 
-def _distinct(drafts: list[tuple[str, RegionDraft]], documents: Callable[[str], Any], limit: int,
-              layouts: Mapping[str, Any], query_terms: frozenset[str] = frozenset()
-              ) -> tuple[list[tuple[str, RegionDraft]], bool]:
+def _distinct(drafts: Iterable[tuple[str, RegionDraft]], documents: Callable[[str], Any], limit: int,
+              layouts: Mapping[str, Any], query_terms: frozenset[str] = frozenset(),
+              read: dict[str, Any] | None = None) -> tuple[list[tuple[str, RegionDraft]], bool]:
     """The first ``limit`` drafts in order without one that repeats what earlier drafts of the same document
     say (repeats.Repeats: the same text, or a passage the filing prints twice; one that says all an earlier
     one says and more takes its place), and whether none of them was held back.
@@ -338,8 +339,9 @@ def _distinct(drafts: list[tuple[str, RegionDraft]], documents: Callable[[str], 
     long table that an earlier draft already stands for is held back, unless its anchors print a term of
     the query (``query_terms``) that the earlier one's do not (the second of two stores a question
     compares): it takes a place only when no draft about anything else is left, after all of them.
-    ``documents`` gives a document by id: only those of the drafts looked at are read."""
-    said = Repeats()
+    ``documents`` gives a document by id: only those of the drafts looked at are read; ``read`` keeps what
+    texts say (Repeats) from one call to the next."""
+    said = Repeats(read)
     kept: list[tuple[str, RegionDraft]] = []
     held: list[tuple[str, RegionDraft]] = []
     layout_of: dict[str, RegionLayout] = {}
@@ -428,17 +430,20 @@ def best_drafts(hits: Mapping[str, Sequence[tuple[int, float]]], layouts: Mappin
     bounds = sorted(((region_score(score for _, score in document_hits), document_id)
                      for document_id, document_hits in hits.items() if document_hits),
                     key=lambda bound: (-bound[0], order[bound[1]]))
-    drafts: list[tuple[str, RegionDraft]] = []
+    # (rank key, document id, draft) in rank order; the key, made once per draft, ends in the draft's
+    # number in assembly order, so that drafts ranking alike keep that order (as a stable sort would)
+    ranked: list[tuple[tuple[float, int, int, int], str, RegionDraft]] = []
+    read: dict[str, Any] = {}
     for bound, document_id in bounds:
-        if len(drafts) >= limit:
-            drafts.sort(key=rank)
-            if _ranks_before(drafts[limit - 1], bound, document_id, order):  # are k of them distinct?
-                kept, complete = _distinct(drafts, documents, limit, layouts, query_terms)
+        if len(ranked) >= limit:
+            if _ranks_before(ranked[limit - 1][1:], bound, document_id, order):  # are k of them distinct?
+                kept, complete = _distinct((item[1:] for item in ranked), documents, limit, layouts, query_terms, read)
                 if complete and len(kept) == limit and _ranks_before(max(kept, key=rank), bound, document_id, order):
                     return sorted(kept, key=rank)
-        drafts.extend((document_id, draft) for draft in assemble(layouts[document_id], hits[document_id]))
-    drafts.sort(key=rank)
-    return sorted(_distinct(drafts, documents, limit, layouts, query_terms)[0], key=rank)
+        place = order[document_id]
+        for draft in assemble(layouts[document_id], hits[document_id]):
+            insort(ranked, ((-draft.score, place, draft.first, len(ranked)), document_id, draft))
+    return sorted(_distinct((item[1:] for item in ranked), documents, limit, layouts, query_terms, read)[0], key=rank)
 
 
 def _ranks_before(item: tuple[str, RegionDraft], bound: float, document_id: str, order: Mapping[str, int]) -> bool:

@@ -50,9 +50,18 @@ class Repeats:
     """What the regions kept so far say, per document; ``repeats`` tells whether a new one adds anything,
     ``supersedes`` which kept ones it says all of."""
 
-    def __init__(self) -> None:
+    def __init__(self, read: dict[str, tuple[set[tuple[str, ...]], set[str]]] | None = None) -> None:
         #: per document: the shingles, figures and caller's key of each region kept
         self._kept: dict[str, list[tuple[set[tuple[str, ...]], set[str], object]]] = {}
+        #: the shingles and figures of each text read, by text (``read``: shared with other Repeats)
+        self._read = {} if read is None else read
+
+    def _read_text(self, text: str) -> tuple[set[tuple[str, ...]], set[str]]:
+        """The shingles and figures of ``text``, found once for each text."""
+        found = self._read.get(text)
+        if found is None:
+            found = self._read[text] = (shingles(text), figures(text))
+        return found
 
     def repeats(self, document_id: str, text: str, key: object = None) -> bool:
         """True when ``text`` says what one kept region of this document already says (REPEAT_SHARE of its
@@ -62,7 +71,7 @@ class Repeats:
         One region at a time, not all kept ones together: a sentence whose words and figures are spread over
         two kept regions ("terminated the $3,800,000,000 364 day agreement", after a terminated five-year
         one and a new 364-day one) says something neither does."""
-        own, numbers = shingles(text), figures(text)
+        own, numbers = self._read_text(text)
         kept = self._kept.setdefault(document_id, [])
         if own and any(_says(own, numbers, words, printed) for words, printed, _ in kept):
             return True
@@ -73,7 +82,7 @@ class Repeats:
         """The keys of the other regions kept for this document that ``text`` (kept under ``key`` by
         ``repeats``) says all of, by the rule of ``repeats`` the other way round, in the order they were
         kept; they are forgotten."""
-        own, numbers = shingles(text), figures(text)
+        own, numbers = self._read_text(text)
         kept = self._kept.get(document_id, [])
         covered = [n for n, (words, printed, other) in enumerate(kept)
                    if other != key and words and _says(words, printed, own, numbers)]

@@ -8,7 +8,8 @@ import itertools
 from sj_support import KOREAN_NEIGHBOURS_TEXT, QUICKSTART_TEXT
 
 from semantic_json import compile
-from semantic_json.search.region_layout import RegionLayout
+from semantic_json.model import UNIT_KINDS
+from semantic_json.search.region_layout import RegionLayout, StoredRegionLayout, _blocks_and_tables
 from semantic_json.search.regions import assemble
 from semantic_json.store.records import UnitLayout, decode_source, encode_document
 
@@ -22,6 +23,27 @@ STATEMENT_TEXT = (
     "Net cash provided by operating activities rose, mainly due to:\n\n- higher sales\n- lower taxes\n"
 )
 TEXTS = (QUICKSTART_TEXT, KOREAN_NEIGHBOURS_TEXT, STATEMENT_TEXT)
+#: (segment kind, text) of a document whose captions arrive in segments of their own above their tables: one
+#: a line above its table, one two lines above (both taken as the caption), one three lines above (not).
+SEGMENTED_PARTS = (
+    ("text", "Company B repaid its loans in 2023. Company A did not.\n\n"),
+    ("text", "Table 2: Debt of Company B\n"),
+    ("table", "Item | 2022 | 2023\nBorrowings | 10 | 12\nBonds | 3 | 4\n"),
+    ("text", "Table 3: Debt of Company A\n\n"),
+    ("table", "Item | 2022 | 2023\nLoans | 10 | 12\n"),
+    ("text", "Table 4: Leases of Company A\n\n\n"),
+    ("table", "Item | 2022 | 2023\nLeases | 5 | 6\n"),
+    ("text", "Company A's loans are as follows:\n\n- bank loans\n- bonds\n"),
+)
+
+
+def _segmented_document():
+    segments, start = [], 0
+    for n, (kind, part) in enumerate(SEGMENTED_PARTS):
+        segments.append({"start_char": start, "end_char": start + len(part), "chunk_id": f"c{n}", "kind": kind,
+                         "page_span": [n + 1]})
+        start += len(part)
+    return compile("".join(part for _, part in SEGMENTED_PARTS), "segmented", segments=segments)
 
 
 def test_a_stored_layouts_blocks_tables_and_token_sums_equal_the_compiled_documents() -> None:
@@ -50,6 +72,72 @@ def test_regions_over_a_stored_layout_equal_those_over_the_compiled_document() -
                 hits = [(p, 0.9 - 0.1 * rank) for rank, p in enumerate(chosen)]
                 expected = [(d.first, d.last, d.score, d.anchors, d.is_table) for d in assemble(doc, hits)]
                 assert [(d.first, d.last, d.score, d.anchors, d.is_table) for d in assemble(stored, hits)] == expected
+
+
+def test_a_stored_layout_reads_every_units_fields_blocks_and_tables_as_the_compiled_document() -> None:
+    documents = [compile(text, f"d{n}") for n, text in enumerate(TEXTS)] + [_segmented_document()]
+    entity_sets = [frozenset(), frozenset({"A_CORP"}), frozenset({"B_CORP"}), frozenset({"A_CORP", "B_CORP"})]
+    for doc in documents:
+        walked, read = RegionLayout(doc), RegionLayout.of(UnitLayout.from_document(doc))
+        assert isinstance(read, StoredRegionLayout) and read.count == walked.count == len(doc.units)
+        for position in range(len(doc.units)):
+            for field in ("kind", "block", "sentence", "segment", "start_char", "end_char", "start_line", "end_line",
+                          "is_header", "context_entities", "bounds", "block_first", "block_last", "table_of", "is_table"):
+                assert getattr(read, field)(position) == getattr(walked, field)(position), (doc.document_id, field)
+            for last in range(position - 1, min(position + 4, len(doc.units))):
+                for entities in entity_sets:
+                    assert read.compatible(position, last, entities) == walked.compatible(position, last, entities)
+                for zone in (None, 0, 1, 2, 5):
+                    assert read.in_zone(position, last, zone) == walked.in_zone(position, last, zone)
+
+
+def test_a_caption_in_its_own_segment_up_to_two_lines_above_a_table_is_its_caption_in_a_stored_layout() -> None:
+    doc = _segmented_document()
+    read = RegionLayout.of(UnitLayout.from_document(doc))
+    captions = [p for p, unit in enumerate(doc.units) if unit.kind == "caption"]
+    assert [doc.units[p].text for p in captions] == ["Table 2: Debt of Company B", "Table 3: Debt of Company A",
+                                                    "Table 4: Leases of Company A"]
+    two, three, four = captions
+    assert [read.table_of(p) for p in range(two, three)] == [(two, three - 1)] * (three - two)
+    assert read.table_of(three) == (three, four - 1)
+    assert read.table_of(four) is None and read.table_of(four + 1) == (four + 1, four + 2)
+    assert read.bounds(two + 2) == (two + 1, two + 3)
+    assert not read.compatible(0, 1, frozenset({"B_CORP"})) and read.compatible(0, 1, frozenset({"A_CORP", "B_CORP"}))
+
+
+def test_blocks_and_tables_read_at_once_equal_those_found_unit_by_unit_in_any_arrangement() -> None:
+    import random
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    rng = random.Random(7)
+    for _ in range(2000):
+        count = rng.randint(1, 10)
+        units, block, line = [], 0, 1
+        for _ in range(count):
+            block += rng.random() < 0.5
+            line += rng.randint(0, 3)
+            units.append(SimpleNamespace(kind=rng.choice(["proposition", "heading", "caption", "table_row"]),
+                                         block=block, start_line=line, end_line=line))
+        walked = RegionLayout(SimpleNamespace(units=units))
+        arrays = [np.asarray([getattr(u, name) for u in units], dtype=np.uint16) for name in ("block", "start_line")]
+        kinds = np.asarray([UNIT_KINDS.index(u.kind) for u in units], dtype=np.uint8)
+        firsts, lasts, table_firsts, table_lasts = _blocks_and_tables(kinds, arrays[0], arrays[1], arrays[1])
+        assert list(zip(firsts.tolist(), lasts.tolist())) == [walked.bounds(p) for p in range(count)]
+        assert [None if first < 0 else (first, last) for first, last in zip(table_firsts.tolist(), table_lasts.tolist())
+                ] == [walked.table_of(p) for p in range(count)], units
+
+
+def test_regions_over_a_stored_layout_of_a_segmented_document_equal_those_over_the_compiled_one() -> None:
+    doc = _segmented_document()
+    stored = UnitLayout.from_document(doc)
+    for size in (1, 2, 3):
+        for chosen in itertools.combinations(range(len(doc.units)), size):
+            hits = [(p, 0.9 - 0.1 * rank) for rank, p in enumerate(chosen)]
+            expected = [(d.first, d.last, d.score, d.anchors, d.entities, d.zone, d.is_table) for d in assemble(doc, hits)]
+            assert [(d.first, d.last, d.score, d.anchors, d.entities, d.zone, d.is_table)
+                    for d in assemble(stored, hits)] == expected
 
 
 def test_a_stored_document_numbers_lines_as_the_compiled_one_in_any_script() -> None:
