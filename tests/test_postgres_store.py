@@ -123,6 +123,23 @@ def test_a_document_with_a_damaged_search_record_is_left_out_and_named(pg_url, p
     repo.close()
 
 
+def test_compressed_columns_are_stored_out_of_line_as_they_are_not_compressed_again(pg_url, prepared):
+    import psycopg
+
+    _fill(pg_url, prepared)
+    with psycopg.connect(pg_url) as conn:
+        storage = conn.execute("SELECT attrelid::regclass::text, attname, attstorage FROM pg_attribute WHERE attrelid IN"
+                               " ('sjt_documents'::regclass, 'sjt_doc_vectors'::regclass) AND atttypid = 'bytea'::regtype"
+                               " ORDER BY 1, 2").fetchall()
+        compressed = conn.execute(
+            "SELECT count(*) FROM sjt_documents d JOIN sjt_doc_vectors v ON v.doc = d.seq WHERE pg_column_compression(d.record)"
+            " IS NOT NULL OR pg_column_compression(d.document) IS NOT NULL OR pg_column_compression(v.vectors) IS NOT NULL"
+        ).fetchone()[0]
+    assert storage == [("sjt_doc_vectors", "vectors", "e"), ("sjt_documents", "document", "e"),
+                       ("sjt_documents", "keys", "e"), ("sjt_documents", "record", "e")]
+    assert compressed == 0
+
+
 def test_an_index_of_an_older_layout_is_refused_with_the_way_to_rebuild_it(pg_url, prepared):
     import psycopg
 
