@@ -323,6 +323,7 @@ class SemanticRepository(RegionAccess):
         """Scored anchors per document: stage 1 (candidates from the engine) and stage 2's scores (fusion)."""
         store = self._writable_store()
         plan = plan_query(query, self.embedder)
+        self._vocabulary.look_up(plan.keys)  # every key's id in one round trip: stage 1 then asks the memory
         several = only is None or len(only) > 1
         if several:  # a question that names its filer is about that filer's documents
             only = self._profiles.narrowed(query, self._held if only is None else only) or only

@@ -17,6 +17,7 @@ from pg_server import ServerUnavailable, shared_server
 from repo_paths import SAMPLE_PDFS, SAMPLE_QUESTIONS
 from semantic_json import LiteEmbedder, SemanticDocument, SemanticRepository
 from semantic_json.errors import EmbedderMismatchError
+from semantic_json.search.candidates import plan_query
 from semantic_json.search.lexical import document_postings, document_term_counts
 from semantic_json.store import IndexFileError, IndexVersionError
 from semantic_json.store.records import SearchRecord, UnitLayout
@@ -138,6 +139,23 @@ def test_compressed_columns_are_stored_out_of_line_as_they_are_not_compressed_ag
     assert storage == [("sjt_doc_vectors", "vectors", "e"), ("sjt_documents", "document", "e"),
                        ("sjt_documents", "keys", "e"), ("sjt_documents", "record", "e")]
     assert compressed == 0
+
+
+def test_a_search_looks_its_keys_up_in_one_query_with_the_ids_of_one_by_one_lookups(pg_url, prepared):
+    _fill(pg_url, prepared)
+    question = "operating income 2024 영업이익"
+    one_by_one, batch = SemanticRepository.open(pg_url), SemanticRepository.open(pg_url)
+    keys = [*plan_query(question, batch.embedder).keys, "no-such-key"]
+    expected = {key: one_by_one._vocabulary.get(key) for key in keys}
+    assert batch._vocabulary.look_up(keys) == {key: key_id for key, key_id in expected.items() if key_id is not None}
+    assert "no-such-key" not in batch._vocabulary.look_up(keys)
+    asked = []
+    lookup = one_by_one._vocabulary._lookup
+    one_by_one._vocabulary._lookup = lambda keys: asked.append(list(keys)) or lookup(keys)
+    assert one_by_one.search("net cash from operating activities").region_count
+    assert len(asked) == 1
+    one_by_one.close()
+    batch.close()
 
 
 def test_an_index_of_an_older_layout_is_refused_with_the_way_to_rebuild_it(pg_url, prepared):
