@@ -158,6 +158,21 @@ def test_a_search_looks_its_keys_up_in_one_query_with_the_ids_of_one_by_one_look
     batch.close()
 
 
+def test_a_server_error_reading_vectors_is_raised_and_no_document_is_left_out_as_damaged(pg_url, prepared):
+    import psycopg
+
+    _fill(pg_url, prepared)
+    repo = SemanticRepository.open(pg_url)
+    with psycopg.connect(pg_url) as conn:
+        conn.execute("ALTER TABLE sjt_doc_vectors RENAME TO sjt_doc_vectors_gone")
+    with pytest.raises(IndexFileError, match="cannot read the vectors .*sjt_doc_vectors"):
+        repo.search("operating income 2024")
+    with pytest.raises(IndexFileError, match="cannot read the vectors"):
+        repo.check_index()
+    assert repo.damaged == {} and len(repo) == len(prepared)
+    repo.close()
+
+
 def test_an_index_of_an_older_layout_is_refused_with_the_way_to_rebuild_it(pg_url, prepared):
     import psycopg
 

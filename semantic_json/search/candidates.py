@@ -242,8 +242,9 @@ class CandidateSearch:
         document with the query ``vector``, from the document's vector block."""
         held = self.documents[document_id]
         units = None if positions is None else np.asarray(sorted(positions), dtype=np.int64)
+        block = self.store.vectors(document_id, held.fingerprint)  # an engine's error is no damage: not caught
         try:
-            values = block_dots(self.store.vectors(document_id, held.fingerprint), held.n_units, vector, units)
+            values = block_dots(block, held.n_units, vector, units)
         except ValueError as exc:
             raise DamagedDocumentError(self.store.path, document_id, damage(exc)) from None
         return (np.arange(held.n_units) if units is None else units), values

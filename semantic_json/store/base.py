@@ -62,6 +62,11 @@ class DamagedDocumentError(IndexFileError):
         self.why = why
 
 
+class DamagedIndexError(IndexFileError):
+    """The engine cannot read the index file itself (SQLite's own error on a damaged page): damage, unlike an
+    error of the connection or the server, which says nothing about the documents."""
+
+
 class IndexVersionError(IndexFileError):
     """The index was written by a version of this package with another layout: it must be built again."""
 

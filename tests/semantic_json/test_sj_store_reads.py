@@ -1,12 +1,15 @@
-"""What a search reads from an SQLite index: the query's key ids in one query (tests/test_postgres_store.py
-does the same on a server)."""
+"""What a search reads from an SQLite index: the query's key ids in one query, and an error of the engine
+raised as such, never taken for a damaged document (tests/test_postgres_store.py does the same on a server)."""
 
 from __future__ import annotations
+
+import sqlite3
 
 import pytest
 
 from semantic_json import SemanticRepository, compile
 from semantic_json.search.candidates import plan_query
+from semantic_json.store import IndexFileError
 
 TEXTS = {
     "acme_2022": "Acme Tools reported revenue of 1,350 million in fiscal 2022.\nCapital expenditures were 155 million.\n",
@@ -46,4 +49,17 @@ def test_a_search_looks_its_keys_up_in_one_query(index):
     assert len(asked) == 1
     repo.search("Acme revenue in fiscal 2022", k=2)  # known keys are remembered: no query
     assert len(asked) == 1
+    repo.close()
+
+
+def test_an_engine_error_reading_vectors_is_raised_and_no_document_is_left_out_as_damaged(index):
+    repo = SemanticRepository.open(index, read_only=True)
+    with sqlite3.connect(index) as other:  # another process renames the table: reads of it fail in SQL
+        other.execute("ALTER TABLE doc_vectors RENAME TO doc_vectors_gone")
+    other.close()
+    with pytest.raises(IndexFileError, match="cannot read the vectors"):
+        repo.search("Acme revenue in fiscal 2022", k=2)
+    with pytest.raises(IndexFileError, match="cannot read the vectors"):
+        repo.check_index()
+    assert repo.damaged == {} and len(repo) == len(TEXTS)
     repo.close()
