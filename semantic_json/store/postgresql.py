@@ -98,8 +98,9 @@ CREATE TABLE IF NOT EXISTS sjt_doc_vectors (
 );
 INSERT INTO sjt_meta (key, value) VALUES ('totals', '[0, 0.0, 0, 0]') ON CONFLICT (key) DO NOTHING;
 """
-#: Columns of bytes the library has already compressed (zlib): stored out of line as they are, since TOAST's
-#: own compression (pglz) would only be undone at every read. Set once, when the tables are created.
+#: Columns a search reads whole: stored out of line as they are, not compressed by TOAST (pglz), which every
+#: read would undo on the server's CPU (the library zlib-compresses what gains most itself). Set once, when
+#: the tables are created.
 EXTERNAL_COLUMNS = (("sjt_documents", "record"), ("sjt_documents", "keys"), ("sjt_documents", "document"),
                     ("sjt_doc_vectors", "vectors"))
 #: The tables of the index (what size_bytes counts).
