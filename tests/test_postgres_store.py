@@ -17,6 +17,7 @@ from pg_server import ServerUnavailable, shared_server
 from repo_paths import SAMPLE_PDFS, SAMPLE_QUESTIONS
 from semantic_json import LiteEmbedder, SemanticDocument, SemanticRepository
 from semantic_json.errors import EmbedderMismatchError
+from semantic_json.search.candidates import plan_query
 from semantic_json.search.lexical import document_postings, document_term_counts
 from semantic_json.store import IndexFileError, IndexVersionError
 from semantic_json.store.records import SearchRecord, UnitLayout
@@ -120,6 +121,55 @@ def test_a_document_with_a_damaged_search_record_is_left_out_and_named(pg_url, p
     assert repo.search("operating income 2024").region_count > 0
     assert list(repo.damaged) == ["credit_review_ko"] and "truncated" in repo.damaged["credit_review_ko"]
     assert repo.documents == ["annual_report_en", "mixed_brief"]
+    repo.close()
+
+
+def test_compressed_columns_are_stored_out_of_line_as_they_are_not_compressed_again(pg_url, prepared):
+    import psycopg
+
+    _fill(pg_url, prepared)
+    with psycopg.connect(pg_url) as conn:
+        storage = conn.execute("SELECT attrelid::regclass::text, attname, attstorage FROM pg_attribute WHERE attrelid IN"
+                               " ('sjt_documents'::regclass, 'sjt_doc_vectors'::regclass) AND atttypid = 'bytea'::regtype"
+                               " ORDER BY 1, 2").fetchall()
+        compressed = conn.execute(
+            "SELECT count(*) FROM sjt_documents d JOIN sjt_doc_vectors v ON v.doc = d.seq WHERE pg_column_compression(d.record)"
+            " IS NOT NULL OR pg_column_compression(d.document) IS NOT NULL OR pg_column_compression(v.vectors) IS NOT NULL"
+        ).fetchone()[0]
+    assert storage == [("sjt_doc_vectors", "vectors", "e"), ("sjt_documents", "document", "e"),
+                       ("sjt_documents", "keys", "e"), ("sjt_documents", "record", "e")]
+    assert compressed == 0
+
+
+def test_a_search_looks_its_keys_up_in_one_query_with_the_ids_of_one_by_one_lookups(pg_url, prepared):
+    _fill(pg_url, prepared)
+    question = "operating income 2024 영업이익"
+    one_by_one, batch = SemanticRepository.open(pg_url), SemanticRepository.open(pg_url)
+    keys = [*plan_query(question, batch.embedder).keys, "no-such-key"]
+    expected = {key: one_by_one._vocabulary.get(key) for key in keys}
+    assert batch._vocabulary.look_up(keys) == {key: key_id for key, key_id in expected.items() if key_id is not None}
+    assert "no-such-key" not in batch._vocabulary.look_up(keys)
+    asked = []
+    lookup = one_by_one._vocabulary._lookup
+    one_by_one._vocabulary._lookup = lambda keys: asked.append(list(keys)) or lookup(keys)
+    assert one_by_one.search("net cash from operating activities").region_count
+    assert len(asked) == 1
+    one_by_one.close()
+    batch.close()
+
+
+def test_a_server_error_reading_vectors_is_raised_and_no_document_is_left_out_as_damaged(pg_url, prepared):
+    import psycopg
+
+    _fill(pg_url, prepared)
+    repo = SemanticRepository.open(pg_url)
+    with psycopg.connect(pg_url) as conn:
+        conn.execute("ALTER TABLE sjt_doc_vectors RENAME TO sjt_doc_vectors_gone")
+    with pytest.raises(IndexFileError, match="cannot read the vectors .*sjt_doc_vectors"):
+        repo.search("operating income 2024")
+    with pytest.raises(IndexFileError, match="cannot read the vectors"):
+        repo.check_index()
+    assert repo.damaged == {} and len(repo) == len(prepared)
     repo.close()
 
 

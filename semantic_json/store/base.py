@@ -62,6 +62,11 @@ class DamagedDocumentError(IndexFileError):
         self.why = why
 
 
+class DamagedIndexError(IndexFileError):
+    """The engine cannot read the index file itself (SQLite's own error on a damaged page): damage, unlike an
+    error of the connection or the server, which says nothing about the documents."""
+
+
 class IndexVersionError(IndexFileError):
     """The index was written by a version of this package with another layout: it must be built again."""
 
@@ -136,7 +141,8 @@ class Totals:
 
 class StoredVocabulary:
     """A store's key vocabulary (lexical key → id) as a KeyVocabulary (semantic_json.search.lexical): a key is looked
-    up in the store when first asked for and remembered; ``ids`` adds the keys the store lacks.
+    up in the store when first asked for (``look_up``: many in one query) and remembered; ``ids`` adds the keys
+    the store lacks.
 
     ``lookup(keys)`` and ``create(keys)`` give the ids the store holds for ``keys`` (``create`` after adding
     the missing ones); a key absent from ``lookup``'s answer is not in the store.
@@ -148,10 +154,19 @@ class StoredVocabulary:
         self._create = create
         self._known: dict[str, int | None] = {}
 
+    def look_up(self, keys: Iterable[str]) -> dict[str, int]:
+        """The ids of those of ``keys`` the store holds (a key it lacks is absent); the keys not asked for
+        before are fetched in one query and remembered, so a search's keys cost one round trip, not one each."""
+        keys = list(dict.fromkeys(keys))
+        missing = [key for key in keys if key not in self._known]
+        if missing:
+            found = self._lookup(missing)
+            self._known.update((key, None if key not in found else np.int32(found[key])) for key in missing)
+        return {key: self._known[key] for key in keys if self._known[key] is not None}
+
     def get(self, key: str, default: int | None = None) -> int | None:
         if key not in self._known:
-            found = self._lookup([key]).get(key)
-            self._known[key] = None if found is None else np.int32(found)
+            self.look_up([key])
         found = self._known[key]
         return default if found is None else found
 

@@ -98,6 +98,11 @@ CREATE TABLE IF NOT EXISTS sjt_doc_vectors (
 );
 INSERT INTO sjt_meta (key, value) VALUES ('totals', '[0, 0.0, 0, 0]') ON CONFLICT (key) DO NOTHING;
 """
+#: Columns a search reads whole: stored out of line as they are, not compressed by TOAST (pglz), which every
+#: read would undo on the server's CPU (the library zlib-compresses what gains most itself). Set once, when
+#: the tables are created.
+EXTERNAL_COLUMNS = (("sjt_documents", "record"), ("sjt_documents", "keys"), ("sjt_documents", "document"),
+                    ("sjt_doc_vectors", "vectors"))
 #: The tables of the index (what size_bytes counts).
 TABLES = ("sjt_meta", "sjt_documents", "sjt_anchors", "sjt_keys", "sjt_postings", "sjt_doc_terms", "sjt_key_stats",
           "sjt_doc_vectors")
@@ -148,8 +153,11 @@ class PostgresStore:
                     self._conn.execute(statement)
                 version = self.get_meta("store_schema_version")
                 if version is None or version == str(STORE_SCHEMA_VERSION):
+                    created = self._conn.execute("SELECT to_regclass('sjt_documents') IS NULL").fetchone()[0]
                     for statement in _statements(_TABLES):
                         self._conn.execute(statement)
+                    for table, column in EXTERNAL_COLUMNS if created else ():  # ALTER locks: new tables only
+                        self._conn.execute(f"ALTER TABLE {table} ALTER COLUMN {column} SET STORAGE EXTERNAL")
                     if version is None:
                         self.set_meta("store_schema_version", str(STORE_SCHEMA_VERSION))
             register_vector(self._conn)

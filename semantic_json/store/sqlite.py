@@ -25,7 +25,7 @@ from ..errors import EmbedderMismatchError
 from ..model import SemanticDocument
 from .base import (REBUILD_HINT, document_changed, STORE_SCHEMA_VERSION, TOTALS_KEY, IndexFileError, ReadOnlyIndexError,
                    StoredDocument, StoredVocabulary, document_fingerprint, Totals, read_documents, read_record,
-                   read_source, read_whole_document, version_error)
+                   read_source, read_whole_document, version_error, DamagedIndexError)
 from .wal import unshared_connection
 from .engine_rows import DocumentKeys, pack_vectors, posting_rows
 from .records import SearchRecord, StoredSource, UnitLayout, encode_document, encode_record
@@ -116,7 +116,7 @@ def _guard(path: Path, action: str):
             ) from exc
         raise IndexFileError(f"{path}: cannot {action} ({exc})") from exc
     except sqlite3.DatabaseError as exc:
-        raise IndexFileError(f"{path}: the index file is damaged ({exc}); {REBUILD_HINT}") from exc
+        raise DamagedIndexError(f"{path}: the index file is damaged ({exc}); {REBUILD_HINT}") from exc
 
 
 class SqliteStore:
