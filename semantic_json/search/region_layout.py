@@ -308,11 +308,13 @@ class StoredRegionLayout(RegionLayout):
         self._context_offsets, self._context_ids = arrays["context_offsets"], arrays["context_ids"]
         #: context_entities by position, as far as asked
         self._contexts: dict[int, frozenset[str]] = {}
-        self._block_first, self._block_last, self._table_first, self._table_last = _blocks_and_tables(
-            self._kinds, arrays["block"], arrays["start_line"], arrays["end_line"])
+        # kept with the search record (CACHED_RECORDS of them): int32, half the memory of int64
+        self._block_first, self._block_last, self._table_first, self._table_last = (
+            found.astype(np.int32) for found in _blocks_and_tables(
+                self._kinds, arrays["block"], arrays["start_line"], arrays["end_line"]))
         self.block_first = self._block_first.item  # type: ignore[method-assign]
         self.block_last = self._block_last.item  # type: ignore[method-assign]
-        self._cumulative = cumulative_costs(doc, None)
+        self._cumulative = cumulative_costs(doc, None).astype(np.int32)
         self._running = self._cumulative.item
 
     def kind(self, pos: int) -> str:
