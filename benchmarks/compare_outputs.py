@@ -88,8 +88,14 @@ def dump(args: argparse.Namespace) -> int:
         runs.append(run)
         return run
 
+    original_parse = EvidenceChunker.parse
+
     def cached(self, path, page_range=None, on_page=None):
-        return cached_parse(Path(path), args.cache, "lite", page_range)
+        EvidenceChunker.parse = original_parse  # a cache miss parses with the real parser, not with this
+        try:
+            return cached_parse(Path(path), args.cache, "lite", page_range)
+        finally:
+            EvidenceChunker.parse = cached  # type: ignore[method-assign]
 
     Pipeline.run = kept_run  # type: ignore[method-assign]
     if args.cache is not None:
