@@ -66,10 +66,8 @@ class PiecedText:
         self._whole: str | None = None
         self._line_starts: list[int] | None = None
         if "text" in parts:  # stored before pieces: one piece, checked against the document's sha256
-            self.whole()
-            self.char_count = len(self._whole)
+            self.char_count = len(self.whole())
             self._size = max(self.char_count, 1)
-            self._pieces[0] = self._whole
         else:
             self.char_count = int(meta["char_count"])
             self._size = int(meta["text_piece_chars"])
@@ -80,9 +78,10 @@ class PiecedText:
         if piece is None:
             try:
                 raw = self._parts[f"text.{n}"].tobytes()
-            except Exception as exc:  # zlib
+                expected = self._parts["text.sha256"][n].tobytes()
+            except Exception as exc:  # zlib, or a piece missing
                 raise self._damaged(f"text piece {n}: {_why(exc)}") from None
-            if hashlib.sha256(raw).digest() != self._parts["text.sha256"][n].tobytes():
+            if hashlib.sha256(raw).digest() != expected:
                 raise self._damaged(f"text piece {n} does not match its sha256")
             piece = self._pieces[n] = raw.decode("utf-8")
         return piece
@@ -114,6 +113,7 @@ class PiecedText:
             if sha256_text(text) != self._sha256:
                 raise self._damaged("text does not match document_sha256")
             self._whole = text
+            self._pieces = {}  # the whole text serves every slice now
         return self._whole
 
     def line_starts(self) -> list[int]:
