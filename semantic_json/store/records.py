@@ -193,18 +193,6 @@ class UnitLayout:
             self.unit_ids[position] if self.unit_ids is not None else f"P{position + 1}",
         ))
 
-
-    def entity_lists(self, position: int) -> tuple[Sequence[str], Sequence[str]]:
-        """The entities and context entities of the unit at ``position``, read from the arrays without making
-        the unit (what the entity filter of a search reads of its candidates)."""
-        made = self.units.made(position)
-        if made is not None:
-            return made.entities, made.context_entities
-        a = self._arrays
-        entity_offsets, context_offsets = a["entity_offsets"], a["context_offsets"]
-        return (_names_of(self._names, a["entity_ids"], entity_offsets.item(position), entity_offsets.item(position + 1)),
-                _names_of(self._names, a["context_ids"], context_offsets.item(position), context_offsets.item(position + 1)))
-
     def first_context_holds(self, positions: np.ndarray, test: Callable[[str], bool]) -> np.ndarray:
         """Per unit at ``positions`` (an int array), whether it has a context entity and ``test`` holds for the
         first one's name (each name tested once: what the entity filter of a search reads of its candidates)."""
@@ -240,10 +228,6 @@ class _Lazy(Sequence):
 
     def __len__(self) -> int:
         return len(self._made)
-
-    def made(self, position: int) -> Any:
-        """The item at ``position`` when it was made already, else None."""
-        return self._made[position]
 
     def __getitem__(self, position):  # type: ignore[override]
         if position.__class__ is slice:

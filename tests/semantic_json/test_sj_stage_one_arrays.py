@@ -89,12 +89,18 @@ def test_in_statements_tells_the_units_of_the_asked_statements():
     assert not in_statements(codes, set()).any()
 
 
+def _entity_lists(layout: UnitLayout, position: int) -> tuple:
+    """A unit's entities and context entities, read from the unit the layout makes."""
+    unit = layout.units[position]
+    return unit.entities, unit.context_entities
+
+
 def _filtered_one_at_a_time(layout: UnitLayout, positions: list[int], query_entities: frozenset[str],
                             query_words: frozenset[str]) -> tuple[list[bool], list[bool]]:
     """The entity filter as fusion ran it before, unit by unit."""
     keep, about = [], []
     for position in positions:
-        entities, context = layout.entity_lists(position)
+        entities, context = _entity_lists(layout, position)
         kept = not (context and names_parent_of(context[0], query_words))
         if query_entities:
             kept = kept and not (context and query_entities.isdisjoint(context))
@@ -134,7 +140,7 @@ def _fused_one_at_a_time(candidates, priors, query_entities, statements, gate, q
         for position, cosine in zip(candidate.positions, candidate.cosines.tolist()):
             context = ()
             if query_entities or query_words:
-                entities, context = candidate.layout.entity_lists(position)
+                entities, context = _entity_lists(candidate.layout, position)
                 if context and names_parent_of(context[0], query_words):
                     continue
             if query_entities:
