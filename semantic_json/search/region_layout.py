@@ -316,6 +316,9 @@ class StoredRegionLayout(RegionLayout):
         self.block_last = self._block_last.item  # type: ignore[method-assign]
         self._cumulative = cumulative_costs(doc, None).astype(np.int32)
         self._running = self._cumulative.item
+        # kept in the layout's ``derived``: holding the layout too would make a reference cycle, which keeps a
+        # dropped search record's arrays until the next full garbage collection
+        self._doc = None
 
     def kind(self, pos: int) -> str:
         return UNIT_KINDS[self._kinds.item(pos)]

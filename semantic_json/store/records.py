@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from operator import itemgetter
 from typing import Any
 
@@ -76,10 +77,11 @@ class UnitLayout:
         #: Unit ids when they are not the compiler's P1, P2, ... (None: they are).
         self.unit_ids = unit_ids
         self._columns: list | None = None
-        self._scalars: tuple[np.ndarray, ...] | None = None
         #: What search code derives from the layout and keeps with it (search.region_layout.RegionLayout.of).
         self.derived: dict[str, Any] = {}
-        self.units = _Lazy(len(arrays["kind"]), self.make)
+        # made by a function of the arrays, not a method of the layout: a layout in no reference cycle is
+        # freed as soon as the record cache drops it, not at the next full garbage collection
+        self.units = _Lazy(len(arrays["kind"]), partial(_make_unit, arrays, entity_names, unit_ids))
 
     def __len__(self) -> int:
         return len(self._arrays["kind"])
@@ -172,27 +174,6 @@ class UnitLayout:
             ]
         return self._columns
 
-    def make(self, position: int) -> _LayoutUnit:
-        """The unit at ``position`` (0 <= position < len(self)), read from the arrays (a search reads a few
-        hundred units of a document: converting whole columns would cost more)."""
-        if self._scalars is None:
-            a = self._arrays
-            self._scalars = tuple(a[name] for name in (
-                "kind", "start_char", "end_char", "start_line", "end_line", "block", "sentence", "segment",
-                "is_header", "entity_offsets", "entity_ids", "context_offsets", "context_ids"))
-        (kind, start_char, end_char, start_line, end_line, block, sentence, segment, is_header,
-         entity_offsets, entity_ids, context_offsets, context_ids) = self._scalars
-        names = self._names
-        placed = segment.item(position)
-        return tuple.__new__(_LayoutUnit, (
-            UNIT_KINDS[kind.item(position)], start_char.item(position), end_char.item(position),
-            start_line.item(position), end_line.item(position), block.item(position), sentence.item(position),
-            placed - 1 if placed else None, bool(is_header.item(position)),
-            _names_of(names, entity_ids, entity_offsets.item(position), entity_offsets.item(position + 1)),
-            _names_of(names, context_ids, context_offsets.item(position), context_offsets.item(position + 1)),
-            self.unit_ids[position] if self.unit_ids is not None else f"P{position + 1}",
-        ))
-
     def first_context_holds(self, positions: np.ndarray, test: Callable[[str], bool]) -> np.ndarray:
         """Per unit at ``positions`` (an int array), whether it has a context entity and ``test`` holds for the
         first one's name (each name tested once: what the entity filter of a search reads of its candidates)."""
@@ -217,6 +198,23 @@ def _names_of(names: list[str], ids: np.ndarray, start: int, end: int) -> tuple[
 def _default_ids(count: int) -> list[str]:
     """The unit ids the compiler gives: P1, P2, ..."""
     return [f"P{n}" for n in range(1, count + 1)]
+
+
+def _make_unit(arrays: dict[str, np.ndarray], names: list[str], unit_ids: list[str] | None,
+               position: int) -> _LayoutUnit:
+    """The unit at ``position`` of a layout's arrays (a search reads a few hundred units of a document:
+    converting whole columns would cost more)."""
+    placed = arrays["segment"].item(position)
+    entity_offsets, context_offsets = arrays["entity_offsets"], arrays["context_offsets"]
+    return tuple.__new__(_LayoutUnit, (
+        UNIT_KINDS[arrays["kind"].item(position)], arrays["start_char"].item(position),
+        arrays["end_char"].item(position), arrays["start_line"].item(position), arrays["end_line"].item(position),
+        arrays["block"].item(position), arrays["sentence"].item(position),
+        placed - 1 if placed else None, bool(arrays["is_header"].item(position)),
+        _names_of(names, arrays["entity_ids"], entity_offsets.item(position), entity_offsets.item(position + 1)),
+        _names_of(names, arrays["context_ids"], context_offsets.item(position), context_offsets.item(position + 1)),
+        unit_ids[position] if unit_ids is not None else f"P{position + 1}",
+    ))
 
 
 class _Lazy(Sequence):
@@ -330,6 +328,10 @@ def encode_document(doc: SemanticDocument) -> bytes:
     return pack_arrays(parts, meta, DOCUMENT_PARTS | frozenset(compressed + segment_names), DOCUMENT_MAGIC)
 
 
+def _integrity_error(document_id: str, why: str) -> DocumentIntegrityError:
+    return DocumentIntegrityError(f"document {document_id!r}: {why}")
+
+
 class StoredSource:
     """What a search result reads of a stored document, read without the rest of it: its identity, the text
     pieces and segments its regions cover (text_pieces.py; each checked when first read), line numbers, and
@@ -344,7 +346,7 @@ class StoredSource:
         parts, meta = unpack_arrays(bytes(data), DOCUMENT_MAGIC)
         self.document_id: str = meta["document_id"]
         if damaged is None:
-            damaged = lambda why: DocumentIntegrityError(f"document {self.document_id!r}: {why}")  # noqa: E731
+            damaged = partial(_integrity_error, self.document_id)  # not a closure over self: no reference cycle
         self.source_uri: str | None = meta["source_uri"]
         self.document_sha256: str = meta["document_sha256"]
         self.grammar_version: str = meta["grammar_version"]

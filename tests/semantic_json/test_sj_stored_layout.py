@@ -3,7 +3,9 @@ over the compiled document, and a stored document numbers its lines as the compi
 
 from __future__ import annotations
 
+import gc
 import itertools
+import weakref
 
 from sj_support import KOREAN_NEIGHBOURS_TEXT, QUICKSTART_TEXT
 
@@ -138,6 +140,25 @@ def test_regions_over_a_stored_layout_of_a_segmented_document_equal_those_over_t
             expected = [(d.first, d.last, d.score, d.anchors, d.entities, d.zone, d.is_table) for d in assemble(doc, hits)]
             assert [(d.first, d.last, d.score, d.anchors, d.entities, d.zone, d.is_table)
                     for d in assemble(stored, hits)] == expected
+
+
+def test_a_stored_layout_and_document_dropped_after_assembly_are_freed_at_once() -> None:
+    """A search record the cache drops is freed by reference counting, not at the next full garbage
+    collection: a layout, what assembly keeps with it and a document read over it make no reference cycle
+    (at a million pages such cycles held some 120 MB of dropped records)."""
+    doc = compile(STATEMENT_TEXT, "cycles")
+    stored = UnitLayout.from_document(doc)
+    source = decode_source(encode_document(doc), stored)
+    assert assemble(stored, [(0, 1.0), (len(doc.units) - 1, 0.5)])
+    assert [u.id for u in stored.units] == [u.id for u in doc.units] and source.text_between(0, 8)
+    layout_ref, kept_ref = weakref.ref(stored), weakref.ref(RegionLayout.of(stored))
+    source_ref = weakref.ref(source)
+    gc.disable()
+    try:
+        del stored, source
+        assert layout_ref() is None and kept_ref() is None and source_ref() is None
+    finally:
+        gc.enable()
 
 
 def test_a_stored_document_numbers_lines_as_the_compiled_one_in_any_script() -> None:
