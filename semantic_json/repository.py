@@ -15,9 +15,11 @@ is re-compiled or re-embedded when an index is opened.
 
 from __future__ import annotations
 
+import gc
 import json
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -100,21 +102,24 @@ class SemanticRepository(RegionAccess):
         """
         repo = cls.__new__(cls)
         store = open_store(path, read_only=read_only)
-        try:
-            repo._setup(embedder, store, in_memory=False)
-            store.bind_embedder(repo.embedder.name, repo.embedder.dim)
-            stored, damaged = store.documents()
+        # a few small objects a document, none in a cycle: the cyclic collector, which would walk them all
+        # over and over while they are made (a sixth of opening 5,883 documents), waits until they are held
+        with _collector_paused():
+            try:
+                repo._setup(embedder, store, in_memory=False)
+                store.bind_embedder(repo.embedder.name, repo.embedder.dim)
+                stored, damaged = store.documents()
+                for s in stored:
+                    if s.dim != repo.embedder.dim:
+                        raise EmbedderMismatchError(f"{store.path}: document {s.document_id!r} has vectors of "
+                                                    f"{s.dim} dimensions, the embedder {repo.embedder.dim}")
+            except BaseException:
+                store.close()
+                raise
             for s in stored:
-                if s.dim != repo.embedder.dim:
-                    raise EmbedderMismatchError(f"{store.path}: document {s.document_id!r} has vectors of "
-                                                f"{s.dim} dimensions, the embedder {repo.embedder.dim}")
-        except BaseException:
-            store.close()
-            raise
-        for s in stored:
-            repo._hold(s.document_id, HeldDocument(s.seq, s.n_units, s.length, s.fingerprint), s.info,
-                       *_kept(s.derived))
-            repo._documents.stored(s.document_id, s.fingerprint)
+                repo._hold(s.document_id, HeldDocument(s.seq, s.n_units, s.length, s.fingerprint), s.info,
+                           *_kept(s.derived))
+                repo._documents.stored(s.document_id, s.fingerprint)
         repo._documents.where = store.path
         repo._documents.read = lambda document_id, fingerprint: store.source(
             document_id, repo._records[document_id].layout, fingerprint)
@@ -417,6 +422,18 @@ class SemanticRepository(RegionAccess):
         """Drop a stored document found damaged from memory (not from the store) and name it in `damaged`."""
         self._forget(document_id)
         self.damaged[document_id] = why
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector paused (if it runs) for the block, and restarted after it."""
+    running = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if running:
+            gc.enable()
 
 
 def _kept(kept: str) -> tuple[dict[str, Any] | None, dict[str, str] | None]:

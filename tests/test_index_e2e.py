@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import shutil
@@ -141,6 +142,24 @@ def test_index_refuses_another_embedder(workdir):
     _, _, index = workdir
     with pytest.raises(EmbedderMismatchError, match="was built with embedder"):
         SemanticRepository.open(index, embedder=LiteEmbedder(dim=512))
+
+
+def test_opening_an_index_leaves_the_garbage_collector_as_it_found_it(workdir):
+    """Opening pauses Python's cyclic collector while it reads the documents' rows: it runs again after,
+    also when opening fails, and stays off when the caller had turned it off."""
+    _, _, index = workdir
+    assert gc.isenabled()
+    SemanticRepository.open(index, read_only=True).close()
+    assert gc.isenabled()
+    with pytest.raises(EmbedderMismatchError):
+        SemanticRepository.open(index, embedder=LiteEmbedder(dim=512))
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        SemanticRepository.open(index, read_only=True).close()
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
 
 
 def test_changed_pdf_fails_verification(tmp_path):
